@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Runs the TypeScript sources directly; no build step is needed.
+import { register } from 'tsx/esm/api';
+
+register();
+const { runCli } = await import('../src/cli.ts');
+await runCli(process.argv);

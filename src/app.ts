@@ -1,0 +1,156 @@
+// buildApp: the composition root of the HTTP service. It registers plugins and
+// modules and never listens, so tests and the server share it.
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from './context.ts';
+import { ApiError, envelope } from './http/errors.ts';
+import { compileValidator, validationError } from './http/validation.ts';
+import { makeAuthHook } from './http/auth.ts';
+import { openapiOptions } from './http/openapi.ts';
+import { randomToken } from './lib/ids.ts';
+import { SHARED_SCHEMAS } from './schemas/common.ts';
+import { accountSchemas, accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { tagSchemas, tagsRoutes } from './modules/tags/tags.routes.ts';
+import { scheduleSchemas, schedulesRoutes } from './modules/schedules/schedules.routes.ts';
+import { workspaceRoutes } from './modules/workspace/workspace.routes.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  /** A pino logger; no logging when absent. */
+  logger?: FastifyBaseLogger;
+}
+
+/** Maps framework errors (bad JSON, wrong content type, oversize bodies) onto the catalog. */
+function toApiError(err: FastifyError, bodyLimit: number): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err.validation) return validationError(err.validation, err.validationContext ?? 'body');
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'Content-Type must be application/json', {
+        hint: 'Send the body as JSON with "Content-Type: application/json".',
+      });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('request_too_large', `Request body exceeds ${bodyLimit} bytes`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(
+        'invalid_request',
+        'Request body is empty but Content-Type is application/json',
+        {
+          hint: 'Send a JSON body, or leave out the Content-Type header.',
+        },
+      );
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_request', `Request body is not valid JSON: ${err.message}`, {
+        hint: 'Send a well-formed JSON document.',
+      });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('invalid_request', 'Content-Length does not match the body', {
+        hint: 'Send a Content-Length equal to the body size.',
+      });
+  }
+  if (err instanceof SyntaxError || err.statusCode === 400) {
+    return new ApiError('invalid_request', `Request is malformed: ${err.message}`);
+  }
+  if (err.statusCode === 413) return new ApiError('request_too_large', 'Request body is too large');
+  if (err.statusCode === 415) {
+    return new ApiError('unsupported_media_type', 'Content-Type is not supported here');
+  }
+  return null;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    genReqId: () => `req_${randomToken(12)}`,
+    requestIdHeader: false,
+    bodyLimit: ctx.config.bodyLimit,
+    return503OnClosing: true,
+    // Query strings keep repeated keys as arrays so `?limit=1&limit=2` is refused, not merged.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart));
+  for (const s of [...SHARED_SCHEMAS, ...accountSchemas, ...tagSchemas, ...scheduleSchemas]) {
+    app.addSchema(s);
+  }
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  // Routes seen at registration, so an unknown method on a known path answers 405.
+  const known = FindMyWay();
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'HEAD') continue;
+      const set = methodsByPath.get(route.url) ?? new Set<string>();
+      if (set.size === 0) methodsByPath.set(route.url, set);
+      set.add(m);
+      known.on(m as HTTPMethod, route.url, () => {}, { url: route.url });
+    }
+  });
+
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    const apiErr = toApiError(err, ctx.config.bodyLimit);
+    if (apiErr) {
+      if (apiErr.status >= 500) req.log.error({ err }, 'request failed');
+      return reply.status(apiErr.status).headers(apiErr.headers).send(envelope(apiErr, req.id));
+    }
+    req.log.error({ err }, 'unhandled error');
+    const masked = new ApiError('internal_error', 'An unexpected error occurred');
+    return reply.status(500).send(envelope(masked, req.id));
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed: string[] = [];
+    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as HTTPMethod[]) {
+      if (m !== req.method && known.find(m, path)) allowed.push(m);
+    }
+    if (allowed.length > 0) {
+      const err = new ApiError('method_not_allowed', `${req.method} is not allowed on ${path}`, {
+        hint: `Use ${allowed.join(' or ')}.`,
+      });
+      return reply.status(405).header('allow', allowed.join(', ')).send(envelope(err, req.id));
+    }
+    const err = new ApiError('not_found', `No route ${req.method} ${path}`);
+    return reply.status(404).send(envelope(err, req.id));
+  });
+
+  await app.register(swagger, openapiOptions(ctx.config.publicUrl));
+  app.addHook('onRequest', makeAuthHook(ctx));
+
+  await app.register(
+    async (v2) => {
+      v2.get(
+        '/openapi.json',
+        {
+          config: { public: true },
+          schema: {
+            operationId: 'getOpenApi',
+            tags: ['meta'],
+            summary: 'The machine-readable description of this API',
+            security: [],
+            response: { 200: { type: 'object', additionalProperties: true } },
+          },
+        },
+        async () => app.swagger(),
+      );
+      await v2.register(accountsRoutes(ctx));
+      await v2.register(tagsRoutes(ctx));
+      await v2.register(schedulesRoutes(ctx));
+      await v2.register(workspaceRoutes(ctx));
+      await v2.register(usageRoutes(ctx));
+    },
+    { prefix: '/v2' },
+  );
+
+  return app;
+}

@@ -1,0 +1,55 @@
+// Opens storage and builds the shared context: used by the server, the CLI and tests.
+import { join } from 'node:path';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { connect, migrate } from './db/connect.ts';
+import { loadSecret } from './db/secret.ts';
+import { CursorCodec } from './http/cursor.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { hmac } from './lib/crypto.ts';
+import { UrlSigner } from './lib/signing.ts';
+import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
+
+export interface OpenOptions {
+  clock?: Clock;
+  blobs?: BlobStore;
+  /** SQLite file name inside dataDir (tests use their own). */
+  sqliteFile?: string;
+  /** Skip migrations (the caller ran them). */
+  skipMigrations?: boolean;
+}
+
+export interface OpenedContext {
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+export async function openContext(
+  config: Config,
+  options: OpenOptions = {},
+): Promise<OpenedContext> {
+  const handle = connect({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sqliteFile: options.sqliteFile,
+  });
+  try {
+    if (!options.skipMigrations) await migrate(handle.db);
+    const secret = await loadSecret(handle.db, config.secret);
+    // Separate keys per purpose so a signature of one kind never verifies as another.
+    const derive = (purpose: string) => hmac(secret, purpose).toString('base64url');
+    const ctx: AppContext = {
+      db: handle.db,
+      dialect: handle.dialect,
+      config,
+      clock: options.clock ?? systemClock,
+      blobs: options.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs')),
+      signer: new UrlSigner(derive('signed-urls'), config.publicUrl),
+      cursors: new CursorCodec(derive('cursors')),
+    };
+    return { ctx, close: () => handle.close() };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}

@@ -1,0 +1,96 @@
+// The service's configuration, read from the environment once at start-up.
+// Nothing else in the code base reads process.env.
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './modules/usage/plans.ts';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** PostgreSQL connection string; the embedded SQLite file under dataDir when unset. */
+  readonly databaseUrl: string | null;
+  /** Absolute base address used in signed URLs handed to callers. */
+  readonly publicUrl: string;
+  /** Secret for signing URLs and cursors; a generated secret stored in the database when unset. */
+  readonly secret: string | null;
+  readonly logLevel: string;
+  readonly plans: PlanTable;
+  readonly defaultPlan: string;
+  /** IANA timezone given to new accounts when their company has no default worker timezone. */
+  readonly defaultTimezone: string;
+  /** Largest JSON request body accepted, in bytes. */
+  readonly bodyLimit: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return n;
+}
+
+function validTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = env.DATABASE_URL || null;
+  const publicUrl = (env.PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
+  }
+  const secret = env.SLOTLINE_SECRET || null;
+  if (secret !== null && secret.length < 32) {
+    throw new ConfigError('SLOTLINE_SECRET must be at least 32 characters');
+  }
+  let plans = DEFAULT_PLANS;
+  if (env.PLANS_FILE) {
+    let text: string;
+    try {
+      text = readFileSync(env.PLANS_FILE, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`PLANS_FILE cannot be read: ${(err as Error).message}`);
+    }
+    plans = parsePlanTable(text);
+  }
+  const defaultPlan = env.DEFAULT_PLAN || 'starter';
+  if (!plans[defaultPlan]) {
+    throw new ConfigError(
+      `DEFAULT_PLAN "${defaultPlan}" is not one of: ${Object.keys(plans).join(', ')}`,
+    );
+  }
+  const defaultTimezone = env.DEFAULT_TIMEZONE || 'UTC';
+  if (!validTimezone(defaultTimezone)) {
+    throw new ConfigError(`DEFAULT_TIMEZONE "${defaultTimezone}" is not an IANA timezone`);
+  }
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    publicUrl,
+    secret,
+    logLevel: env.LOG_LEVEL || 'info',
+    plans,
+    defaultPlan,
+    defaultTimezone,
+    bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
+  });
+}

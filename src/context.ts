@@ -1,0 +1,17 @@
+import type { Config } from './config.ts';
+import type { Db, Dialect } from './db/types.ts';
+import type { Clock } from './lib/clock.ts';
+import type { UrlSigner } from './lib/signing.ts';
+import type { BlobStore } from './media/blob-store.ts';
+import type { CursorCodec } from './http/cursor.ts';
+
+/** Everything a route or service needs, built once by the composition root. */
+export interface AppContext {
+  db: Db;
+  dialect: Dialect;
+  config: Config;
+  clock: Clock;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  cursors: CursorCodec;
+}

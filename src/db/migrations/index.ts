@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { foundation } from './0001-foundation.ts';
+
+/** Every migration in order; names are never changed once released. */
+const ALL: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => ALL,
+};

@@ -1,0 +1,124 @@
+// Row types of every table. Timestamps are ISO-8601 UTC strings with
+// milliseconds in both dialects, so they compare and sort as text; booleans are
+// 0/1 integers; lists are JSON text.
+import type { Kysely, Transaction } from 'kysely';
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  description: string;
+  website: string;
+  plan: string;
+  platformb_feed_posts: number;
+  default_timezone: string | null;
+  schedule_windows: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  company_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AccountsTable {
+  id: string;
+  company_id: string;
+  platform: string;
+  username: string;
+  username_key: string;
+  display_name: string;
+  bio: string;
+  profile_picture_url: string;
+  bio_url: string | null;
+  warmup_search_terms: string;
+  niche: string;
+  status: string;
+  timezone: string;
+  followers: number;
+  schedule_windows: string | null;
+  last_post_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContentTagsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  name_key: string;
+  color: string;
+  archived: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsageCountersTable {
+  company_id: string;
+  metric: string;
+  period: string;
+  count: number;
+}
+
+export interface ImageFoldersTable {
+  id: string;
+  company_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ImagesTable {
+  id: string;
+  company_id: string;
+  folder_id: string;
+  label: string;
+  description: string;
+  tags: string;
+  width: number;
+  height: number;
+  blob_key: string;
+  content_type: string;
+  size_bytes: number;
+  created_at: string;
+}
+
+export interface ImagePacksTable {
+  id: string;
+  company_id: string;
+  folder_id: string;
+  name: string;
+  description: string;
+  color: string;
+  image_ids: string;
+  image_fit: string;
+  use_once: number;
+  created_at: string;
+}
+
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+  content_tags: ContentTagsTable;
+  usage_counters: UsageCountersTable;
+  image_folders: ImageFoldersTable;
+  images: ImagesTable;
+  image_packs: ImagePacksTable;
+  server_settings: ServerSettingsTable;
+}
+
+export type Db = Kysely<Database>;
+/** A database handle or an open transaction: repositories accept either. */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+export type Dialect = 'sqlite' | 'postgres';

@@ -1,0 +1,109 @@
+// Where media bytes live. The embedded default keeps them on local disk under
+// DATA_DIR; an object store (S3-compatible) implements the same interface.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomToken } from '../lib/ids.ts';
+
+export interface PutOptions {
+  /** Refuse (and store nothing) once more than this many bytes arrive. */
+  maxBytes?: number;
+  /** Refuse (and store nothing) unless exactly this many bytes arrive. */
+  exactBytes?: number;
+}
+
+export class BlobSizeError extends Error {
+  constructor(
+    readonly kind: 'too_large' | 'too_short',
+    readonly received: number,
+  ) {
+    super(kind === 'too_large' ? 'body is longer than allowed' : 'body is shorter than declared');
+  }
+}
+
+export interface BlobStore {
+  /** Stores bytes under `key`; nothing is visible under the key until all bytes are written. */
+  put(key: string, source: Readable | Buffer, options?: PutOptions): Promise<{ size: number }>;
+  get(key: string): Promise<Readable | null>;
+  stat(key: string): Promise<{ size: number } | null>;
+  /** A local file path for in-process readers (probing); null for remote stores. */
+  localPath(key: string): string | null;
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*$/i;
+
+export class LocalBlobStore implements BlobStore {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private path(key: string): string {
+    if (!KEY.test(key) || key.includes('..')) throw new Error(`invalid blob key "${key}"`);
+    const p = resolve(join(this.root, key));
+    if (!p.startsWith(this.root + sep)) throw new Error(`invalid blob key "${key}"`);
+    return p;
+  }
+
+  localPath(key: string): string {
+    return this.path(key);
+  }
+
+  async put(
+    key: string,
+    source: Readable | Buffer,
+    options: PutOptions = {},
+  ): Promise<{ size: number }> {
+    const final = this.path(key);
+    await mkdir(dirname(final), { recursive: true });
+    const temp = `${final}.${randomToken(6)}.partial`;
+    let size = 0;
+    const limit = options.exactBytes ?? options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > limit) cb(new BlobSizeError('too_large', size));
+        else cb(null, chunk);
+      },
+    });
+    const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
+    try {
+      await pipeline(input, counter, createWriteStream(temp, { flags: 'wx' }));
+      if (options.exactBytes !== undefined && size !== options.exactBytes) {
+        throw new BlobSizeError('too_short', size);
+      }
+      await rename(temp, final);
+      return { size };
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    const p = this.path(key);
+    try {
+      await stat(p);
+    } catch {
+      return null;
+    }
+    return createReadStream(p);
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const s = await stat(this.path(key));
+      return { size: s.size };
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+}

@@ -1,0 +1,83 @@
+import type { AccountsTable, DbOrTx } from '../../db/types.ts';
+
+export async function findAccount(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+): Promise<AccountsTable | undefined> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function findByUsername(
+  db: DbOrTx,
+  companyId: string,
+  platform: string,
+  usernameKey: string,
+): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('accounts')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('platform', '=', platform)
+    .where('username_key', '=', usernameKey)
+    .executeTakeFirst();
+}
+
+export async function countAccounts(db: DbOrTx, companyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertAccount(db: DbOrTx, row: AccountsTable): Promise<void> {
+  await db.insertInto('accounts').values(row).execute();
+}
+
+/** One page in creation order; `after` is the (created_at, id) of the last row seen. */
+export async function pageAccounts(
+  db: DbOrTx,
+  companyId: string,
+  opts: { platform?: string; after?: [string, string]; limit: number },
+): Promise<AccountsTable[]> {
+  let q = db.selectFrom('accounts').selectAll().where('company_id', '=', companyId);
+  if (opts.platform) q = q.where('platform', '=', opts.platform);
+  if (opts.after) {
+    const [createdAt, id] = opts.after;
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)));
+  }
+  return q.orderBy('created_at').orderBy('id').limit(opts.limit).execute();
+}
+
+export async function listAllAccounts(db: DbOrTx, companyId: string): Promise<AccountsTable[]> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function setScheduleWindows(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  windows: string | null,
+  at: string,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('accounts')
+    .set({ schedule_windows: windows, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

@@ -1,0 +1,164 @@
+import type { AppContext } from '../../context.ts';
+import type { AccountsTable, CompaniesTable } from '../../db/types.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { ApiError } from '../../http/errors.ts';
+import { cursorScope } from '../../http/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import { effectiveSchedule, MAX_POSTS_PER_DAY } from '../../dispatch/schedule-rules.ts';
+import { nextWindowStart } from '../../dispatch/windows.ts';
+import type { Principal } from '../keys/keys.service.ts';
+import { getCompanyRow } from '../companies/companies.service.ts';
+import { consumeDaily, planOf } from '../usage/usage.service.ts';
+import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
+import * as repo from './accounts.repository.ts';
+
+export function parseWindows(json: string | null): string[] | null {
+  return json === null ? null : (JSON.parse(json) as string[]);
+}
+
+/** The account as the API shows it (SPEC 2.5), with its schedule-derived fields. */
+export function toAccount(
+  row: AccountsTable,
+  companyWindows: string[] | null,
+  now: Date,
+): AccountOut {
+  const { windows } = effectiveSchedule(parseWindows(row.schedule_windows), companyWindows);
+  return {
+    accountId: row.id,
+    platform: row.platform as AccountOut['platform'],
+    username: row.username,
+    displayName: row.display_name,
+    status: row.status as AccountOut['status'],
+    timezone: row.timezone,
+    followers: row.followers,
+    postsToday: 0,
+    dailyCap: MAX_POSTS_PER_DAY,
+    queueDepth: 0,
+    nextWindow: nextWindowStart(windows, row.timezone, now).toISOString(),
+    lastPostAt: row.last_post_at,
+    bio: row.bio,
+    bioUrl: row.bio_url,
+    profilePictureUrl: row.profile_picture_url,
+    warmup: { searchTerms: JSON.parse(row.warmup_search_terms) as string[] },
+    createdAt: row.created_at,
+  };
+}
+
+async function companyWindows(ctx: AppContext, companyId: string): Promise<string[] | null> {
+  const company = await getCompanyRow(ctx.db, companyId);
+  return company ? parseWindows(company.schedule_windows) : null;
+}
+
+export async function listAccounts(
+  ctx: AppContext,
+  companyId: string,
+  query: ListAccountsInput,
+): Promise<{ data: AccountOut[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const limit = query.limit ?? 100;
+  const scope = cursorScope(companyId, 'accounts', { platform: query.platform });
+  const after = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : undefined;
+  const [rows, windows] = await Promise.all([
+    repo.pageAccounts(ctx.db, companyId, { platform: query.platform, after, limit: limit + 1 }),
+    companyWindows(ctx, companyId),
+  ]);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map((r) => toAccount(r, windows, now)),
+    nextCursor:
+      rows.length > limit && last
+        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
+        : null,
+  };
+}
+
+export async function getAccountRow(
+  ctx: AppContext,
+  companyId: string,
+  accountId: string,
+): Promise<AccountsTable> {
+  const row = await repo.findAccount(ctx.db, companyId, accountId);
+  if (!row) {
+    throw new ApiError('account_not_found', `Account ${accountId} does not exist`);
+  }
+  return row;
+}
+
+export async function getAccount(
+  ctx: AppContext,
+  companyId: string,
+  accountId: string,
+): Promise<AccountOut> {
+  const [row, windows] = await Promise.all([
+    getAccountRow(ctx, companyId, accountId),
+    companyWindows(ctx, companyId),
+  ]);
+  return toAccount(row, windows, ctx.clock.now());
+}
+
+function accountExists(input: CreateAccountInput): ApiError {
+  return new ApiError(
+    'account_exists',
+    `Account @${input.username} on ${input.platform} already exists in this company`,
+  );
+}
+
+export async function createAccount(
+  ctx: AppContext,
+  principal: Principal,
+  input: CreateAccountInput,
+): Promise<AccountOut> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
+  const usernameKey = input.username.toLowerCase();
+  let company: CompaniesTable | undefined;
+  const row: AccountsTable = {
+    id: newId('acc', now.getTime()),
+    company_id: principal.companyId,
+    platform: input.platform,
+    username: input.username,
+    username_key: usernameKey,
+    display_name: input.displayName,
+    bio: input.bio,
+    profile_picture_url: input.profilePictureUrl,
+    bio_url: input.bioUrl ?? null,
+    warmup_search_terms: JSON.stringify(input.warmup.searchTerms),
+    niche: '',
+    status: 'pending_setup',
+    timezone: ctx.config.defaultTimezone,
+    followers: 0,
+    schedule_windows: null,
+    last_post_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  try {
+    await ctx.db.transaction().execute(async (tx) => {
+      // Lock the company row so concurrent creations cannot both take the last slot.
+      let q = tx.selectFrom('companies').selectAll().where('id', '=', principal.companyId);
+      if (ctx.dialect === 'postgres') q = q.forUpdate();
+      company = await q.executeTakeFirst();
+      if (await repo.findByUsername(tx, principal.companyId, input.platform, usernameKey)) {
+        throw accountExists(input);
+      }
+      const count = await repo.countAccounts(tx, principal.companyId);
+      if (count >= plan.accountLimit) {
+        throw new ApiError(
+          'account_limit_reached',
+          `The company uses all ${plan.accountLimit} account slots of its plan`,
+        );
+      }
+      await consumeDaily(tx, plan, principal.companyId, 'account_creations', now);
+      row.timezone = company?.default_timezone ?? ctx.config.defaultTimezone;
+      await repo.insertAccount(tx, row);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw accountExists(input);
+    throw err;
+  }
+  return toAccount(row, company ? parseWindows(company.schedule_windows) : null, now);
+}

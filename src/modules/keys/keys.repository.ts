@@ -1,0 +1,65 @@
+import type { DbOrTx } from '../../db/types.ts';
+
+export interface KeyRow {
+  id: string;
+  company_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface KeyWithPlan {
+  id: string;
+  company_id: string;
+  key_hash: string;
+  scopes: string;
+  revoked_at: string | null;
+  plan: string;
+}
+
+export async function insertKey(db: DbOrTx, row: KeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+/** The key with this visible prefix and its company's plan, for authentication. */
+export async function findKeyByPrefix(
+  db: DbOrTx,
+  prefix: string,
+): Promise<KeyWithPlan | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('companies', 'companies.id', 'api_keys.company_id')
+    .select([
+      'api_keys.id',
+      'api_keys.company_id',
+      'api_keys.key_hash',
+      'api_keys.scopes',
+      'api_keys.revoked_at',
+      'companies.plan',
+    ])
+    .where('api_keys.prefix', '=', prefix)
+    .executeTakeFirst();
+}
+
+export async function listKeys(db: DbOrTx, companyId: string | null): Promise<KeyRow[]> {
+  let q = db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
+  if (companyId) q = q.where('company_id', '=', companyId);
+  return q.execute();
+}
+
+export async function revokeKey(db: DbOrTx, id: string, at: string): Promise<boolean> {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export async function findKey(db: DbOrTx, id: string): Promise<KeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,136 @@
+// API keys (SPEC 5): bound to one company, carrying scopes, stored only as a
+// SHA-256 digest of the whole secret beside a visible prefix. Keys hold 160
+// random bits, so a fast digest is as safe as a slow one and keeps every
+// request cheap; the comparison is constant-time.
+import { newId, randomToken } from '../../lib/ids.ts';
+import { safeEqual, sha256 } from '../../lib/crypto.ts';
+import type { Db } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { isScope, type Scope } from './scopes.ts';
+import * as repo from './keys.repository.ts';
+
+const KEY_PATTERN = /^sl_([0-9a-z]{12})_([0-9a-z]{32})$/;
+
+export interface IssuedKey {
+  keyId: string;
+  companyId: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  /** The full secret; shown once and never stored. */
+  secret: string;
+}
+
+export interface KeyInfo {
+  keyId: string;
+  companyId: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Principal {
+  keyId: string;
+  companyId: string;
+  scopes: ReadonlySet<string>;
+  plan: string;
+}
+
+export class KeyError extends Error {}
+
+export function parseScopes(text: string): Scope[] {
+  const scopes = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (scopes.length === 0) throw new KeyError('at least one scope is required');
+  for (const s of scopes) {
+    if (!isScope(s)) throw new KeyError(`unknown scope "${s}"`);
+  }
+  return scopes as Scope[];
+}
+
+export async function createKey(
+  db: Db,
+  clock: Clock,
+  input: { companyId: string; scopes: Scope[]; name?: string },
+): Promise<IssuedKey> {
+  const company = await db
+    .selectFrom('companies')
+    .select('id')
+    .where('id', '=', input.companyId)
+    .executeTakeFirst();
+  if (!company) throw new KeyError(`company ${input.companyId} does not exist`);
+  const prefix = randomToken(8).slice(0, 12);
+  const secret = `sl_${prefix}_${randomToken(20).slice(0, 32)}`;
+  const createdAt = clock.now().toISOString();
+  const keyId = newId('key');
+  const name = input.name ?? 'API key';
+  await repo.insertKey(db, {
+    id: keyId,
+    company_id: input.companyId,
+    name,
+    prefix,
+    key_hash: sha256(secret).toString('hex'),
+    scopes: input.scopes.join(','),
+    created_at: createdAt,
+    revoked_at: null,
+  });
+  return {
+    keyId,
+    companyId: input.companyId,
+    name,
+    prefix,
+    scopes: input.scopes,
+    createdAt,
+    secret,
+  };
+}
+
+/** The principal behind a bearer secret, or null for anything not a live key. */
+export async function verifyKey(db: Db, secret: string): Promise<Principal | null> {
+  const m = KEY_PATTERN.exec(secret);
+  if (!m) return null;
+  const row = await repo.findKeyByPrefix(db, m[1] as string);
+  // Hash even when the prefix is unknown so timing does not tell the two apart.
+  const digest = sha256(secret);
+  if (!row) return null;
+  if (!safeEqual(digest, Buffer.from(row.key_hash, 'hex'))) return null;
+  if (row.revoked_at !== null) return null;
+  return {
+    keyId: row.id,
+    companyId: row.company_id,
+    scopes: new Set(row.scopes.split(',')),
+    plan: row.plan,
+  };
+}
+
+function info(row: repo.KeyRow): KeyInfo {
+  return {
+    keyId: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes.split(','),
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export async function listKeys(db: Db, companyId: string | null): Promise<KeyInfo[]> {
+  return (await repo.listKeys(db, companyId)).map(info);
+}
+
+export async function revokeKey(db: Db, clock: Clock, keyId: string): Promise<KeyInfo> {
+  const row = await repo.findKey(db, keyId);
+  if (!row) throw new KeyError(`key ${keyId} does not exist`);
+  await repo.revokeKey(db, keyId, clock.now().toISOString());
+  return info((await repo.findKey(db, keyId)) as repo.KeyRow);
+}

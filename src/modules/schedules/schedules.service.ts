@@ -1,0 +1,118 @@
+// Posting schedules (SPEC 4.5, DECISIONS 5): a company default, per-account
+// overrides that always win, and the global standard slots under both.
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import {
+  checkWindows,
+  effectiveSchedule,
+  MAX_POSTS_PER_DAY,
+  TIMEZONE_MODE,
+} from '../../dispatch/schedule-rules.ts';
+import { getCompanyRow } from '../companies/companies.service.ts';
+import { getAccountRow, parseWindows } from '../accounts/accounts.service.ts';
+import { setScheduleWindows } from '../accounts/accounts.repository.ts';
+import type {
+  AccountScheduleOut,
+  CompanyScheduleOut,
+  ScheduleInputBody,
+} from './schedules.schemas.ts';
+
+const asSchedule = (windows: string[] | null) => (windows ? { windows } : null);
+
+/** SPEC 4.5 rule 1 on a request body; the error names the offending entry. */
+function validated(body: ScheduleInputBody): string | null {
+  if (body.schedule === null) return null;
+  const violation = checkWindows(body.schedule.windows);
+  if (violation) {
+    throw new ApiError('invalid_request', `/schedule${violation.pointer} ${violation.message}`, {
+      hint: violation.hint,
+    });
+  }
+  return JSON.stringify(body.schedule.windows);
+}
+
+async function companyRow(ctx: AppContext, companyId: string) {
+  const company = await getCompanyRow(ctx.db, companyId);
+  if (!company) throw new ApiError('not_found', `Company ${companyId} does not exist`);
+  return company;
+}
+
+function companyResponse(companyId: string, windows: string[] | null): CompanyScheduleOut {
+  const effective = effectiveSchedule(null, windows);
+  return {
+    companyId,
+    schedule: asSchedule(windows),
+    source: effective.source,
+    scheduledPostsPerDay: effective.windows.length,
+    maxPostsPerDay: MAX_POSTS_PER_DAY,
+    timezoneMode: TIMEZONE_MODE,
+  };
+}
+
+export async function getCompanySchedule(
+  ctx: AppContext,
+  companyId: string,
+): Promise<CompanyScheduleOut> {
+  const company = await companyRow(ctx, companyId);
+  return companyResponse(companyId, parseWindows(company.schedule_windows));
+}
+
+export async function setCompanySchedule(
+  ctx: AppContext,
+  companyId: string,
+  body: ScheduleInputBody,
+): Promise<CompanyScheduleOut> {
+  const windows = validated(body);
+  const res = await ctx.db
+    .updateTable('companies')
+    .set({ schedule_windows: windows, updated_at: ctx.clock.now().toISOString() })
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) {
+    throw new ApiError('not_found', `Company ${companyId} does not exist`);
+  }
+  return companyResponse(companyId, parseWindows(windows));
+}
+
+export async function getAccountSchedule(
+  ctx: AppContext,
+  companyId: string,
+  accountId: string,
+): Promise<AccountScheduleOut> {
+  const [account, company] = await Promise.all([
+    getAccountRow(ctx, companyId, accountId),
+    companyRow(ctx, companyId),
+  ]);
+  const own = parseWindows(account.schedule_windows);
+  const companyWindows = parseWindows(company.schedule_windows);
+  const effective = effectiveSchedule(own, companyWindows);
+  return {
+    accountId,
+    schedule: asSchedule(own),
+    companySchedule: asSchedule(companyWindows),
+    effectiveSchedule: { windows: effective.windows },
+    source: effective.source,
+    scheduledPostsPerDay: effective.windows.length,
+    maxPostsPerDay: MAX_POSTS_PER_DAY,
+    timezoneMode: TIMEZONE_MODE,
+    timezone: account.timezone,
+  };
+}
+
+export async function setAccountSchedule(
+  ctx: AppContext,
+  companyId: string,
+  accountId: string,
+  body: ScheduleInputBody,
+): Promise<AccountScheduleOut> {
+  const windows = validated(body);
+  const found = await setScheduleWindows(
+    ctx.db,
+    companyId,
+    accountId,
+    windows,
+    ctx.clock.now().toISOString(),
+  );
+  if (!found) throw new ApiError('account_not_found', `Account ${accountId} does not exist`);
+  return getAccountSchedule(ctx, companyId, accountId);
+}

@@ -1,0 +1,137 @@
+// Content tags (SPEC 2.4, 4.3): company-scoped labels attributed to posts for
+// analytics. Names are unique per company, compared case-insensitively.
+import type { AppContext } from '../../context.ts';
+import type { ContentTagsTable } from '../../db/types.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { ApiError } from '../../http/errors.ts';
+import { cursorScope } from '../../http/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import type {
+  ContentTagOut,
+  CreateTagInput,
+  ListTagsInput,
+  UpdateTagInput,
+} from './tags.schemas.ts';
+import * as repo from './tags.repository.ts';
+
+export function contentGroupIdOf(tagId: string): string {
+  return `tag:${tagId}`;
+}
+
+function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+function toTag(row: ContentTagsTable): ContentTagOut {
+  return {
+    tagId: row.id,
+    contentGroupId: contentGroupIdOf(row.id),
+    name: row.name,
+    color: row.color as ContentTagOut['color'],
+    archived: row.archived === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function nameTaken(name: string): ApiError {
+  return new ApiError('tag_name_taken', `A content tag named "${name}" already exists`);
+}
+
+function notFound(tagId: string): ApiError {
+  return new ApiError('tag_not_found', `Content tag ${tagId} does not exist`);
+}
+
+export async function listTags(
+  ctx: AppContext,
+  companyId: string,
+  query: ListTagsInput,
+): Promise<{ data: ContentTagOut[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const limit = query.limit ?? 100;
+  const scope = cursorScope(companyId, 'content-tags', {});
+  const after = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : undefined;
+  const rows = await repo.pageTags(ctx.db, companyId, { after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(toTag),
+    nextCursor:
+      rows.length > limit && last
+        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
+        : null,
+  };
+}
+
+export async function createTag(
+  ctx: AppContext,
+  companyId: string,
+  input: CreateTagInput,
+): Promise<ContentTagOut> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const row: ContentTagsTable = {
+    id: newId('tag', now.getTime()),
+    company_id: companyId,
+    name: input.name,
+    name_key: nameKey(input.name),
+    color: input.color ?? 'slate',
+    archived: 0,
+    created_at: at,
+    updated_at: at,
+  };
+  if (await repo.findTagByName(ctx.db, companyId, row.name_key)) throw nameTaken(input.name);
+  try {
+    await repo.insertTag(ctx.db, row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(input.name);
+    throw err;
+  }
+  return toTag(row);
+}
+
+export async function updateTag(
+  ctx: AppContext,
+  companyId: string,
+  tagId: string,
+  input: UpdateTagInput,
+): Promise<ContentTagOut> {
+  const existing = await repo.findTag(ctx.db, companyId, tagId);
+  if (!existing) throw notFound(tagId);
+  const patch: Partial<ContentTagsTable> = {};
+  if (input.name !== undefined && input.name !== existing.name) {
+    const key = nameKey(input.name);
+    const clash = await repo.findTagByName(ctx.db, companyId, key);
+    if (clash && clash.id !== tagId) throw nameTaken(input.name);
+    patch.name = input.name;
+    patch.name_key = key;
+  }
+  if (input.color !== undefined) patch.color = input.color;
+  if (input.archived !== undefined) patch.archived = input.archived ? 1 : 0;
+  if (Object.keys(patch).length === 0) return toTag(existing);
+  patch.updated_at = ctx.clock.now().toISOString();
+  try {
+    await repo.updateTag(ctx.db, companyId, tagId, patch);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(input.name ?? existing.name);
+    throw err;
+  }
+  return toTag({ ...existing, ...patch });
+}
+
+/** Deletes the tag and removes its attribution from every post of the company. */
+export async function deleteTag(
+  ctx: AppContext,
+  companyId: string,
+  tagId: string,
+): Promise<{ tagId: string; updatedPosts: number }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const deleted = await repo.deleteTag(tx, companyId, tagId);
+    if (!deleted) throw notFound(tagId);
+    // Posts arrive with the posts module; until then no post can carry the tag.
+    const updatedPosts = 0;
+    return { tagId, updatedPosts };
+  });
+}

@@ -1,0 +1,150 @@
+// Daily caps and plan quotas (SPEC 8, DECISIONS 1 and 7). Daily caps count per
+// company and UTC day and answer `rate_limited` with Retry-After to the next
+// UTC midnight; plan quotas answer `quota_exceeded` or `account_limit_reached`.
+import { ApiError } from '../../http/errors.ts';
+import { secondsToUtcMidnight, utcDay, utcMonth } from '../../lib/clock.ts';
+import type { DbOrTx } from '../../db/types.ts';
+import type { Plan, PlanTable } from './plans.ts';
+import * as repo from './usage.repository.ts';
+
+export type DailyMetric = 'api_requests' | 'posts' | 'uploads' | 'account_creations';
+
+const DAILY_CAP: Record<DailyMetric, keyof Plan> = {
+  api_requests: 'apiRequestsPerDay',
+  posts: 'postsPerDay',
+  uploads: 'uploadsPerDay',
+  account_creations: 'accountCreationsPerDay',
+};
+
+const DAILY_LABEL: Record<DailyMetric, string> = {
+  api_requests: 'API requests',
+  posts: 'posts',
+  uploads: 'uploads',
+  account_creations: 'account creations',
+};
+
+export function planOf(plans: PlanTable, defaultPlan: string, name: string): Plan {
+  return (plans[name] ?? plans[defaultPlan]) as Plan;
+}
+
+export interface DailyResult {
+  count: number;
+  limit: number;
+  resetSeconds: number;
+}
+
+/** Counts `n` units of a daily metric, or throws `rate_limited` when the cap is reached. */
+export async function consumeDaily(
+  db: DbOrTx,
+  plan: Plan,
+  companyId: string,
+  metric: DailyMetric,
+  now: Date,
+  n = 1,
+): Promise<DailyResult> {
+  const limit = plan[DAILY_CAP[metric]] as number;
+  const count = await repo.consume(db, companyId, metric, utcDay(now), n, limit);
+  const resetSeconds = secondsToUtcMidnight(now);
+  if (count === null) {
+    throw new ApiError(
+      'rate_limited',
+      `Daily cap of ${limit} ${DAILY_LABEL[metric]} per UTC day is reached`,
+      {
+        headers: {
+          'retry-after': String(resetSeconds),
+          'x-ratelimit-limit': String(limit),
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(resetSeconds),
+        },
+      },
+    );
+  }
+  return { count, limit, resetSeconds };
+}
+
+export async function refundDaily(
+  db: DbOrTx,
+  companyId: string,
+  metric: DailyMetric,
+  now: Date,
+  n = 1,
+): Promise<void> {
+  await repo.refund(db, companyId, metric, utcDay(now), n);
+}
+
+/** Post credits per UTC calendar month; one credit per queue item. */
+export async function consumePostCredits(
+  db: DbOrTx,
+  plan: Plan,
+  companyId: string,
+  now: Date,
+  n: number,
+): Promise<void> {
+  const count = await repo.consume(
+    db,
+    companyId,
+    'post_credits',
+    utcMonth(now),
+    n,
+    plan.postCredits,
+  );
+  if (count === null) {
+    throw new ApiError(
+      'quota_exceeded',
+      `Plan limit of ${plan.postCredits} post credits this month is reached (${n} needed)`,
+      { hint: 'Wait for next month, cancel queued items you do not need, or upgrade the plan.' },
+    );
+  }
+}
+
+/** Ready videos held by the company against the plan's video quota. */
+export async function consumeVideoQuota(db: DbOrTx, plan: Plan, companyId: string): Promise<void> {
+  const count = await repo.consume(db, companyId, 'videos', 'all', 1, plan.videoQuota);
+  if (count === null) {
+    throw new ApiError(
+      'quota_exceeded',
+      `Plan video quota of ${plan.videoQuota} videos is reached`,
+      {
+        hint: 'Upgrade the plan to upload more videos.',
+      },
+    );
+  }
+}
+
+export interface Usage {
+  plan: string;
+  billingType: string;
+  videoQuota: number;
+  videoCount: number;
+  postCredits: { limit: number; used: number };
+  postsPerDay: number;
+  apiRequestsToday: number;
+  postsCreatedToday: number;
+}
+
+export async function readUsage(
+  db: DbOrTx,
+  planName: string,
+  plan: Plan,
+  companyId: string,
+  now: Date,
+): Promise<Usage> {
+  const day = utcDay(now);
+  const month = utcMonth(now);
+  const counters = await repo.readCounters(db, companyId, [
+    { metric: 'videos', period: 'all' },
+    { metric: 'post_credits', period: month },
+    { metric: 'api_requests', period: day },
+    { metric: 'posts', period: day },
+  ]);
+  return {
+    plan: planName,
+    billingType: plan.billingType,
+    videoQuota: plan.videoQuota,
+    videoCount: counters.get('videos@all') ?? 0,
+    postCredits: { limit: plan.postCredits, used: counters.get(`post_credits@${month}`) ?? 0 },
+    postsPerDay: plan.postsPerDay,
+    apiRequestsToday: counters.get(`api_requests@${day}`) ?? 0,
+    postsCreatedToday: counters.get(`posts@${day}`) ?? 0,
+  };
+}

@@ -1,0 +1,62 @@
+// Shared TypeBox pieces. Schemas with an $id are registered once and become
+// OpenAPI components; `ref()` points at them with the right static type.
+import { Type, type Static, type TSchema } from 'typebox';
+import { ERROR_CATALOG, codesByStatus, type ErrorCode } from '../http/errors.ts';
+
+export const ErrorEnvelope = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'Stable machine-readable error code' }),
+        message: Type.String({ description: 'What went wrong, naming the field' }),
+        hint: Type.String({ description: 'The next step to take' }),
+        requestId: Type.String({ description: 'Quote this to support' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'ErrorEnvelope', additionalProperties: false, description: 'The error envelope (SPEC 7)' },
+);
+
+export function ref<T extends TSchema & { $id?: string }>(schema: T) {
+  return Type.Unsafe<Static<T>>({ $ref: `${schema.$id as string}#` });
+}
+
+/** A string enum as one `enum` keyword (not an anyOf of literals), typed as its union. */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const DateTime = Type.String({ format: 'date-time' });
+
+/** Error responses of an operation, one entry per status, naming every code it can return. */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const [status, list] of codesByStatus([...new Set(codes)])) {
+    out[status] = Type.Unsafe<Static<typeof ErrorEnvelope>>({
+      $ref: 'ErrorEnvelope#',
+      description: `Error codes: ${list.map((c) => `\`${c}\``).join(', ')}`,
+      'x-error-codes': list,
+    });
+  }
+  return out;
+}
+
+/** The codes every authenticated operation can answer with. */
+export const AUTH_ERRORS: ErrorCode[] = [
+  'unauthorized',
+  'insufficient_scope',
+  'rate_limited',
+  'internal_error',
+];
+
+export const SHARED_SCHEMAS = [ErrorEnvelope];
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CATALOG[code].status;
+}
