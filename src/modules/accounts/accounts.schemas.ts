@@ -42,7 +42,8 @@ const HttpUrl = (description: string) =>
   Type.String({
     format: 'uri',
     maxLength: 2048,
-    pattern: '^https?://',
+    // RFC 3986 (format uri) allows an empty host, which no http client can fetch.
+    pattern: '^https?://[^/?#@:]',
     'x-pattern-message': 'must be an http or https URL',
     description,
   });
