@@ -73,6 +73,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON is the only body format of the API (SPEC: all bodies are JSON).
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart));
   for (const s of [...SHARED_SCHEMAS, ...accountSchemas, ...tagSchemas, ...scheduleSchemas]) {
     app.addSchema(s);
@@ -124,7 +126,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return reply.status(404).send(envelope(err, req.id));
   });
 
-  await app.register(swagger, openapiOptions(ctx.config.publicUrl));
+  await app.register(swagger, openapiOptions());
   app.addHook('onRequest', makeAuthHook(ctx));
 
   await app.register(

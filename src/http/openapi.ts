@@ -1,7 +1,19 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 
+/** Success responses are described by the operation summary instead of a generic text. */
+function describeSuccess(schema?: {
+  summary?: string;
+  response?: Record<string, Record<string, unknown>>;
+}): void {
+  for (const [status, response] of Object.entries(schema?.response ?? {})) {
+    if (status.startsWith('2') && response.description === undefined) {
+      schema!.response![status] = { ...response, description: schema?.summary ?? 'Success' };
+    }
+  }
+}
+
 /** The OpenAPI 3.1 document is generated from the route schemas (SPEC 9). */
-export function openapiOptions(publicUrl: string): SwaggerOptions {
+export function openapiOptions(): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -16,7 +28,8 @@ export function openapiOptions(publicUrl: string): SwaggerOptions {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Slotline support' },
       },
-      servers: [{ url: publicUrl }],
+      // Relative to where the document is served, so it is right on every deployment.
+      servers: [{ url: '/', description: 'This service' }],
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -37,6 +50,20 @@ export function openapiOptions(publicUrl: string): SwaggerOptions {
         { name: 'usage', description: 'Plan and daily usage' },
         { name: 'meta', description: 'This description' },
       ],
+    },
+    // The scopes a route needs become its security requirement, so the document
+    // states them machine-readably: `security: [{ bearerAuth: ['posts:read'] }]`.
+    transform({ schema, url, route }) {
+      const scopes = route.config?.scopes;
+      describeSuccess(
+        schema as { summary?: string; response?: Record<string, Record<string, unknown>> },
+      );
+      if (!schema || schema.security || !scopes) return { schema, url };
+      const needs = scopes.map((s) => `\`${s}\``).join(' or ');
+      const description = [schema.description, `Requires scope ${needs}.`]
+        .filter(Boolean)
+        .join('\n\n');
+      return { schema: { ...schema, description, security: [{ bearerAuth: [...scopes] }] }, url };
     },
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {

@@ -175,7 +175,14 @@ export async function importImages(
   const prepared: { bytes: Buffer; type: string; width: number; height: number; label: string }[] =
     [];
   for (const file of files) {
-    const bytes = await readFile(file);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (err) {
+      throw new WorkspaceError(
+        `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`,
+      );
+    }
     let meta: sharp.Metadata;
     try {
       meta = await sharp(bytes).metadata();

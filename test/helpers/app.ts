@@ -1,0 +1,123 @@
+// A test app per dialect: fresh database, temp data directory, fake clock,
+// and helpers to seed companies and keys and call the API.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp, type App } from '../../src/app.ts';
+import { openContext } from '../../src/bootstrap.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import type { Dialect } from '../../src/db/types.ts';
+import { FakeClock } from '../../src/lib/clock.ts';
+import { createCompany } from '../../src/modules/companies/companies.service.ts';
+import { createKey } from '../../src/modules/keys/keys.service.ts';
+import { SCOPES, type Scope } from '../../src/modules/keys/scopes.ts';
+import { createPgDatabase } from './databases.ts';
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  clock: FakeClock;
+  config: Config;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  start?: string;
+}
+
+export async function createTestApp(
+  dialect: Dialect,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'slotline-test-'));
+  const pgDb = dialect === 'postgres' ? await createPgDatabase() : null;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://slotline.test',
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...options.env,
+  });
+  const clock = new FakeClock(options.start ?? '2026-03-02T10:00:00.000Z');
+  const opened = await openContext(config, { clock });
+  const app = await buildApp(opened.ctx);
+  await app.ready();
+  return {
+    app,
+    ctx: opened.ctx,
+    clock,
+    config,
+    dialect,
+    close: async () => {
+      await app.close();
+      await opened.close();
+      await pgDb?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SeededCompany {
+  companyId: string;
+  /** A key with every scope. */
+  key: string;
+  keyWith(scopes: Scope[]): Promise<string>;
+}
+
+export async function seedCompany(
+  t: TestApp,
+  options: { plan?: string; name?: string } = {},
+): Promise<SeededCompany> {
+  const company = await createCompany(t.ctx.db, t.ctx.clock, t.config.plans, {
+    name: options.name ?? 'Test Co',
+    plan: options.plan ?? t.config.defaultPlan,
+  });
+  const keyWith = async (scopes: Scope[]) =>
+    (await createKey(t.ctx.db, t.ctx.clock, { companyId: company.companyId, scopes })).secret;
+  return { companyId: company.companyId, key: await keyWith([...SCOPES]), keyWith };
+}
+
+export interface Call {
+  status: number;
+  body: any;
+  headers: LightMyRequestResponse['headers'];
+  raw: LightMyRequestResponse;
+}
+
+export function client(t: TestApp, key: string | null) {
+  return async function call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Call> {
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined
+        ? { payload: typeof body === 'string' ? body : JSON.stringify(body) }
+        : {}),
+    });
+    let parsed: unknown = undefined;
+    if ((res.headers['content-type'] ?? '').toString().includes('json')) parsed = res.json();
+    return { status: res.statusCode, body: parsed, headers: res.headers, raw: res };
+  };
+}
+
+export const validAccount = (overrides: Record<string, unknown> = {}) => ({
+  platform: 'platformA',
+  username: `user_${Math.random().toString(36).slice(2, 10)}`,
+  displayName: 'Test Account',
+  bio: 'Short videos',
+  profilePictureUrl: 'https://example.com/p.png',
+  warmup: { searchTerms: ['cooking'] },
+  ...overrides,
+});
