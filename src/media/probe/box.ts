@@ -75,13 +75,15 @@ export interface BoxHeader {
 /**
  * Decodes a box header from `bytes` (at least 8 bytes; 16 for a `largesize` box, 24 for
  * `uuid` with a largesize). `room` is the number of bytes the parent has left from the
- * start of this box; a size beyond it or below the header size is an error.
+ * start of this box; a size beyond it or below the header size is an error (built by
+ * `overflow` when given, so the top level can report truncation).
  */
 export function decodeHeader(
   bytes: Uint8Array,
   at: number,
   room: number,
   where: string,
+  overflow?: (type: string, declared: bigint) => ProbeError,
 ): BoxHeader {
   if (room < 8 || bytes.length - at < 8) {
     throw invalid(
@@ -103,6 +105,7 @@ export function decodeHeader(
     // Compare as BigInt before converting: above 2^53 a Number would lose precision.
     if (large < 16n) throw invalid(`box ${name} in ${where} has an invalid 64-bit size ${large}`);
     if (large > BigInt(room)) {
+      if (overflow) throw overflow(boxType, large);
       throw invalid(`box ${name} in ${where} declares ${large} bytes but only ${room} remain`);
     }
     size = Number(large);
@@ -111,6 +114,7 @@ export function decodeHeader(
   } else {
     if (size32 < 8) throw invalid(`box ${name} in ${where} has an invalid size ${size32}`);
     if (size32 > room) {
+      if (overflow) throw overflow(boxType, BigInt(size32));
       throw invalid(`box ${name} in ${where} declares ${size32} bytes but only ${room} remain`);
     }
     size = size32;

@@ -4,7 +4,6 @@
 import { Reader, childrenOf, invalid, child } from './box.ts';
 import type { Box } from './box.ts';
 
-
 export interface FragmentTotals {
   sampleCount: number;
   durationSum: number;

@@ -11,7 +11,7 @@
 import { ProbeError, Reader, decodeHeader, invalid, parseBoxes, treeBudget } from './box.ts';
 import type { Box } from './box.ts';
 import { describeFormat } from './sniff.ts';
-import { withFileSource } from './source.ts';
+import { WindowedReader, withFileSource } from './source.ts';
 import type { ByteSource } from './source.ts';
 import { MediaReadError } from './types.ts';
 import type {
@@ -200,9 +200,10 @@ function pngSize(_source: ByteSource, head: Buffer): Promise<Size> {
 
 /** JPEG: walks the marker segments up to the first SOFn (ITU T.81 §B.2). */
 async function jpegSize(source: ByteSource): Promise<Size> {
+  const headers = new WindowedReader(source);
   let pos = 2;
   for (let segment = 0; segment < MAX_JPEG_SEGMENTS; segment += 1) {
-    const bytes = await source.read(pos, 16);
+    const bytes = await headers.read(pos, 16);
     if (bytes.length < 2) throw invalid('the JPEG file is truncated inside its headers');
     if (bytes[0] !== 0xff) throw invalid(`the JPEG file has no marker at offset ${pos}`);
     // Fill bytes (extra 0xFF) may precede a marker; a run longer than the window is not sane.

@@ -30,7 +30,7 @@ import type { FragmentTotals } from './fragments.ts';
 import { parseTrack, readTimeHeader } from './mp4-track.ts';
 import type { ParsedTrack } from './mp4-track.ts';
 import { describeFormat } from './sniff.ts';
-import { withFileSource } from './source.ts';
+import { WindowedReader, withFileSource } from './source.ts';
 import type { ByteSource } from './source.ts';
 import { MediaReadError } from './types.ts';
 import type { TrackInfo, VideoInfo, VideoTrackInfo } from './types.ts';
@@ -125,7 +125,6 @@ const IMAGE_BRANDS = new Set([
 
 interface TopLevel {
   ftyp: { major: string; compatible: string[] } | null;
-  firstType: string;
   moov: { start: number; end: number } | null;
   moofs: { start: number; end: number }[];
 }
@@ -225,28 +224,30 @@ async function readExactly(
 }
 
 async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
-  const top: TopLevel = { ftyp: null, firstType: '', moov: null, moofs: [] };
+  const top: TopLevel = { ftyp: null, moov: null, moofs: [] };
   if (source.size === 0) throw new ProbeError('not_mp4', 'the file is empty');
+  const headers = new WindowedReader(source);
   let pos = 0;
   let count = 0;
   while (pos < source.size) {
     count += 1;
     if (count > MAX_TOP_LEVEL_BOXES)
       throw invalid(`the file has more than ${MAX_TOP_LEVEL_BOXES} top-level boxes`);
-    const head = await source.read(pos, 32);
+    const head = await headers.read(pos, 32);
     if (count === 1) checkFirstBox(head);
     if (head.length < 8) {
       if (head.every((b) => b === 0)) break;
       throw invalid(`the file ends with ${head.length} stray bytes after its last box`);
     }
-    // Sizes are checked against the file below, to tell truncation from corruption.
-    const header = decodeHeader(head, 0, Number.MAX_SAFE_INTEGER, 'the file');
-    if (!isPrintableFourcc(header.type)) {
+    const type = head.toString('latin1', 4, 8);
+    if (!isPrintableFourcc(type)) {
       throw invalid(`the file has unreadable data at offset ${pos} where a box was expected`);
     }
+    const room = source.size - pos;
+    const header = decodeHeader(head, 0, room, 'the file', (boxType, declared) =>
+      truncated(boxType, top, declared - BigInt(room)),
+    );
     const end = header.size === null ? source.size : pos + header.size;
-    if (end > source.size) throw truncated(header.type, top, end - source.size);
-    if (count === 1) top.firstType = header.type;
     if (header.type === 'ftyp' && !top.ftyp) {
       top.ftyp = await readFileType(source, pos, header.headerSize, end);
     } else if (header.type === 'moov') {
@@ -271,7 +272,7 @@ function checkFirstBox(head: Buffer): void {
   }
 }
 
-function truncated(type: string, top: TopLevel, missing: number): ProbeError {
+function truncated(type: string, top: TopLevel, missing: bigint): ProbeError {
   if (type === 'moov') return invalid("the file is truncated inside the 'moov' box (movie header)");
   if (type === 'mdat' && !top.moov) {
     return invalid(

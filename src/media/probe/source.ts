@@ -110,3 +110,27 @@ function describe(cause: unknown): string {
   if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message;
   return String(cause);
 }
+
+/**
+ * Serves small reads (box or segment headers) from a window of the source, so walking
+ * thousands of tiny headers costs a few reads instead of one each.
+ */
+export class WindowedReader {
+  private start = 0;
+  private bytes: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly windowSize = 4096,
+  ) {}
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const end = Math.min(offset + length, this.source.size);
+    if (offset >= this.start && end <= this.start + this.bytes.length) {
+      return this.bytes.subarray(offset - this.start, end - this.start);
+    }
+    this.bytes = await this.source.read(offset, Math.max(length, this.windowSize));
+    this.start = offset;
+    return this.bytes.subarray(0, Math.min(length, this.bytes.length));
+  }
+}
