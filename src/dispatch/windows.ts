@@ -76,6 +76,12 @@ import {
 import { ReleaseHeap, compareKeys, toKey } from './release-order.ts';
 import type { OrderKey, QueueEntry } from './release-order.ts';
 
+// Single entry point for the dispatcher and the API.
+export { addDays, localDateOf, localDayBounds, zonedInstant } from './local-time.ts';
+export type { Instant } from './local-time.ts';
+export { compareReleaseOrder, effectiveReadyAt, oldestReadyAt, pickNext } from './release-order.ts';
+export type { QueueEntry } from './release-order.ts';
+
 export type SlotKind = 'window' | 'makeup';
 
 /** A slot of one local day (decision 2) with its open period [start, end) (decision 3). */
@@ -303,8 +309,10 @@ function evaluate(
 }
 
 /**
- * Whether the account releases an item at `now`, and in which slot. When due, the dispatcher
- * releases pickNext(queue, decision.cutoff) and records (slot.localDate, slot.label).
+ * Whether the account releases an item at `now`, and in which slot (decisions 3-7). When due,
+ * the dispatcher releases pickNext(queue, decision.cutoff) and records the release with
+ * (slot.localDate, slot.label) as its unique slot key. Cost: one offset look-up at most, and
+ * none while other accounts with the same timezone and windows are decided for the same day.
  */
 export function decideRelease(input: ReleaseInput): ReleaseDecision {
   const now = toEpochMs(input.now);
@@ -372,7 +380,9 @@ export function queueDepth(items: readonly { status: string }[]): number {
 
 /**
  * SPEC 2.6 `scheduledSlotStart` for every queued item, in planned release order (decision 10).
- * `releasedToday` are the account's releases so far (older ones are ignored).
+ * `releasedToday` must hold the account's releases of the current local day (older ones are
+ * ignored): windows of today that passed without one, while items were due, are treated as
+ * missed and their make-up is planned.
  */
 export function planSlots(
   queue: readonly QueueEntry[],
