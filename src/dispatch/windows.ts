@@ -2,6 +2,8 @@
  * Posting-window math for the release dispatcher and the API (SPEC 2.5, 2.6, 2.9, 4.5;
  * DECISIONS 5). Pure functions: time is always an argument (Date or epoch ms), nothing reads
  * the clock or does I/O. Module-level maps only memoize values that depend solely on their keys.
+ * Split: local-time.ts (decision 1), slot-timeline.ts (decisions 2-3, nextWindowStart),
+ * release-order.ts (release order and eligibility helpers), this file (decisions 4-10).
  *
  * Decisions
  *
@@ -63,36 +65,29 @@
  *     RangeError (effectiveSchedule never yields one; checkWindows guards stored schedules).
  */
 
-import { MAX_POSTS_PER_DAY, STANDARD_SLOTS, parseWindow } from './schedule-rules.ts';
-import {
-  dayNumberOf,
-  localDateString,
-  resolveDay,
-  toEpochMs,
-  wallDayNumber,
-  zoneOf,
-  type Instant,
-} from './local-time.ts';
+import { MAX_POSTS_PER_DAY, STANDARD_SLOTS } from './schedule-rules.ts';
+import { toEpochMs, type Instant } from './local-time.ts';
 import { ReleaseHeap, compareKeys, toKey } from './release-order.ts';
 import type { OrderKey, QueueEntry } from './release-order.ts';
+import {
+  dayContaining,
+  layoutOf,
+  openSlotIndex,
+  scheduleOf,
+  toSlot,
+  type DayLayout,
+  type Slot,
+  type SlotKind,
+  type SlotSpan,
+} from './slot-timeline.ts';
 
 // Single entry point for the dispatcher and the API.
 export { addDays, localDateOf, localDayBounds, zonedInstant } from './local-time.ts';
 export type { Instant } from './local-time.ts';
 export { compareReleaseOrder, effectiveReadyAt, oldestReadyAt, pickNext } from './release-order.ts';
 export type { QueueEntry } from './release-order.ts';
-
-export type SlotKind = 'window' | 'makeup';
-
-/** A slot of one local day (decision 2) with its open period [start, end) (decision 3). */
-export interface Slot {
-  localDate: string;
-  /** Configured "HH:mm" of the window or standard slot. */
-  label: string;
-  kind: SlotKind;
-  start: Date;
-  end: Date;
-}
+export { daySlots, nextWindowStart, slotAt } from './slot-timeline.ts';
+export type { Slot, SlotKind } from './slot-timeline.ts';
 
 /** A release already made: its instant, or its instant and the released item's readiness. */
 export type ReleaseRecord = Instant | { at: Instant; readyAt?: Instant | null };
@@ -136,123 +131,9 @@ export interface PlannedRelease {
   kind: SlotKind;
 }
 
-interface Schedule {
-  key: string;
-  slots: readonly { label: string; kind: SlotKind; minutes: number }[];
-}
-
-interface SlotSpan {
-  label: string;
-  kind: SlotKind;
-  start: number;
-  end: number;
-}
-
-interface DayLayout {
-  dayNumber: number;
-  localDate: string;
-  start: number;
-  end: number;
-  slots: readonly SlotSpan[];
-}
-
 interface DayRelease {
   at: number;
   readyAt: number | null;
-}
-
-const CACHE_LIMIT = 4096;
-const schedules = new Map<string, Schedule>();
-const layouts = new Map<string, DayLayout>();
-const currentDay = new Map<string, DayLayout>();
-
-function remember<V>(map: Map<string, V>, key: string, value: V): V {
-  if (map.size >= CACHE_LIMIT) map.clear();
-  map.set(key, value);
-  return value;
-}
-
-function scheduleOf(windows: readonly string[]): Schedule {
-  const key = windows.join(',');
-  const cached = schedules.get(key);
-  if (cached) return cached;
-  if (windows.length === 0) throw new RangeError('windows must not be empty');
-  const byMinute = new Map<number, { label: string; kind: SlotKind; minutes: number }>();
-  for (const label of windows) {
-    const minutes = parseWindow(label);
-    if (minutes === null) throw new RangeError(`window must be "HH:mm" (got "${label}")`);
-    byMinute.set(minutes, { label, kind: 'window', minutes });
-  }
-  for (const label of STANDARD_SLOTS) {
-    const minutes = parseWindow(label);
-    if (minutes !== null && !byMinute.has(minutes)) {
-      byMinute.set(minutes, { label, kind: 'makeup', minutes });
-    }
-  }
-  const slots = [...byMinute.values()].sort((a, b) => a.minutes - b.minutes);
-  return remember(schedules, key, { key, slots });
-}
-
-function layoutOf(timezone: string, schedule: Schedule, dayNumber: number): DayLayout {
-  const key = `${timezone}|${schedule.key}|${dayNumber}`;
-  const cached = layouts.get(key);
-  if (cached) return cached;
-  const resolved = resolveDay(
-    zoneOf(timezone),
-    dayNumber,
-    schedule.slots.map((s) => s.minutes),
-  );
-  const spans: SlotSpan[] = [];
-  schedule.slots.forEach((s, i) => {
-    const start = resolved.at[i]!;
-    // A gap can push a slot to the next day (a skipped date has no slots at all).
-    if (start < resolved.start || start >= resolved.end) return;
-    const previous = spans[spans.length - 1];
-    if (previous && previous.start === start) {
-      if (s.kind === 'window' && previous.kind === 'makeup') {
-        spans[spans.length - 1] = { label: s.label, kind: s.kind, start, end: start };
-      }
-      return;
-    }
-    spans.push({ label: s.label, kind: s.kind, start, end: start });
-  });
-  spans.forEach((span, i) => {
-    span.end = spans[i + 1]?.start ?? resolved.end;
-  });
-  const layout: DayLayout = {
-    dayNumber,
-    localDate: localDateString(dayNumber),
-    start: resolved.start,
-    end: resolved.end,
-    slots: spans,
-  };
-  return remember(layouts, key, layout);
-}
-
-/** The local day whose interval contains `ts` (one offset look-up at most per new day). */
-function dayContaining(timezone: string, schedule: Schedule, ts: number, hot = true): DayLayout {
-  const hotKey = `${timezone}|${schedule.key}`;
-  const current = currentDay.get(hotKey);
-  if (current && ts >= current.start && ts < current.end) return current;
-  let day = layoutOf(timezone, schedule, wallDayNumber(zoneOf(timezone), ts));
-  // Where clocks fall back across midnight, a repeated hour shows yesterday's date after
-  // today has begun; by interval it belongs to today.
-  while (ts >= day.end) day = layoutOf(timezone, schedule, day.dayNumber + 1);
-  return hot ? remember(currentDay, hotKey, day) : day;
-}
-
-function toSlot(day: DayLayout, span: SlotSpan): Slot {
-  return {
-    localDate: day.localDate,
-    label: span.label,
-    kind: span.kind,
-    start: new Date(span.start),
-    end: new Date(span.end),
-  };
-}
-
-function openSlotIndex(day: DayLayout, ts: number): number {
-  return day.slots.findIndex((s) => ts >= s.start && ts < s.end);
 }
 
 function dayReleases(day: DayLayout, releases: readonly ReleaseRecord[]): DayRelease[] {
@@ -328,37 +209,6 @@ export function decideRelease(input: ReleaseInput): ReleaseDecision {
   const slot = toSlot(day, span);
   if (reason !== null) return { due: false, reason, slot, postsToday };
   return { due: true, slot, cutoff: new Date(span.start), postsToday };
-}
-
-/** SPEC 2.5 `nextWindow`: the first window start at or after `now` (decision 10). */
-export function nextWindowStart(windows: readonly string[], timezone: string, now: Instant): Date {
-  const ts = toEpochMs(now);
-  const schedule = scheduleOf(windows);
-  let day = dayContaining(timezone, schedule, ts);
-  // A window exists on every day that is not skipped entirely, so this ends within days.
-  for (let i = 0; i < 366; i++) {
-    for (const s of day.slots) if (s.kind === 'window' && s.start >= ts) return new Date(s.start);
-    day = layoutOf(timezone, schedule, day.dayNumber + 1);
-  }
-  throw new RangeError(`no window start found for timezone "${timezone}"`);
-}
-
-/** The slots of `localDate` ("yyyy-MM-dd") with their open periods (decisions 2-3). */
-export function daySlots(windows: readonly string[], timezone: string, localDate: string): Slot[] {
-  const day = layoutOf(timezone, scheduleOf(windows), dayNumberOf(localDate));
-  return day.slots.map((s) => toSlot(day, s));
-}
-
-/** The slot whose open period contains `instant`, or null (before the first slot of the day). */
-export function slotAt(
-  windows: readonly string[],
-  timezone: string,
-  instant: Instant,
-): Slot | null {
-  const ts = toEpochMs(instant);
-  const day = dayContaining(timezone, scheduleOf(windows), ts);
-  const index = openSlotIndex(day, ts);
-  return index < 0 ? null : toSlot(day, day.slots[index]!);
 }
 
 /** SPEC 2.5 `postsToday`: releases whose instant lies in the local day containing `now`. */
