@@ -126,6 +126,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return reply.status(404).send(envelope(err, req.id));
   });
 
+  ctx.meter.start();
+  app.addHook('onClose', async () => ctx.meter.flush());
+
   await app.register(swagger, openapiOptions());
   app.addHook('onRequest', makeAuthHook(ctx));
 

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { hmac } from './lib/crypto.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
+import { RequestMeter } from './modules/usage/request-meter.ts';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -46,8 +47,15 @@ export async function openContext(
       blobs: options.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs')),
       signer: new UrlSigner(derive('signed-urls'), config.publicUrl),
       cursors: new CursorCodec(derive('cursors')),
+      meter: new RequestMeter(handle.db),
     };
-    return { ctx, close: () => handle.close() };
+    return {
+      ctx,
+      close: async () => {
+        await ctx.meter.stop();
+        await handle.close();
+      },
+    };
   } catch (err) {
     await handle.close();
     throw err;

@@ -4,6 +4,7 @@ import type { Clock } from './lib/clock.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
 import type { CursorCodec } from './http/cursor.ts';
+import type { RequestMeter } from './modules/usage/request-meter.ts';
 
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
@@ -14,4 +15,6 @@ export interface AppContext {
   blobs: BlobStore;
   signer: UrlSigner;
   cursors: CursorCodec;
+  /** Counts API requests against the daily cap. */
+  meter: RequestMeter;
 }

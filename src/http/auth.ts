@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { verifyKey, type Principal } from '../modules/keys/keys.service.ts';
 import type { Scope } from '../modules/keys/scopes.ts';
-import { consumeDaily, planOf } from '../modules/usage/usage.service.ts';
+import { planOf } from '../modules/usage/usage.service.ts';
 import { ApiError } from './errors.ts';
 
 declare module 'fastify' {
@@ -50,13 +50,7 @@ export function makeAuthHook(ctx: AppContext) {
     req.principal = principal;
     if (config.countRequest === false) return;
     const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
-    const used = await consumeDaily(
-      ctx.db,
-      plan,
-      principal.companyId,
-      'api_requests',
-      ctx.clock.now(),
-    );
+    const used = await ctx.meter.take(principal.companyId, plan.apiRequestsPerDay, ctx.clock.now());
     reply.header('x-ratelimit-limit', String(used.limit));
     reply.header('x-ratelimit-remaining', String(Math.max(0, used.limit - used.count)));
     reply.header('x-ratelimit-reset', String(used.resetSeconds));

@@ -24,9 +24,10 @@ export class CursorCodec {
     const dot = cursor.indexOf('.');
     if (dot <= 0 || cursor.length > 2048) throw invalid();
     const payload = cursor.slice(0, dot);
-    const sig = fromBase64Url(cursor.slice(dot + 1));
-    if (!sig || !safeEqual(sig, fromBase64Url(this.sign(scope, payload)) as Buffer))
-      throw invalid();
+    // Compare the text, not decoded bytes: base64url decoding drops the low bits of the
+    // last character, so a second spelling of a valid signature would pass.
+    const sig = Buffer.from(cursor.slice(dot + 1));
+    if (!safeEqual(sig, Buffer.from(this.sign(scope, payload)))) throw invalid();
     let parsed: unknown;
     try {
       parsed = JSON.parse((fromBase64Url(payload) as Buffer).toString('utf8'));

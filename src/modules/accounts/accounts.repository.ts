@@ -1,4 +1,6 @@
-import type { AccountsTable, DbOrTx } from '../../db/types.ts';
+import { sql } from 'kysely';
+import type { AccountsTable, Db, DbOrTx } from '../../db/types.ts';
+import { param, prepared } from '../../db/prepared.ts';
 
 export async function findAccount(
   db: DbOrTx,
@@ -41,19 +43,44 @@ export async function insertAccount(db: DbOrTx, row: AccountsTable): Promise<voi
   await db.insertInto('accounts').values(row).execute();
 }
 
+function pageQuery(withPlatform: boolean, withAfter: boolean) {
+  return prepared((db: Db) => {
+    let q = db.selectFrom('accounts').selectAll().where('company_id', '=', param('company'));
+    if (withPlatform) q = q.where('platform', '=', param('platform'));
+    if (withAfter) {
+      q = q.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('afterAt'), param('afterId'))),
+      );
+    }
+    return q
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(sql<number>`${param('limit')}`);
+  });
+}
+const PAGE_QUERIES = [
+  pageQuery(false, false),
+  pageQuery(false, true),
+  pageQuery(true, false),
+  pageQuery(true, true),
+] as const;
+
 /** One page in creation order; `after` is the (created_at, id) of the last row seen. */
 export async function pageAccounts(
   db: DbOrTx,
   companyId: string,
   opts: { platform?: string; after?: [string, string]; limit: number },
 ): Promise<AccountsTable[]> {
-  let q = db.selectFrom('accounts').selectAll().where('company_id', '=', companyId);
-  if (opts.platform) q = q.where('platform', '=', opts.platform);
-  if (opts.after) {
-    const [createdAt, id] = opts.after;
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)));
-  }
-  return q.orderBy('created_at').orderBy('id').limit(opts.limit).execute();
+  const query = PAGE_QUERIES[
+    (opts.platform ? 2 : 0) + (opts.after ? 1 : 0)
+  ] as (typeof PAGE_QUERIES)[0];
+  return query(db, {
+    company: companyId,
+    platform: opts.platform,
+    afterAt: opts.after?.[0],
+    afterId: opts.after?.[1],
+    limit: opts.limit,
+  });
 }
 
 export async function listAllAccounts(db: DbOrTx, companyId: string): Promise<AccountsTable[]> {

@@ -12,6 +12,22 @@ import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
 import * as repo from './accounts.repository.ts';
 
+// nextWindow depends only on (timezone, windows, now). An answer computed at t0
+// stays right for any later `now` up to the window itself, since no window
+// starts in between; lists of many accounts sharing a schedule reuse it.
+const nextWindowMemo = new Map<string, { computedAt: number; at: Date }>();
+
+function cachedNextWindow(windows: string[], timezone: string, now: Date): Date {
+  const key = `${timezone}|${windows.join(',')}`;
+  const t = now.getTime();
+  const hit = nextWindowMemo.get(key);
+  if (hit && hit.computedAt <= t && hit.at.getTime() >= t) return hit.at;
+  const at = nextWindowStart(windows, timezone, now);
+  if (nextWindowMemo.size > 10_000) nextWindowMemo.clear();
+  nextWindowMemo.set(key, { computedAt: t, at });
+  return at;
+}
+
 export function parseWindows(json: string | null): string[] | null {
   return json === null ? null : (JSON.parse(json) as string[]);
 }
@@ -34,7 +50,7 @@ export function toAccount(
     postsToday: 0,
     dailyCap: MAX_POSTS_PER_DAY,
     queueDepth: 0,
-    nextWindow: nextWindowStart(windows, row.timezone, now).toISOString(),
+    nextWindow: cachedNextWindow(windows, row.timezone, now).toISOString(),
     lastPostAt: row.last_post_at,
     bio: row.bio,
     bioUrl: row.bio_url,

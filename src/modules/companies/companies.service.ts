@@ -2,6 +2,7 @@
 import { newId } from '../../lib/ids.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db, DbOrTx, CompaniesTable } from '../../db/types.ts';
+import { param, prepared } from '../../db/prepared.ts';
 import type { PlanTable } from '../usage/plans.ts';
 
 export interface CompanyInfo {
@@ -120,11 +121,15 @@ export async function updateCompany(
   return (await getCompany(db, companyId)) as CompanyInfo;
 }
 
+const companyById = prepared((db) =>
+  db.selectFrom('companies').selectAll().where('id', '=', param('id')),
+);
+
 export async function getCompanyRow(
   db: DbOrTx,
   companyId: string,
 ): Promise<CompaniesTable | undefined> {
-  return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
+  return (await companyById(db, { id: companyId }))[0];
 }
 
 export async function getCompany(db: DbOrTx, companyId: string): Promise<CompanyInfo | undefined> {

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/types.ts';
+import { param, prepared } from '../../db/prepared.ts';
 
 export interface KeyRow {
   id: string;
@@ -24,12 +25,9 @@ export async function insertKey(db: DbOrTx, row: KeyRow): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
 
-/** The key with this visible prefix and its company's plan, for authentication. */
-export async function findKeyByPrefix(
-  db: DbOrTx,
-  prefix: string,
-): Promise<KeyWithPlan | undefined> {
-  return db
+// Runs on every authenticated request.
+const byPrefix = prepared((db) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('companies', 'companies.id', 'api_keys.company_id')
     .select([
@@ -40,8 +38,15 @@ export async function findKeyByPrefix(
       'api_keys.revoked_at',
       'companies.plan',
     ])
-    .where('api_keys.prefix', '=', prefix)
-    .executeTakeFirst();
+    .where('api_keys.prefix', '=', param('prefix')),
+);
+
+/** The key with this visible prefix and its company's plan, for authentication. */
+export async function findKeyByPrefix(
+  db: DbOrTx,
+  prefix: string,
+): Promise<KeyWithPlan | undefined> {
+  return (await byPrefix(db, { prefix }))[0];
 }
 
 export async function listKeys(db: DbOrTx, companyId: string | null): Promise<KeyRow[]> {

@@ -1,4 +1,6 @@
-import type { ContentTagsTable, DbOrTx } from '../../db/types.ts';
+import { sql } from 'kysely';
+import type { ContentTagsTable, Db, DbOrTx } from '../../db/types.ts';
+import { param, prepared } from '../../db/prepared.ts';
 
 export async function findTag(
   db: DbOrTx,
@@ -53,15 +55,32 @@ export async function deleteTag(db: DbOrTx, companyId: string, tagId: string): P
   return Number(res.numDeletedRows) > 0;
 }
 
+function pageQuery(withAfter: boolean) {
+  return prepared((db: Db) => {
+    let q = db.selectFrom('content_tags').selectAll().where('company_id', '=', param('company'));
+    if (withAfter) {
+      q = q.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('afterAt'), param('afterId'))),
+      );
+    }
+    return q
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(sql<number>`${param('limit')}`);
+  });
+}
+const FIRST_PAGE = pageQuery(false);
+const NEXT_PAGE = pageQuery(true);
+
 export async function pageTags(
   db: DbOrTx,
   companyId: string,
   opts: { after?: [string, string]; limit: number },
 ): Promise<ContentTagsTable[]> {
-  let q = db.selectFrom('content_tags').selectAll().where('company_id', '=', companyId);
-  if (opts.after) {
-    const [createdAt, id] = opts.after;
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)));
-  }
-  return q.orderBy('created_at').orderBy('id').limit(opts.limit).execute();
+  return (opts.after ? NEXT_PAGE : FIRST_PAGE)(db, {
+    company: companyId,
+    afterAt: opts.after?.[0],
+    afterId: opts.after?.[1],
+    limit: opts.limit,
+  });
 }

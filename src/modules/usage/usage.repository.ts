@@ -1,5 +1,24 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/types.ts';
+import { param, prepared } from '../../db/prepared.ts';
+
+const consumeQuery = prepared((db) =>
+  db
+    .insertInto('usage_counters')
+    .values({
+      company_id: param('company'),
+      metric: param('metric'),
+      period: param('period'),
+      count: sql<number>`${param('n')}`,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['company_id', 'metric', 'period'])
+        .doUpdateSet({ count: sql<number>`usage_counters.count + ${param('n')}` })
+        .where(sql<boolean>`usage_counters.count + ${param('n')} <= ${param('cap')}`),
+    )
+    .returning('count'),
+);
 
 /**
  * Adds `n` to a counter unless that would pass `cap`; returns the new count,
@@ -15,17 +34,7 @@ export async function consume(
   cap: number,
 ): Promise<number | null> {
   if (n > cap) return null;
-  const row = await db
-    .insertInto('usage_counters')
-    .values({ company_id: companyId, metric, period, count: n })
-    .onConflict((oc) =>
-      oc
-        .columns(['company_id', 'metric', 'period'])
-        .doUpdateSet({ count: sql<number>`usage_counters.count + ${n}` })
-        .where(sql<boolean>`usage_counters.count + ${n} <= ${cap}`),
-    )
-    .returning('count')
-    .executeTakeFirst();
+  const [row] = await consumeQuery(db, { company: companyId, metric, period, n, cap });
   return row ? Number(row.count) : null;
 }
 

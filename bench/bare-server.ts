@@ -1,0 +1,15 @@
+// The baseline: a bare Fastify route serving fixed bytes, started the same way
+// as the service so the two are measured under the same conditions.
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+
+const port = Number(process.env.PORT);
+const bodies = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as Record<
+  string,
+  string
+>;
+const app = Fastify({ logger: false });
+for (const [path, body] of Object.entries(bodies)) {
+  app.get(path, async (_req, reply) => reply.type('application/json; charset=utf-8').send(body));
+}
+await app.listen({ port, host: '127.0.0.1' });

@@ -1,0 +1,125 @@
+// Shared pieces of the benchmarks: child servers pinned to one core, autocannon
+// runs, and a report printed beside its same-run baseline.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  name: string;
+  requestsPerSec: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Starts a TypeScript entry in a child process, pinned to CPU 0 when taskset exists. */
+export async function startChild(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyUrl: string,
+): Promise<ChildProcess> {
+  const child = fork(entry, args, {
+    env,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  if (child.pid) {
+    const { spawnSync } = await import('node:child_process');
+    spawnSync('taskset', ['-a', '-p', '-c', '0', String(child.pid)], { stdio: 'ignore' });
+  }
+  child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    try {
+      await fetch(readyUrl);
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${entry} did not start in 30 s`);
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.removeAllListeners('exit');
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function load(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  options: { connections?: number; duration?: number } = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    headers,
+    connections: options.connections ?? 16,
+    duration: options.duration ?? 6,
+  });
+  return {
+    name,
+    requestsPerSec: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** Warms a target for a moment so JIT and caches settle before measuring. */
+export async function warm(url: string, headers: Record<string, string>): Promise<void> {
+  await autocannon({ url, headers, connections: 8, duration: 2 });
+}
+
+export interface Comparison {
+  benchmark: string;
+  subject: LoadResult;
+  baseline: LoadResult;
+  ratio: number;
+  target: string;
+  pass: boolean;
+}
+
+export function compare(
+  benchmark: string,
+  subject: LoadResult,
+  baseline: LoadResult,
+  minRatio: number,
+): Comparison {
+  const ratio = subject.requestsPerSec / baseline.requestsPerSec;
+  return {
+    benchmark,
+    subject,
+    baseline,
+    ratio: Math.round(ratio * 1000) / 1000,
+    target: `>= ${minRatio} of baseline requests/s`,
+    pass: ratio >= minRatio && subject.non2xx === 0 && subject.errors === 0,
+  };
+}
+
+export function printComparison(c: Comparison): void {
+  const row = (r: LoadResult) =>
+    `${r.name.padEnd(34)} ${String(r.requestsPerSec).padStart(8)} req/s   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}`;
+  console.log(`\n${c.benchmark}`);
+  console.log(`  ${row(c.subject)}`);
+  console.log(`  ${row(c.baseline)}`);
+  console.log(`  ratio ${c.ratio} (target ${c.target}) ${c.pass ? 'PASS' : 'FAIL'}`);
+}
+
+export async function writeReport(name: string, data: unknown): Promise<string> {
+  await mkdir('bench/results', { recursive: true });
+  const file = `bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  await writeFile(file, JSON.stringify(data, null, 2));
+  return file;
+}
