@@ -3,7 +3,7 @@
 // conditional increment, spends it in memory and gives back what it did not use
 // every second. The shared counter therefore never passes the cap, even with
 // several processes on one database; it may read a few leased-but-unused
-// requests high for up to a second, which usage reads of this process correct.
+// requests high for up to a second; a usage read first settles this process's lease.
 import { secondsToUtcMidnight, utcDay } from '../../lib/clock.ts';
 import type { Db } from '../../db/types.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -50,42 +50,72 @@ export class RequestMeter {
   async take(companyId: string, limit: number, now: Date): Promise<MeterReading> {
     const day = utcDay(now);
     const resetSeconds = secondsToUtcMidnight(now);
-    let lease: Lease | null | undefined = this.leases.get(companyId);
-    if (!lease || lease.day !== day || lease.remaining === 0) {
-      lease = await this.lease(companyId, day, limit);
-      if (!lease) {
-        throw new ApiError(
-          'rate_limited',
-          `Daily cap of ${limit} API requests per UTC day is reached`,
-          {
-            headers: {
-              'retry-after': String(resetSeconds),
-              'x-ratelimit-limit': String(limit),
-              'x-ratelimit-remaining': '0',
-              'x-ratelimit-reset': String(resetSeconds),
-            },
-          },
-        );
+    for (;;) {
+      const held = this.leases.get(companyId);
+      if (held && held.day === day && held.remaining > 0) {
+        held.remaining -= 1;
+        return { count: held.counted - held.remaining, limit, resetSeconds };
       }
+      // One lease request per company at a time; concurrent requests wait for it.
+      const pending = this.pending.get(companyId);
+      if (pending) {
+        await pending;
+        continue;
+      }
+      const request = this.lease(companyId, day, limit).finally(() =>
+        this.pending.delete(companyId),
+      );
+      this.pending.set(
+        companyId,
+        request.then(() => undefined),
+      );
+      if (await request) continue;
+      throw new ApiError(
+        'rate_limited',
+        `Daily cap of ${limit} API requests per UTC day is reached`,
+        {
+          headers: {
+            'retry-after': String(resetSeconds),
+            'x-ratelimit-limit': String(limit),
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(resetSeconds),
+          },
+        },
+      );
     }
-    lease.remaining -= 1;
-    return { count: lease.counted - lease.remaining, limit, resetSeconds };
   }
 
-  /** Leased units not yet spent: subtracted from the shared counter when reporting usage. */
-  unused(companyId: string, day: string): number {
-    const lease = this.leases.get(companyId);
-    return lease && lease.day === day ? lease.remaining : 0;
+  /**
+   * Gives this process's unused units of one company back and waits for every
+   * refund in flight, so a usage read right after sees the exact count.
+   */
+  async settle(companyId: string): Promise<void> {
+    this.giveBack(companyId);
+    await this.inflight.get(companyId);
   }
 
   /** Gives every unused unit back to the shared counters. */
   async flush(): Promise<void> {
-    const entries = [...this.leases.entries()];
-    this.leases.clear();
-    for (const [companyId, lease] of entries) {
-      if (lease.remaining > 0)
-        await repo.refund(this.db, companyId, METRIC, lease.day, lease.remaining);
-    }
+    for (const companyId of [...this.leases.keys()]) this.giveBack(companyId);
+    await Promise.all(this.inflight.values());
+  }
+
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly pending = new Map<string, Promise<void>>();
+
+  private giveBack(companyId: string): void {
+    const lease = this.leases.get(companyId);
+    if (!lease) return;
+    this.leases.delete(companyId);
+    if (lease.remaining === 0) return;
+    const previous = this.inflight.get(companyId) ?? Promise.resolve();
+    const done: Promise<void> = previous
+      .then(() => repo.refund(this.db, companyId, METRIC, lease.day, lease.remaining))
+      .catch(() => {})
+      .finally(() => {
+        if (this.inflight.get(companyId) === done) this.inflight.delete(companyId);
+      });
+    this.inflight.set(companyId, done);
   }
 
   private async lease(companyId: string, day: string, limit: number): Promise<Lease | null> {
@@ -94,17 +124,9 @@ export class RequestMeter {
     for (let attempt = 0; attempt < 4 && want > 0; attempt++) {
       const counted = await repo.consume(this.db, companyId, METRIC, day, want, limit);
       if (counted !== null) {
-        // Requests of this process that raced for a lease pool their units.
         const current = this.leases.get(companyId);
-        if (current && current.day === day && current.remaining > 0) {
-          current.remaining += want;
-          current.counted = Math.max(current.counted, counted);
-          return current;
-        }
+        if (current) this.giveBack(companyId);
         const fresh = { day, remaining: want, counted };
-        if (current && current.day !== day && current.remaining > 0) {
-          await repo.refund(this.db, companyId, METRIC, current.day, current.remaining);
-        }
         this.leases.set(companyId, fresh);
         return fresh;
       }

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { planOf, readUsage } from './usage.service.ts';
-import { utcDay } from '../../lib/clock.ts';
 
 const UsageSchema = Type.Object(
   {
@@ -49,10 +48,8 @@ export function usageRoutes(ctx: AppContext): FastifyPluginAsync {
       async (req) => {
         const p = principalOf(req);
         const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, p.plan);
-        const now = ctx.clock.now();
-        const usage = await readUsage(ctx.db, p.plan, plan, p.companyId, now);
-        const unused = ctx.meter.unused(p.companyId, utcDay(now));
-        return { ...usage, apiRequestsToday: Math.max(0, usage.apiRequestsToday - unused) };
+        await ctx.meter.settle(p.companyId);
+        return readUsage(ctx.db, p.plan, plan, p.companyId, ctx.clock.now());
       },
     );
   };
