@@ -604,10 +604,16 @@ test('adversarial: structure limits (boxes, moov size, fragments, duplicates)', 
 
 test('adversarial: fragment run counts larger than the payload', async () => {
   const mvex = box('mvex', full('trex', 0, u32(1), u32(1), u32(0), u32(0), u32(0)));
+  // As fragmented writers do: empty sample tables and zero durations in the headers.
   const moov = box(
     'moov',
-    parts.mvhd(),
-    trak({ stts: parts.stts(0, zeros(0)), stsz: parts.stsz(0), stco: parts.stco(0, zeros(0)) }),
+    parts.mvhd(1000, u32(0)),
+    trak({
+      mdhd: parts.mdhd(10, u32(0)),
+      stts: parts.stts(0, zeros(0)),
+      stsz: parts.stsz(0),
+      stco: parts.stco(0, zeros(0)),
+    }),
     mvex,
   );
   const tfhd = full('tfhd', 0, u32(1));
@@ -620,7 +626,19 @@ test('adversarial: fragment run counts larger than the payload', async () => {
     file(trun(0xffffffff, 0x100, zeros(8))),
     /'trun' declares 4294967295 samples but holds room for 2/,
   );
-  await expectInvalid(file(trun(5, 0, zeros(0))), /fragment samples have no duration/);
+  await expectInvalid(file(trun(5, 0, zeros(0))), /video track 1 has 5 samples but no duration/);
+  // Runs without durations placed on the timeline by `tfdt`: 3 fragments of 10 samples
+  // at decode times 0, 10 and 20 (timescale 10), the last ending where it starts.
+  const tfdt = (t: number) => full('tfdt', 0, u32(t));
+  const timeline = Buffer.concat([
+    FTYP,
+    moov,
+    ...[0, 10, 20].map((t) => box('moof', box('traf', tfhd, tfdt(t), trun(10, 0, zeros(0))))),
+  ]);
+  const fromTfdt = await probeMp4(tempFile(timeline));
+  assert.ok(fromTfdt.ok, fromTfdt.ok ? '' : fromTfdt.reason);
+  assert.equal(fromTfdt.info.durationSeconds, 2);
+  assert.equal(fromTfdt.info.frameRate, 15);
   const ok = await probeMp4(
     tempFile(file(trun(20, 0x100, Buffer.concat(Array.from({ length: 20 }, () => u32(1)))))),
   );

@@ -48,6 +48,15 @@ const CONTAINERS = new Set([
   'wave',
 ]);
 
+function readU32(buf: Uint8Array, at: number): number {
+  return (
+    (buf[at] ?? 0) * 0x1000000 +
+    ((buf[at + 1] ?? 0) << 16) +
+    ((buf[at + 2] ?? 0) << 8) +
+    (buf[at + 3] ?? 0)
+  );
+}
+
 export function fourcc(buf: Uint8Array, at: number): string {
   return String.fromCharCode(buf[at] ?? 0, buf[at + 1] ?? 0, buf[at + 2] ?? 0, buf[at + 3] ?? 0);
 }
@@ -90,32 +99,36 @@ export function decodeHeader(
       `${where} ends with a partial box header (${Math.min(room, bytes.length - at)} bytes)`,
     );
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size32 = view.getUint32(at);
+  const size32 = readU32(bytes, at);
   const boxType = fourcc(bytes, at + 4);
-  const name = label(boxType);
   let headerSize = 8;
   let size: number | null;
   if (size32 === 1) {
     if (room < 16 || bytes.length - at < 16) {
-      throw invalid(`box ${name} in ${where} is cut inside its 64-bit size`);
+      throw invalid(`box ${label(boxType)} in ${where} is cut inside its 64-bit size`);
     }
-    const large = view.getBigUint64(at + 8);
+    const large = (BigInt(readU32(bytes, at + 8)) << 32n) | BigInt(readU32(bytes, at + 12));
     headerSize = 16;
     // Compare as BigInt before converting: above 2^53 a Number would lose precision.
-    if (large < 16n) throw invalid(`box ${name} in ${where} has an invalid 64-bit size ${large}`);
+    if (large < 16n)
+      throw invalid(`box ${label(boxType)} in ${where} has an invalid 64-bit size ${large}`);
     if (large > BigInt(room)) {
       if (overflow) throw overflow(boxType, large);
-      throw invalid(`box ${name} in ${where} declares ${large} bytes but only ${room} remain`);
+      throw invalid(
+        `box ${label(boxType)} in ${where} declares ${large} bytes but only ${room} remain`,
+      );
     }
     size = Number(large);
   } else if (size32 === 0) {
     size = null;
   } else {
-    if (size32 < 8) throw invalid(`box ${name} in ${where} has an invalid size ${size32}`);
+    if (size32 < 8)
+      throw invalid(`box ${label(boxType)} in ${where} has an invalid size ${size32}`);
     if (size32 > room) {
       if (overflow) throw overflow(boxType, BigInt(size32));
-      throw invalid(`box ${name} in ${where} declares ${size32} bytes but only ${room} remain`);
+      throw invalid(
+        `box ${label(boxType)} in ${where} declares ${size32} bytes but only ${room} remain`,
+      );
     }
     size = size32;
   }
@@ -200,21 +213,24 @@ export function path(box: Box | undefined, ...types: string[]): Box | undefined 
  * throws a ProbeError naming the box, so truncated payloads never read neighbours.
  */
 export class Reader {
-  private readonly view: DataView;
   pos: number;
 
+  /** `where` names the data in messages; for a box it is built only when needed. */
   constructor(
     readonly buf: Uint8Array,
     start: number,
     readonly end: number,
-    readonly where: string,
+    private readonly place: string | { box: string },
   ) {
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = start;
   }
 
   static of(buf: Uint8Array, box: Box): Reader {
-    return new Reader(buf, box.payloadStart, box.end, `box ${label(box.type)}`);
+    return new Reader(buf, box.payloadStart, box.end, { box: box.type });
+  }
+
+  get where(): string {
+    return typeof this.place === 'string' ? this.place : `box ${label(this.place.box)}`;
   }
 
   get remaining(): number {
@@ -232,14 +248,14 @@ export class Reader {
 
   u8(): number {
     this.need(1);
-    const v = this.view.getUint8(this.pos);
+    const v = this.buf[this.pos] ?? 0;
     this.pos += 1;
     return v;
   }
 
   u16(): number {
     this.need(2);
-    const v = this.view.getUint16(this.pos);
+    const v = ((this.buf[this.pos] ?? 0) << 8) | (this.buf[this.pos + 1] ?? 0);
     this.pos += 2;
     return v;
   }
@@ -251,24 +267,19 @@ export class Reader {
 
   u32(): number {
     this.need(4);
-    const v = this.view.getUint32(this.pos);
+    const v = readU32(this.buf, this.pos);
     this.pos += 4;
     return v;
   }
 
   i32(): number {
-    this.need(4);
-    const v = this.view.getInt32(this.pos);
-    this.pos += 4;
-    return v;
+    return this.u32() | 0;
   }
 
   /** A 64-bit unsigned value as a Number; values above 2^53 lose low bits, never magnitude. */
   u64(): number {
-    this.need(8);
-    const v = this.view.getBigUint64(this.pos);
-    this.pos += 8;
-    return Number(v);
+    const high = this.u32();
+    return high * 0x100000000 + this.u32();
   }
 
   /** True when the next `n` bytes are all 0xFF (the "unknown" duration of 14496-12). */

@@ -6,13 +6,36 @@ import type { Box } from './box.ts';
 
 export interface FragmentTotals {
   sampleCount: number;
+  /** Sum of the sample durations written in the runs (0 where a writer left them out). */
   durationSum: number;
+  /** Decode timeline covered by the fragments: first start and last end. */
+  firstStart: number | null;
+  lastEnd: number;
+  /** Where the next fragment starts when it has no `tfdt`. */
+  cursor: number;
   /** Shortest sample duration seen at least twice in a row, 0 when none. */
   minSteadyDelta: number;
 }
 
+/**
+ * Length of the fragments in media units: the longer of the summed sample durations and
+ * the `tfdt` timeline. Some writers leave a fragment's durations at 0 and let the next
+ * fragment's `tfdt` say where it ended, so the sum alone can fall far short.
+ */
+export function fragmentsDuration(total: FragmentTotals): number {
+  const timeline = total.firstStart === null ? 0 : total.lastEnd - total.firstStart;
+  return Math.max(total.durationSum, timeline);
+}
+
 export function emptyTotals(): FragmentTotals {
-  return { sampleCount: 0, durationSum: 0, minSteadyDelta: 0 };
+  return {
+    sampleCount: 0,
+    durationSum: 0,
+    firstStart: null,
+    lastEnd: 0,
+    cursor: 0,
+    minSteadyDelta: 0,
+  };
 }
 
 /** `mvex/trex` default sample durations by track id. */
@@ -48,6 +71,7 @@ const TRUN_DURATION = 0x100;
 const TRUN_SIZE = 0x200;
 const TRUN_FLAGS = 0x400;
 const TRUN_CTO = 0x800;
+const RECORD_FIELDS = [TRUN_DURATION, TRUN_SIZE, TRUN_FLAGS, TRUN_CTO];
 
 /** Adds the samples of one parsed `moof` tree to `totals` (keyed by track id). */
 export function addFragment(
@@ -56,7 +80,8 @@ export function addFragment(
   trexDurations: Map<number, number>,
   totals: Map<number, FragmentTotals>,
 ): void {
-  for (const traf of moof.flatMap((b) => (b.type === 'traf' ? [b] : []))) {
+  for (const traf of moof) {
+    if (traf.type !== 'traf') continue;
     const tfhdBox = child(traf, 'tfhd');
     if (!tfhdBox) throw invalid("a track fragment has no 'tfhd' box");
     const tfhd = Reader.of(buf, tfhdBox);
@@ -68,37 +93,55 @@ export function addFragment(
     if (flags & TFHD_BASE_DATA_OFFSET) tfhd.skip(8);
     if (flags & TFHD_DESCRIPTION_INDEX) tfhd.skip(4);
     const fallback = flags & TFHD_DEFAULT_DURATION ? tfhd.u32() : (trexDurations.get(trackId) ?? 0);
-    for (const trun of childrenOf(traf, 'trun')) addRun(Reader.of(buf, trun), fallback, total);
+    const start = decodeTime(buf, child(traf, 'tfdt')) ?? total.cursor;
+    let length = 0;
+    for (const trun of childrenOf(traf, 'trun'))
+      length += addRun(Reader.of(buf, trun), fallback, total);
+    total.firstStart = total.firstStart === null ? start : Math.min(total.firstStart, start);
+    total.cursor = start + length;
+    total.lastEnd = Math.max(total.lastEnd, total.cursor);
   }
 }
 
-function addRun(r: Reader, fallback: number, total: FragmentTotals): void {
+/** `tfdt` baseMediaDecodeTime, null without the box. */
+function decodeTime(buf: Uint8Array, tfdt: Box | undefined): number | null {
+  if (!tfdt) return null;
+  const r = Reader.of(buf, tfdt);
+  const version = r.u8();
+  r.skip(3);
+  return version === 1 ? r.u64() : r.u32();
+}
+
+/** Adds one run's samples to `total` and returns the run's duration in media units. */
+function addRun(r: Reader, fallback: number, total: FragmentTotals): number {
   r.skip(1);
   const flags = r.u24();
   const count = r.u32();
   if (flags & TRUN_DATA_OFFSET) r.skip(4);
   if (flags & TRUN_FIRST_FLAGS) r.skip(4);
-  const fields = [TRUN_DURATION, TRUN_SIZE, TRUN_FLAGS, TRUN_CTO].filter((f) => flags & f).length;
-  const record = fields * 4;
+  let record = 0;
+  for (const field of RECORD_FIELDS) if (flags & field) record += 4;
   r.needRecords(count, record, 'samples');
   total.sampleCount += count;
-  if (count === 0) return;
+  if (count === 0) return 0;
   if (!(flags & TRUN_DURATION)) {
-    if (fallback === 0) throw invalid('fragment samples have no duration');
     total.durationSum += count * fallback;
     if (count >= 2) total.minSteadyDelta = steadier(total.minSteadyDelta, fallback);
-    return;
+    return count * fallback;
   }
   // Records were bounded by needRecords above, so this loop is bounded by the box size.
   let previous = -1;
+  let sum = 0;
   for (let i = 0; i < count; i += 1) {
     const start = r.pos;
     const duration = r.u32();
-    total.durationSum += duration;
+    sum += duration;
     if (duration === previous) total.minSteadyDelta = steadier(total.minSteadyDelta, duration);
     previous = duration;
     r.pos = start + record;
   }
+  total.durationSum += sum;
+  return sum;
 }
 
 function steadier(current: number, delta: number): number {

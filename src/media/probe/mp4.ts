@@ -23,6 +23,7 @@ import type { Box } from './box.ts';
 import {
   addFragment,
   emptyTotals,
+  fragmentsDuration,
   readMovieExtendsDuration,
   readTrackExtends,
 } from './fragments.ts';
@@ -126,7 +127,8 @@ const IMAGE_BRANDS = new Set([
 interface TopLevel {
   ftyp: { major: string; compatible: string[] } | null;
   moov: { start: number; end: number } | null;
-  moofs: { start: number; end: number }[];
+  /** Copies of every `moof` box, read during the walk (their total is capped). */
+  moofs: Buffer[];
 }
 
 async function probe(source: ByteSource): Promise<VideoInfo> {
@@ -179,7 +181,7 @@ async function probe(source: ByteSource): Promise<VideoInfo> {
   let extendsDuration: number | null = null;
   if (fragmented) {
     extendsDuration = readMovieExtendsDuration(buf, mvex);
-    await addFragments(source, top, readTrackExtends(buf, mvex), tracks, moovSize);
+    addFragments(top, readTrackExtends(buf, mvex), tracks);
   }
 
   const infos = tracks.map((t) => trackInfo(t, mvhd.timescale));
@@ -229,6 +231,11 @@ async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
   const headers = new WindowedReader(source);
   let pos = 0;
   let count = 0;
+  let metadata = 0;
+  let room = source.size;
+  // A box running past the end of the file is reported as truncation.
+  const overflow = (type: string, declared: bigint) =>
+    truncated(type, top, declared - BigInt(room));
   while (pos < source.size) {
     count += 1;
     if (count > MAX_TOP_LEVEL_BOXES)
@@ -243,18 +250,22 @@ async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
     if (!isPrintableFourcc(type)) {
       throw invalid(`the file has unreadable data at offset ${pos} where a box was expected`);
     }
-    const room = source.size - pos;
-    const header = decodeHeader(head, 0, room, 'the file', (boxType, declared) =>
-      truncated(boxType, top, declared - BigInt(room)),
-    );
+    room = source.size - pos;
+    const header = decodeHeader(head, 0, room, 'the file', overflow);
     const end = header.size === null ? source.size : pos + header.size;
     if (header.type === 'ftyp' && !top.ftyp) {
       top.ftyp = await readFileType(source, pos, header.headerSize, end);
     } else if (header.type === 'moov') {
       if (top.moov) throw invalid("the file has more than one 'moov' box");
       top.moov = { start: pos, end };
+      metadata += end - pos;
     } else if (header.type === 'moof') {
-      top.moofs.push({ start: pos, end });
+      metadata += end - pos;
+      checkFragmentSize(end - pos, metadata);
+      const bytes = await headers.read(pos, end - pos);
+      if (bytes.length !== end - pos) throw invalid("the file is truncated inside a 'moof' box");
+      // A copy: the window it came from is dropped at the next read.
+      top.moofs.push(Buffer.from(bytes));
     }
     pos = end;
   }
@@ -317,29 +328,27 @@ function containerOf(top: TopLevel): 'mp4' | 'mov' {
   );
 }
 
-async function addFragments(
-  source: ByteSource,
+function checkFragmentSize(size: number, metadata: number): void {
+  if (size > MOOF_MAX_BYTES) {
+    throw invalid(
+      `a 'moof' box is ${size} bytes, more than the ${MOOF_MAX_BYTES / 1048576} MiB accepted`,
+    );
+  }
+  if (metadata > METADATA_MAX_BYTES) {
+    throw invalid(
+      `the file's movie and fragment headers exceed ${METADATA_MAX_BYTES / 1048576} MiB`,
+    );
+  }
+}
+
+function addFragments(
   top: TopLevel,
   trexDurations: Map<number, number>,
   tracks: ParsedTrack[],
-  alreadyRead: number,
-): Promise<void> {
+): void {
   const totals = new Map<number, FragmentTotals>(tracks.map((t) => [t.trackId, emptyTotals()]));
-  let metadata = alreadyRead;
   const budget = treeBudget(MAX_FRAGMENT_BOXES);
-  for (const range of top.moofs) {
-    const size = range.end - range.start;
-    if (size > MOOF_MAX_BYTES)
-      throw invalid(
-        `a 'moof' box is ${size} bytes, more than the ${MOOF_MAX_BYTES / 1048576} MiB accepted`,
-      );
-    metadata += size;
-    if (metadata > METADATA_MAX_BYTES) {
-      throw invalid(
-        `the file's movie and fragment headers exceed ${METADATA_MAX_BYTES / 1048576} MiB`,
-      );
-    }
-    const buf = await readExactly(source, range.start, size, 'moof');
+  for (const buf of top.moofs) {
     const header = decodeHeader(buf, 0, buf.length, 'the file');
     const moof = parseBoxes(buf, header.headerSize, buf.length, 1, 'moof', budget);
     addFragment(buf, moof, trexDurations, totals);
@@ -348,7 +357,7 @@ async function addFragments(
     const total = totals.get(track.trackId);
     if (!total) continue;
     track.sampleCount += total.sampleCount;
-    track.durationSum += total.durationSum;
+    track.durationSum += fragmentsDuration(total);
     if (
       total.minSteadyDelta > 0 &&
       (track.minSteadyDelta === 0 || total.minSteadyDelta < track.minSteadyDelta)

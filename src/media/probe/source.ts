@@ -113,23 +113,32 @@ function describe(cause: unknown): string {
 
 /**
  * Serves small reads (box or segment headers) from a window of the source, so walking
- * thousands of tiny headers costs a few reads instead of one each.
+ * thousands of tiny headers costs a few reads instead of one each. The window doubles
+ * (up to 1 MiB) while reads keep landing just past it, as with many small fragments,
+ * and drops back to its base size when a read jumps far ahead, as over a large `mdat`.
  */
 export class WindowedReader {
   private start = 0;
   private bytes: Buffer = Buffer.alloc(0);
+  private size: number;
 
   constructor(
     private readonly source: ByteSource,
-    private readonly windowSize = 4096,
-  ) {}
+    private readonly baseSize = 4096,
+    private readonly maxSize = 1024 * 1024,
+  ) {
+    this.size = baseSize;
+  }
 
   async read(offset: number, length: number): Promise<Buffer> {
     const end = Math.min(offset + length, this.source.size);
     if (offset >= this.start && end <= this.start + this.bytes.length) {
       return this.bytes.subarray(offset - this.start, end - this.start);
     }
-    this.bytes = await this.source.read(offset, Math.max(length, this.windowSize));
+    // "Near": the miss lands within one window size past the current window.
+    const near = offset >= this.start && offset < this.start + this.bytes.length + this.size;
+    this.size = near ? Math.min(this.size * 2, this.maxSize) : this.baseSize;
+    this.bytes = await this.source.read(offset, Math.max(length, this.size));
     this.start = offset;
     return this.bytes.subarray(0, Math.min(length, this.bytes.length));
   }
