@@ -39,8 +39,8 @@ import type { TrackInfo, VideoInfo, VideoTrackInfo } from './types.ts';
 export const MOOV_MAX_BYTES = 64 * 1024 * 1024;
 export const MOOF_MAX_BYTES = 16 * 1024 * 1024;
 export const METADATA_MAX_BYTES = 64 * 1024 * 1024;
-/** A 3-minute fragmented file with one fragment per frame has ~22,000 top-level boxes. */
-export const MAX_TOP_LEVEL_BOXES = 50_000;
+/** A 3-minute 60 fps file with one fragment per frame has ~40,000 top-level boxes. */
+export const MAX_TOP_LEVEL_BOXES = 100_000;
 const FTYP_MAX_BYTES = 4096;
 /** Boxes across all `moof`s: per-frame fragments of 3 minutes need about 100,000. */
 const MAX_FRAGMENT_BOXES = 250_000;
@@ -240,12 +240,14 @@ async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
     count += 1;
     if (count > MAX_TOP_LEVEL_BOXES)
       throw invalid(`the file has more than ${MAX_TOP_LEVEL_BOXES} top-level boxes`);
-    const head = await headers.read(pos, 32);
+    const head = headers.peek(pos, 32) ?? (await headers.read(pos, 32));
     if (count === 1) checkFirstBox(head);
     if (head.length < 8) {
       if (head.every((b) => b === 0)) break;
       throw invalid(`the file ends with ${head.length} stray bytes after its last box`);
     }
+    // Some recorders preallocate and leave zeros after the last box.
+    if (top.moov && head.subarray(0, 8).every((b) => b === 0)) break;
     const type = head.toString('latin1', 4, 8);
     if (!isPrintableFourcc(type)) {
       throw invalid(`the file has unreadable data at offset ${pos} where a box was expected`);
@@ -262,7 +264,7 @@ async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
     } else if (header.type === 'moof') {
       metadata += end - pos;
       checkFragmentSize(end - pos, metadata);
-      const bytes = await headers.read(pos, end - pos);
+      const bytes = headers.peek(pos, end - pos) ?? (await headers.read(pos, end - pos));
       if (bytes.length !== end - pos) throw invalid("the file is truncated inside a 'moof' box");
       // A copy: the window it came from is dropped at the next read.
       top.moofs.push(Buffer.from(bytes));

@@ -130,11 +130,18 @@ export class WindowedReader {
     this.size = baseSize;
   }
 
-  async read(offset: number, length: number): Promise<Buffer> {
+  /** The bytes when the window already holds them, without waiting; null otherwise. */
+  peek(offset: number, length: number): Buffer | null {
     const end = Math.min(offset + length, this.source.size);
     if (offset >= this.start && end <= this.start + this.bytes.length) {
       return this.bytes.subarray(offset - this.start, end - this.start);
     }
+    return null;
+  }
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const held = this.peek(offset, length);
+    if (held) return held;
     // "Near": the miss lands within one window size past the current window.
     const near = offset >= this.start && offset < this.start + this.bytes.length + this.size;
     this.size = near ? Math.min(this.size * 2, this.maxSize) : this.baseSize;
