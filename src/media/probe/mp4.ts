@@ -2,9 +2,9 @@
 // positioned reads (so `moov` may sit after a 200 MB `mdat`), reads the `moov` box and,
 // for fragmented files, each `moof` box, and nothing else: the media data is never read.
 //
-// Fragmented MP4 is supported: duration and frame rate come from the `trun` sample
-// durations of every fragment (defaults from `tfhd`, then `trex`), and `mehd` when it
-// is longer. All metadata read is capped (`moov` 64 MiB, one `moof` 16 MiB, 64 MiB in
+// Fragmented MP4 is supported: duration and frame rate come from every fragment's
+// `trun` sample durations (defaults from `tfhd`, then `trex`) laid on the `tfdt`
+// timeline, and `mehd` when it is longer. All metadata read is capped (`moov` 64 MiB, one `moof` 16 MiB, 64 MiB in
 // total) and every count is checked against its box, so work and memory are bounded
 // by the file's real bytes, never by a declared number.
 import {
