@@ -12,6 +12,8 @@ import {
 } from '../helpers/api-error.ts';
 import { DEFAULT_PLANS } from '../../src/modules/usage/plans.ts';
 import { createKey, listKeys, revokeKey } from '../../src/modules/keys/keys.service.ts';
+import { RequestMeter } from '../../src/modules/usage/request-meter.ts';
+import { readCounters } from '../../src/modules/usage/usage.repository.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 const STARTER = DEFAULT_PLANS.starter!;
@@ -124,6 +126,31 @@ describeEachDialect('usage', (get) => {
     await rejectedCalls(t, co.companyId);
     assert.equal((await usageOf(t, co.key)).apiRequestsToday, 0);
     assert.ok((await listKeys(t.ctx.db, co.companyId)).some((k) => k.revokedAt !== null));
+  });
+
+  test('a request right after the meter gives its lease back is counted once', async () => {
+    const t = get();
+    // The meter's timer gives unused leased units back every second; a request
+    // arriving while that refund is in flight must neither count them again nor
+    // be refused under the cap. Driven directly, as HTTP timing cannot hit the gap.
+    for (const cap of [1000, 3]) {
+      const { companyId } = await seedCompany(t);
+      const meter = new RequestMeter(t.ctx.db, 50, 0);
+      const now = t.clock.now();
+      for (let i = 1; i <= Math.min(cap, 6); i++) {
+        const reading = await meter.take(companyId, cap, now);
+        assert.equal(reading.count, i, `cap ${cap}, request ${i}`);
+        void meter.flush();
+      }
+      if (cap === 3) {
+        await assert.rejects(meter.take(companyId, cap, now), { code: 'rate_limited' });
+      }
+      await meter.flush();
+      const counters = await readCounters(t.ctx.db, companyId, [
+        { metric: 'api_requests', period: now.toISOString().slice(0, 10) },
+      ]);
+      assert.equal([...counters.values()][0], Math.min(cap, 6));
+    }
   });
 
   test('usage:read is required', async () => {

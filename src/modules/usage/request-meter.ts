@@ -119,6 +119,9 @@ export class RequestMeter {
   }
 
   private async lease(companyId: string, day: string, limit: number): Promise<Lease | null> {
+    // A refund of the last lease may still be in flight (timer flush); leasing before it
+    // lands counts those units twice and can refuse requests under the cap.
+    await this.inflight.get(companyId);
     // Near the cap, ask for what is left rather than a whole lease.
     let want = Math.min(this.leaseSize, limit);
     for (let attempt = 0; attempt < 4 && want > 0; attempt++) {
