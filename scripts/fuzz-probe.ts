@@ -312,6 +312,12 @@ function randomMutation(next: () => number): Mutation {
   }
 }
 
+export function describeMutations(mutations: readonly Mutation[]): string {
+  return JSON.stringify(mutations, (_key, value: unknown) =>
+    typeof value === 'bigint' ? `${value}n` : value,
+  );
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const option = (name: string, fallback: number) => {
@@ -335,6 +341,7 @@ async function main(): Promise<void> {
   const deadline = performance.now() + seconds * 1000;
   let failures = 0;
   let slowest = 0;
+  let slowestInput = '';
   let done = 0;
   try {
     for (; done < runs && performance.now() < deadline; done += 1) {
@@ -344,7 +351,10 @@ async function main(): Promise<void> {
       const bytes = applyMutations(item, mutations);
       writeFileSync(file, bytes);
       const result = await runInput(file, item.kind);
-      slowest = Math.max(slowest, result.elapsedMs);
+      if (result.elapsedMs > slowest) {
+        slowest = result.elapsedMs;
+        slowestInput = `run ${done}, ${item.name}, ${describeMutations(mutations)}`;
+      }
       if (result.failure) {
         failures += 1;
         const name = `${item.kind}-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.bin`;
@@ -364,6 +374,7 @@ async function main(): Promise<void> {
     `fuzz-probe: ${done} runs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ` +
       `heap growth ${(growth / 1048576).toFixed(1)} MiB (seed ${seed})`,
   );
+  console.log(`fuzz-probe: slowest input: ${slowestInput}`);
   if (growth > HEAP_LIMIT_BYTES) {
     console.log(`FAIL heap grew more than ${HEAP_LIMIT_BYTES / 1048576} MiB`);
     failures += 1;
