@@ -63,9 +63,12 @@ function toApiError(err: FastifyError, bodyLimit: number): ApiError | null {
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+  // Unique, not secret: a per-process random prefix and a sequence number.
+  const requestPrefix = randomToken(5).slice(0, 8);
+  let requestSeq = 0;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    genReqId: () => `req_${randomToken(12)}`,
+    genReqId: () => `req_${requestPrefix}${(requestSeq++).toString(36).padStart(7, '0')}`,
     requestIdHeader: false,
     bodyLimit: ctx.config.bodyLimit,
     return503OnClosing: true,

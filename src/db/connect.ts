@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db, Dialect } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { withQueryCaches } from './sqlite-cache.ts';
 
 export interface DbHandle {
   db: Db;
@@ -47,35 +48,9 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: withQueryCaches(sqlite).database }),
   });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
-}
-
-/**
- * Kysely prepares a statement for every query; preparing costs more than running
- * a small indexed query, so prepared statements are kept and reused by SQL text.
- * Queries are built from a fixed set of shapes, so the cache stays small; it is
- * emptied if it ever grows past its bound.
- */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  const prepare = (sql: string) => {
-    let stmt = cache.get(sql);
-    if (!stmt) {
-      if (cache.size >= 1000) cache.clear();
-      stmt = sqlite.prepare(sql);
-      cache.set(sql, stmt);
-    }
-    return stmt;
-  };
-  return new Proxy(sqlite, {
-    get(target, prop) {
-      if (prop === 'prepare') return prepare;
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

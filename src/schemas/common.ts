@@ -30,7 +30,18 @@ export function StringEnum<const T extends readonly string[]>(
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A value or null. Primitive schemas become `type: [T, "null"]` rather than an
+ * anyOf, which the response serializer would otherwise resolve by validating
+ * every value against each branch.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string' && type !== 'object' && type !== 'array') {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
+  return Type.Union([schema, Type.Null()]);
+}
 
 export const DateTime = Type.String({ format: 'date-time' });
 

@@ -14,15 +14,22 @@ import * as repo from './accounts.repository.ts';
 
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window
-// starts in between; lists of many accounts sharing a schedule reuse it.
-const nextWindowMemo = new Map<string, { computedAt: number; at: Date }>();
+// starts in between; lists of many accounts sharing a schedule reuse it. The
+// key is the stored schedule text, so nothing is parsed on a hit.
+const nextWindowMemo = new Map<string, { computedAt: number; at: string }>();
 
-function cachedNextWindow(windows: string[], timezone: string, now: Date): Date {
-  const key = `${timezone}|${windows.join(',')}`;
+function nextWindowOf(
+  timezone: string,
+  accountJson: string | null,
+  companyJson: string | null,
+  now: Date,
+): string {
+  const key = `${timezone}|${accountJson ?? ''}|${accountJson ? '' : (companyJson ?? '')}`;
   const t = now.getTime();
   const hit = nextWindowMemo.get(key);
-  if (hit && hit.computedAt <= t && hit.at.getTime() >= t) return hit.at;
-  const at = nextWindowStart(windows, timezone, now);
+  if (hit && hit.computedAt <= t && Date.parse(hit.at) >= t) return hit.at;
+  const { windows } = effectiveSchedule(parseWindows(accountJson), parseWindows(companyJson));
+  const at = nextWindowStart(windows, timezone, now).toISOString();
   if (nextWindowMemo.size > 10_000) nextWindowMemo.clear();
   nextWindowMemo.set(key, { computedAt: t, at });
   return at;
@@ -32,13 +39,20 @@ export function parseWindows(json: string | null): string[] | null {
   return json === null ? null : (JSON.parse(json) as string[]);
 }
 
+// Rows are immutable once read, so their parsed search terms are kept with them.
+const searchTermsOf = new WeakMap<AccountsTable, string[]>();
+
 /** The account as the API shows it (SPEC 2.5), with its schedule-derived fields. */
 export function toAccount(
   row: AccountsTable,
-  companyWindows: string[] | null,
+  companyScheduleJson: string | null,
   now: Date,
 ): AccountOut {
-  const { windows } = effectiveSchedule(parseWindows(row.schedule_windows), companyWindows);
+  let terms = searchTermsOf.get(row);
+  if (!terms) {
+    terms = JSON.parse(row.warmup_search_terms) as string[];
+    searchTermsOf.set(row, terms);
+  }
   return {
     accountId: row.id,
     platform: row.platform as AccountOut['platform'],
@@ -50,19 +64,19 @@ export function toAccount(
     postsToday: 0,
     dailyCap: MAX_POSTS_PER_DAY,
     queueDepth: 0,
-    nextWindow: cachedNextWindow(windows, row.timezone, now).toISOString(),
+    nextWindow: nextWindowOf(row.timezone, row.schedule_windows, companyScheduleJson, now),
     lastPostAt: row.last_post_at,
     bio: row.bio,
     bioUrl: row.bio_url,
     profilePictureUrl: row.profile_picture_url,
-    warmup: { searchTerms: JSON.parse(row.warmup_search_terms) as string[] },
+    warmup: { searchTerms: terms },
     createdAt: row.created_at,
   };
 }
 
-async function companyWindows(ctx: AppContext, companyId: string): Promise<string[] | null> {
+async function companySchedule(ctx: AppContext, companyId: string): Promise<string | null> {
   const company = await getCompanyRow(ctx.db, companyId);
-  return company ? parseWindows(company.schedule_windows) : null;
+  return company ? company.schedule_windows : null;
 }
 
 export async function listAccounts(
@@ -78,7 +92,7 @@ export async function listAccounts(
     : undefined;
   const [rows, windows] = await Promise.all([
     repo.pageAccounts(ctx.db, companyId, { platform: query.platform, after, limit: limit + 1 }),
-    companyWindows(ctx, companyId),
+    companySchedule(ctx, companyId),
   ]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -110,7 +124,7 @@ export async function getAccount(
 ): Promise<AccountOut> {
   const [row, windows] = await Promise.all([
     getAccountRow(ctx, companyId, accountId),
-    companyWindows(ctx, companyId),
+    companySchedule(ctx, companyId),
   ]);
   return toAccount(row, windows, ctx.clock.now());
 }
@@ -176,5 +190,5 @@ export async function createAccount(
     if (isUniqueViolation(err)) throw accountExists(input);
     throw err;
   }
-  return toAccount(row, company ? parseWindows(company.schedule_windows) : null, now);
+  return toAccount(row, company ? company.schedule_windows : null, now);
 }
