@@ -296,8 +296,11 @@ describeEachDialect('schedules', (get) => {
   test('nextWindow on the account follows its effective schedule', async () => {
     const t = get();
     const { co, call, accountId } = await companyWithAccount(t);
-    const next = async (id = accountId) =>
-      (await call('GET', `/v2/accounts/${id}`)).body.nextWindow as string;
+    const next = async (id = accountId) => {
+      const res = await call('GET', `/v2/accounts/${id}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.nextWindow as string;
+    };
     // Global rules at 10:00 UTC.
     assert.equal(await next(), '2026-03-02T11:00:00.000Z');
     await call('PATCH', '/v2/schedule', { schedule: { windows: ['08:00', '16:00'] } });
