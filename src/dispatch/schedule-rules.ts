@@ -23,7 +23,7 @@ export function parseWindow(value: string): number | null {
 }
 
 export interface ScheduleViolation {
-  /** JSON pointer relative to the schedule object, e.g. `/windows/2`. */
+  /** JSON pointer relative to the schedule object, e.g. `/windows/2`; `message` follows it. */
   pointer: string;
   message: string;
   hint: string;
@@ -37,7 +37,7 @@ export function checkWindows(windows: readonly string[]): ScheduleViolation | nu
   if (windows.length < 1 || windows.length > 4) {
     return {
       pointer: '/windows',
-      message: `windows must have 1 to 4 entries (got ${windows.length})`,
+      message: `must have 1 to 4 entries (got ${windows.length})`,
       hint: 'Pick 1-4 times such as ["08:00", "11:00", "14:00", "17:00"].',
     };
   }
@@ -47,14 +47,14 @@ export function checkWindows(windows: readonly string[]): ScheduleViolation | nu
     if (minutes === null) {
       return {
         pointer: `/windows/${i}`,
-        message: `windows/${i} must be a time in HH:mm format (got "${w}")`,
+        message: `must be a time in HH:mm format (got "${w}")`,
         hint: 'Use 24-hour HH:mm, e.g. "08:00" or "14:30".',
       };
     }
     if (minutes < 8 * 60 || minutes > 17 * 60) {
       return {
         pointer: `/windows/${i}`,
-        message: `windows/${i} must be between 08:00 and 17:00 inclusive (got "${w}")`,
+        message: `must be between 08:00 and 17:00 inclusive (got "${w}")`,
         hint: 'Windows are worker-local times from 08:00 to 17:00.',
       };
     }
@@ -62,14 +62,14 @@ export function checkWindows(windows: readonly string[]): ScheduleViolation | nu
       if (minutes <= previous) {
         return {
           pointer: `/windows/${i}`,
-          message: `windows must be sorted ascending without repeats ("${w}" follows "${windows[i - 1]}")`,
+          message: `must come after "${windows[i - 1]}": windows are sorted ascending without repeats (got "${w}")`,
           hint: 'List the windows in ascending order.',
         };
       }
       if (minutes - previous < 180) {
         return {
           pointer: `/windows/${i}`,
-          message: `windows/${i} ("${w}") must be at least 3 hours after "${windows[i - 1]}"`,
+          message: `("${w}") must be at least 3 hours after "${windows[i - 1]}"`,
           hint: 'Keep consecutive windows 3 hours apart, e.g. 08:00, 11:00, 14:00, 17:00.',
         };
       }

@@ -59,18 +59,25 @@ function reject(code: MediaRejection['code'], error: string): MediaRejection {
  * Validates the stored image at `path`. Never throws for any file content; throws
  * MediaReadError only when the file cannot be opened or read.
  */
-export async function inspectImage(
-  path: string,
-  declared: DeclaredMedia,
-): Promise<ImageInspection> {
-  const type = mediaType(declared.contentType);
-  const accepted = IMAGE_TYPES[type];
-  if (!accepted) {
+/** The declared content type alone (SPEC 2.1), checked before any byte arrives. */
+export function checkDeclaredImage(declared: DeclaredMedia): MediaRejection | null {
+  if (!IMAGE_TYPES[mediaType(declared.contentType)]) {
     return reject(
       'unsupported_media_type',
       `Image content type "${declared.contentType}" is not supported; use image/png, image/jpeg, image/webp, image/heic or image/heif`,
     );
   }
+  return null;
+}
+
+export async function inspectImage(
+  path: string,
+  declared: DeclaredMedia,
+): Promise<ImageInspection> {
+  const declaredProblem = checkDeclaredImage(declared);
+  if (declaredProblem) return declaredProblem;
+  const type = mediaType(declared.contentType);
+  const accepted = IMAGE_TYPES[type] as ImageFormat[];
   return withFileSource(path, async (source) => {
     const largest = Math.max(source.size, declared.sizeBytes ?? 0);
     if (largest > IMAGE_LIMITS.maxBytes) {
