@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { withQueryCaches } from '../../src/db/sqlite-cache.ts';
 
 test('cached reads follow own writes, other connections and rollbacks', async () => {
@@ -18,7 +18,7 @@ test('cached reads follow own writes, other connections and rollbacks', async ()
   raw.exec('create table t (id integer primary key, v text)');
   raw.exec("insert into t (v) values ('a')");
   const { database, stats } = withQueryCaches(raw);
-  const db = new Kysely<{ t: { id: number; v: string } }>({
+  const db = new Kysely<{ t: { id: Generated<number>; v: string } }>({
     dialect: new SqliteDialect({ database }),
   });
   const read = async () =>
