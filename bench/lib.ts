@@ -28,10 +28,14 @@ export async function startChild(
     const { spawnSync } = await import('node:child_process');
     spawnSync('taskset', ['-a', '-p', '-c', '0', String(child.pid)], { stdio: 'ignore' });
   }
+  let output = '';
   child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+  child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      throw new Error(`${entry} exited with ${child.exitCode}:\n${output}`);
+    }
     try {
       await fetch(readyUrl);
       return child;

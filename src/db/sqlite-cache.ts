@@ -53,17 +53,18 @@ export function withQueryCaches(sqlite: SqliteDatabase.Database): {
         const key = `${sql}\u0001${JSON.stringify(params)}`;
         const v = version();
         const hit = results.get(key);
+        // Callers get their own array (some sort results in place); the rows
+        // themselves are frozen and shared.
         if (hit && hit.version === v) {
           stats.hits++;
-          return hit.rows;
+          return hit.rows.slice();
         }
         stats.misses++;
         const rows = stmt.all(params);
         if (rows.length <= MAX_CACHED_ROWS) {
           for (const row of rows) Object.freeze(row);
-          Object.freeze(rows);
           if (results.size >= MAX_RESULTS) results.clear();
-          results.set(key, { version: v, rows });
+          results.set(key, { version: v, rows: rows.slice() });
         }
         return rows;
       },

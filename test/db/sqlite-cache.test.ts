@@ -53,6 +53,12 @@ test('cached reads follow own writes, other connections and rollbacks', async ()
     assert.deepEqual(await read(), ['z', 'b', 'c'], 'raw statements count as writes');
 
     const rows = await db.selectFrom('t').selectAll().execute();
+    // Arrays are the caller's own (the migrator sorts them); rows are shared and frozen.
+    rows.reverse();
+    assert.deepEqual(
+      (await db.selectFrom('t').selectAll().execute()).map((r) => r.v),
+      ['z', 'b', 'c'],
+    );
     assert.throws(() => {
       (rows[0] as { v: string }).v = 'mutated';
     }, TypeError);
