@@ -84,10 +84,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }
   app.decorateRequest('principal', null);
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id);
-  });
-
   // Routes seen at registration, so an unknown method on a known path answers 405.
   const known = FindMyWay();
   const methodsByPath = new Map<string, Set<string>>();

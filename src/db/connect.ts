@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database, Db, Dialect } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { withQueryCaches } from './sqlite-cache.ts';
+import { allowDirectReads } from './prepared.ts';
 
 export interface DbHandle {
   db: Db;
@@ -47,9 +48,9 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withQueryCaches(sqlite).database }),
-  });
+  const { database } = withQueryCaches(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  allowDirectReads(db, database as unknown as Parameters<typeof allowDirectReads>[1]);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -7,6 +7,23 @@ import type { Db, DbOrTx } from './types.ts';
 
 const SENTINEL = '\u0000slotline-param:';
 
+/** The embedded database behind a Kysely instance, for reads that need no connection hand-off. */
+interface DirectReader {
+  inTransaction: boolean;
+  prepare(sql: string): { all(params: readonly unknown[]): unknown[] };
+}
+const directReaders = new WeakMap<object, DirectReader>();
+
+/**
+ * Lets prepared reads on this (SQLite) instance run straight on the database
+ * handle. Only while no transaction is open on the single connection: inside
+ * one, a direct read could see another request's uncommitted writes, so those
+ * reads queue for the connection like every other query.
+ */
+export function allowDirectReads(db: Db, reader: DirectReader): void {
+  directReaders.set(db, reader);
+}
+
 /** The sentinel standing for parameter `name` while the query is compiled. */
 export function param(name: string): string {
   return `${SENTINEL}${name}`;
@@ -17,7 +34,10 @@ export interface Prepared<R> {
 }
 
 export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
-  const byDb = new WeakMap<object, { compiled: CompiledQuery<R>; slots: [number, string][] }>();
+  const byDb = new WeakMap<
+    object,
+    { compiled: CompiledQuery<R>; slots: [number, string][]; readOnly: boolean }
+  >();
   return async (db, values) => {
     // Transactions share their parent's dialect, so one compiled form serves both.
     let entry = byDb.get(db);
@@ -28,13 +48,17 @@ export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
         if (typeof p === 'string' && p.startsWith(SENTINEL))
           slots.push([i, p.slice(SENTINEL.length)]);
       });
-      entry = { compiled, slots };
+      entry = { compiled, slots, readOnly: /^\s*select\b/i.test(compiled.sql) };
       byDb.set(db, entry);
     }
     const parameters = [...entry.compiled.parameters];
     for (const [i, name] of entry.slots) {
       if (!(name in values)) throw new Error(`prepared query: missing value for ${name}`);
       parameters[i] = values[name];
+    }
+    const direct = entry.readOnly ? directReaders.get(db) : undefined;
+    if (direct && !direct.inTransaction) {
+      return direct.prepare(entry.compiled.sql).all(parameters) as R[];
     }
     const result = await db.executeQuery<R>({ ...entry.compiled, parameters });
     return result.rows;

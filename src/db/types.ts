@@ -101,6 +101,27 @@ export interface ImagePacksTable {
   created_at: string;
 }
 
+export interface UploadsTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  status: string;
+  source: string;
+  source_url: string | null;
+  filename: string;
+  content_type: string;
+  size_bytes: number | null;
+  stored_bytes: number | null;
+  blob_key: string;
+  thumbnail_key: string | null;
+  error: string | null;
+  media_info: string | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -116,6 +137,7 @@ export interface Database {
   images: ImagesTable;
   image_packs: ImagePacksTable;
   server_settings: ServerSettingsTable;
+  uploads: UploadsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -28,6 +28,8 @@ function unauthorized(message: string): ApiError {
 
 export function makeAuthHook(ctx: AppContext) {
   return async function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // Every response carries its request id (DECISIONS 1); set here, the first hook of all.
+    reply.header('x-request-id', req.id);
     const config = req.routeOptions.config;
     if (config.public || req.is404) return;
     const header = req.headers.authorization;

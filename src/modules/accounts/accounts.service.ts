@@ -16,7 +16,7 @@ import * as repo from './accounts.repository.ts';
 // stays right for any later `now` up to the window itself, since no window
 // starts in between; lists of many accounts sharing a schedule reuse it. The
 // key is the stored schedule text, so nothing is parsed on a hit.
-const nextWindowMemo = new Map<string, { computedAt: number; at: string }>();
+const nextWindowMemo = new Map<string, { computedAt: number; atMs: number; at: string }>();
 
 function nextWindowOf(
   timezone: string,
@@ -27,11 +27,12 @@ function nextWindowOf(
   const key = `${timezone}|${accountJson ?? ''}|${accountJson ? '' : (companyJson ?? '')}`;
   const t = now.getTime();
   const hit = nextWindowMemo.get(key);
-  if (hit && hit.computedAt <= t && Date.parse(hit.at) >= t) return hit.at;
+  if (hit && hit.computedAt <= t && hit.atMs >= t) return hit.at;
   const { windows } = effectiveSchedule(parseWindows(accountJson), parseWindows(companyJson));
-  const at = nextWindowStart(windows, timezone, now).toISOString();
+  const next = nextWindowStart(windows, timezone, now);
+  const at = next.toISOString();
   if (nextWindowMemo.size > 10_000) nextWindowMemo.clear();
-  nextWindowMemo.set(key, { computedAt: t, at });
+  nextWindowMemo.set(key, { computedAt: t, atMs: next.getTime(), at });
   return at;
 }
 
