@@ -16,6 +16,8 @@ import { tagSchemas, tagsRoutes } from './modules/tags/tags.routes.ts';
 import { scheduleSchemas, schedulesRoutes } from './modules/schedules/schedules.routes.ts';
 import { workspaceRoutes } from './modules/workspace/workspace.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
+import { uploadSchemas, uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { thumbnailScheduler } from './modules/uploads/thumbnail-jobs.ts';
 
 export type App = FastifyInstance;
 
@@ -79,7 +81,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // JSON is the only body format of the API (SPEC: all bodies are JSON).
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart));
-  for (const s of [...SHARED_SCHEMAS, ...accountSchemas, ...tagSchemas, ...scheduleSchemas]) {
+  for (const s of [
+    ...SHARED_SCHEMAS,
+    ...accountSchemas,
+    ...tagSchemas,
+    ...scheduleSchemas,
+    ...uploadSchemas,
+  ]) {
     app.addSchema(s);
   }
   app.decorateRequest('principal', null);
@@ -152,6 +160,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(schedulesRoutes(ctx));
       await v2.register(workspaceRoutes(ctx));
       await v2.register(usageRoutes(ctx));
+      await v2.register(uploadsRoutes(ctx, thumbnailScheduler(ctx)));
     },
     { prefix: '/v2' },
   );

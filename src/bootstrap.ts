@@ -10,6 +10,7 @@ import { hmac } from './lib/crypto.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { RequestMeter } from './modules/usage/request-meter.ts';
+import { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -18,6 +19,8 @@ export interface OpenOptions {
   sqliteFile?: string;
   /** Skip migrations (the caller ran them). */
   skipMigrations?: boolean;
+  /** Receives failures of background work (thumbnails); they never reach a request. */
+  onBackgroundError?: (err: unknown) => void;
 }
 
 export interface OpenedContext {
@@ -48,10 +51,12 @@ export async function openContext(
       signer: new UrlSigner(derive('signed-urls'), config.publicUrl),
       cursors: new CursorCodec(derive('cursors')),
       meter: new RequestMeter(handle.db),
+      thumbnails: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
     };
     return {
       ctx,
       close: async () => {
+        await ctx.thumbnails.close();
         await ctx.meter.stop();
         await handle.close();
       },

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './modules/usage/plans.ts';
+import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
 
 export interface Config {
   readonly port: number;
@@ -21,6 +22,8 @@ export interface Config {
   readonly defaultTimezone: string;
   /** Largest JSON request body accepted, in bytes. */
   readonly bodyLimit: number;
+  /** Private targets remote uploads may fetch from (REMOTE_FETCH_ALLOW); none by default. */
+  readonly remoteFetchAllow: AllowList;
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +83,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!validTimezone(defaultTimezone)) {
     throw new ConfigError(`DEFAULT_TIMEZONE "${defaultTimezone}" is not an IANA timezone`);
   }
+  let remoteFetchAllow: AllowList;
+  try {
+    remoteFetchAllow = parseAllowList(env.REMOTE_FETCH_ALLOW ?? '');
+  } catch (err) {
+    if (err instanceof AllowListError) throw new ConfigError(`REMOTE_FETCH_ALLOW: ${err.message}`);
+    throw err;
+  }
   return Object.freeze({
     port,
     host,
@@ -92,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPlan,
     defaultTimezone,
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    remoteFetchAllow,
   });
 }

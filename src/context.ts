@@ -5,6 +5,7 @@ import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
 import type { CursorCodec } from './http/cursor.ts';
 import type { RequestMeter } from './modules/usage/request-meter.ts';
+import type { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
@@ -17,4 +18,6 @@ export interface AppContext {
   cursors: CursorCodec;
   /** Counts API requests against the daily cap. */
   meter: RequestMeter;
+  /** Runs thumbnail work off the request path. */
+  thumbnails: ThumbnailQueue;
 }

@@ -9,7 +9,9 @@ export async function serve(config: Config): Promise<void> {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
   });
-  const opened = await openContext(config);
+  const opened = await openContext(config, {
+    onBackgroundError: (err) => logger.error({ err }, 'background job failed'),
+  });
   const app = await buildApp(opened.ctx, { logger });
   let closing = false;
   const shutdown = async (signal: string) => {

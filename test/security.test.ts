@@ -28,6 +28,12 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   getWorkspace: ['workspace:read'],
   createMediaUrls: ['media:read'],
   getUsage: ['usage:read'],
+  createUpload: ['posts:write'],
+  uploadBytes: null,
+  completeUpload: ['posts:write'],
+  getUpload: ['posts:read', 'posts:write'],
+  downloadUpload: null,
+  downloadUploadThumbnail: null,
 };
 
 /** A valid body per operation, so checks reach the handler rather than stop at validation. */
@@ -38,6 +44,7 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   updateCompanySchedule: () => ({ schedule: { windows: ['09:00', '13:00'] } }),
   updateAccountSchedule: () => ({ schedule: { windows: ['09:00'] } }),
   createMediaUrls: () => ({ items: [{ folderId: 'fld_x', imageId: 'img_x' }] }),
+  createUpload: () => ({ kind: 'image', filename: 'a.png', contentType: 'image/png', sizeBytes: 10 }),
 };
 
 interface Operation {
@@ -111,6 +118,14 @@ describeEachDialect('security suite', (get) => {
     idsOfA.accountId = account.body.accountId;
     idsOfA.tagId = tag.body.tagId;
     idsOfA.imageId = 'img_unknown';
+    const upload = await callA('POST', '/v2/uploads', {
+      kind: 'image',
+      filename: 'alpha_marker.png',
+      contentType: 'image/png',
+      sizeBytes: 10,
+    });
+    assert.equal(upload.status, 201);
+    idsOfA.uploadId = upload.body.uploadId;
     markersOfA.push(
       a.companyId,
       account.body.accountId,
@@ -208,11 +223,13 @@ describeEachDialect('security suite', (get) => {
         await t.ctx.db.selectFrom('accounts').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('content_tags').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('companies').selectAll().orderBy('id').execute(),
+        await t.ctx.db.selectFrom('uploads').selectAll().orderBy('id').execute(),
       ]);
     const unknownIds: Record<string, string> = {
       accountId: 'acc_doesnotexist',
       tagId: 'tag_doesnotexist',
       imageId: 'img_doesnotexist',
+      uploadId: 'upl_doesnotexist',
     };
     for (const op of ops.filter((o) => o.scopes !== null && o.pathParams.length > 0)) {
       const before = await snapshot();

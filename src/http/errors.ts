@@ -98,6 +98,10 @@ export const ERROR_CATALOG = {
     status: 415,
     hint: 'Send a supported type: application/json bodies; MP4/MOV video, PNG/JPEG/WebP/HEIC images.',
   },
+  source_fetch_failed: {
+    status: 422,
+    hint: 'Make sourceUrl answer 200 with the file, quickly and without compression, or use a signed upload.',
+  },
   invalid_media_specs: {
     status: 422,
     hint: 'Re-encode the video: H.264 or HEVC, AAC audio, at most 3 minutes, 2160x3840 and 60 fps.',

@@ -1,0 +1,407 @@
+// Uploads (SPEC 2.1, 3, 4.1; DECISIONS 3). Signed form: create, PUT the bytes
+// to the signed URL, complete. Every state change of an upload happens here,
+// each one conditional on the status it starts from, so concurrent requests
+// cannot both move the same upload.
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../../context.ts';
+import type { UploadsTable } from '../../db/types.ts';
+import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { BlobSizeError } from '../../media/blob-store.ts';
+import {
+  IMAGE_LIMITS,
+  VIDEO_LIMITS,
+  checkDeclaredImage,
+  checkDeclaredVideo,
+  inspectImage,
+  inspectVideo,
+  type MediaRejection,
+} from '../../media/probe/index.ts';
+import type { Principal } from '../keys/keys.service.ts';
+import { consumeDaily, consumeVideoQuota, planOf } from '../usage/usage.service.ts';
+import { readCounters } from '../usage/usage.repository.ts';
+import type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
+import * as repo from './uploads.repository.ts';
+
+/** DECISIONS 3: upload URLs expire after an hour; so do media URLs handed out on reads. */
+const UPLOAD_URL_MS = 60 * 60 * 1000;
+const MEDIA_URL_MS = 60 * 60 * 1000;
+
+export type UploadKind = 'video' | 'image';
+
+export interface MediaInfo {
+  width: number;
+  height: number;
+  durationSeconds?: number;
+  videoCodec?: string;
+  audioCodec?: string | null;
+  frameRate?: number;
+  format?: string;
+}
+
+export const maxBytes = (kind: UploadKind) =>
+  kind === 'video' ? VIDEO_LIMITS.maxBytes : IMAGE_LIMITS.maxBytes;
+
+export function bytesPath(uploadId: string): string {
+  return `/v2/uploads/${encodeURIComponent(uploadId)}/bytes`;
+}
+export function mediaPath(uploadId: string, thumbnail = false): string {
+  return `/v2/media/uploads/${encodeURIComponent(uploadId)}${thumbnail ? '/thumbnail' : ''}`;
+}
+/** What an upload URL is bound to besides its path: the declared size and type. */
+function uploadBinding(row: Pick<UploadsTable, 'size_bytes' | 'content_type'>): string {
+  return `${row.size_bytes ?? ''}\n${row.content_type}`;
+}
+
+export function rejection(r: MediaRejection, pointer?: string): ApiError {
+  return new ApiError(r.code, pointer ? `${pointer}: ${r.error}` : r.error);
+}
+
+function notFound(uploadId: string): ApiError {
+  return new ApiError('upload_not_found', `Upload ${uploadId} does not exist`);
+}
+
+export function toUpload(ctx: AppContext, row: UploadsTable): UploadOut {
+  const out: UploadOut = {
+    uploadId: row.id,
+    kind: row.kind as UploadKind,
+    status: row.status as UploadOut['status'],
+    filename: row.filename,
+    contentType: row.content_type,
+    createdAt: row.created_at,
+  };
+  if (row.size_bytes !== null) out.sizeBytes = row.size_bytes;
+  if (row.status === 'ready') {
+    const expires = new Date(ctx.clock.now().getTime() + MEDIA_URL_MS);
+    out.url = ctx.signer.sign(mediaPath(row.id), expires);
+    if (row.thumbnail_key) out.thumbnailUrl = ctx.signer.sign(mediaPath(row.id, true), expires);
+  }
+  if (row.status === 'failed' && row.error) out.error = row.error;
+  if (row.media_info) {
+    const info = JSON.parse(row.media_info) as MediaInfo;
+    out.width = info.width;
+    out.height = info.height;
+    if (info.durationSeconds !== undefined) out.durationSeconds = info.durationSeconds;
+  }
+  return out;
+}
+
+export async function checkVideoQuotaRoom(ctx: AppContext, principal: Principal): Promise<void> {
+  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
+  const counters = await readCounters(ctx.db, principal.companyId, [
+    { metric: 'videos', period: 'all' },
+  ]);
+  if ((counters.get('videos@all') ?? 0) >= plan.videoQuota) {
+    throw new ApiError(
+      'quota_exceeded',
+      `Plan video quota of ${plan.videoQuota} videos is reached`,
+      {
+        hint: 'Upgrade the plan to upload more videos.',
+      },
+    );
+  }
+}
+
+/** The signed form of POST /v2/uploads. */
+export async function createSignedUpload(
+  ctx: AppContext,
+  principal: Principal,
+  input: CreateUploadInput,
+): Promise<CreatedUploadOut> {
+  for (const field of ['filename', 'contentType', 'sizeBytes'] as const) {
+    if (input[field] === undefined) {
+      throw new ApiError(
+        'invalid_request',
+        `/${field} is required (or send sourceUrl for a remote upload)`,
+        {
+          hint: 'Send kind, filename, contentType and sizeBytes, or kind and sourceUrl.',
+        },
+      );
+    }
+  }
+  const filename = input.filename as string;
+  const contentType = input.contentType as string;
+  const sizeBytes = input.sizeBytes as number;
+  const limit = maxBytes(input.kind);
+  if (sizeBytes > limit) {
+    throw new ApiError(
+      'file_too_large',
+      `/sizeBytes ${sizeBytes} exceeds the ${input.kind} limit of ${limit} bytes`,
+    );
+  }
+  const declared = { filename, contentType, sizeBytes };
+  const problem =
+    input.kind === 'video' ? checkDeclaredVideo(declared) : checkDeclaredImage(declared);
+  if (problem) {
+    throw rejection(problem, /filename/i.test(problem.error) ? '/filename' : '/contentType');
+  }
+  if (input.kind === 'video') await checkVideoQuotaRoom(ctx, principal);
+
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + UPLOAD_URL_MS);
+  const id = newId('upl', now.getTime());
+  const row: UploadsTable = {
+    id,
+    company_id: principal.companyId,
+    kind: input.kind,
+    status: 'pending',
+    source: 'signed',
+    source_url: null,
+    filename,
+    content_type: contentType,
+    size_bytes: sizeBytes,
+    stored_bytes: null,
+    blob_key: `uploads/${principal.companyId}/${id}`,
+    thumbnail_key: null,
+    error: null,
+    media_info: null,
+    expires_at: expiresAt.toISOString(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    completed_at: null,
+  };
+  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
+  await ctx.db.transaction().execute(async (tx) => {
+    await consumeDaily(tx, plan, principal.companyId, 'uploads', now);
+    await repo.insertUpload(tx, row);
+  });
+  return {
+    uploadId: id,
+    uploadUrl: ctx.signer.sign(bytesPath(id), expiresAt, uploadBinding(row)),
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+export interface IncomingBytes {
+  expires: number;
+  signature: string;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  body: Readable;
+}
+
+/** PUT {uploadUrl}: streams the body straight to the blob store, exactly `sizeBytes` long. */
+export async function receiveBytes(
+  ctx: AppContext,
+  uploadId: string,
+  incoming: IncomingBytes,
+): Promise<{ uploadId: string; status: 'pending'; receivedBytes: number }> {
+  const row = await repo.findUploadById(ctx.db, uploadId);
+  const check = row
+    ? ctx.signer.check(
+        bytesPath(uploadId),
+        incoming.expires,
+        incoming.signature,
+        ctx.clock.now(),
+        uploadBinding(row),
+      )
+    : 'invalid';
+  if (check === 'invalid' || !row) {
+    throw new ApiError('invalid_signature', 'This upload URL’s signature is not valid');
+  }
+  if (check === 'expired') {
+    throw new ApiError('invalid_signature', 'This upload URL has expired', {
+      hint: 'Create a new upload with POST /v2/uploads.',
+    });
+  }
+  if (row.status !== 'pending') {
+    throw new ApiError('upload_already_completed', `Upload ${uploadId} is already ${row.status}`);
+  }
+  const declaredType = row.content_type.split(';')[0]?.trim().toLowerCase();
+  const sentType = incoming.contentType?.split(';')[0]?.trim().toLowerCase();
+  if (sentType !== declaredType) {
+    throw new ApiError(
+      'unsupported_media_type',
+      `Content-Type must be ${row.content_type}, as declared when the upload was created (got ${incoming.contentType ?? 'none'})`,
+    );
+  }
+  const size = row.size_bytes as number;
+  if (incoming.contentLength !== undefined && incoming.contentLength !== size) {
+    throw incoming.contentLength > size
+      ? new ApiError(
+          'file_too_large',
+          `Content-Length ${incoming.contentLength} exceeds the declared sizeBytes ${size}`,
+          {
+            hint: 'Send exactly sizeBytes bytes, or create a new upload with the right size.',
+          },
+        )
+      : new ApiError(
+          'invalid_request',
+          `Content-Length ${incoming.contentLength} is less than the declared sizeBytes ${size}`,
+          {
+            hint: 'Send exactly sizeBytes bytes, or create a new upload with the right size.',
+          },
+        );
+  }
+  try {
+    await ctx.blobs.put(row.blob_key, incoming.body, { exactBytes: size });
+  } catch (err) {
+    if (err instanceof BlobSizeError) {
+      throw err.kind === 'too_large'
+        ? new ApiError('file_too_large', `Body is longer than the declared sizeBytes ${size}`, {
+            hint: 'Send exactly sizeBytes bytes.',
+          })
+        : new ApiError(
+            'invalid_request',
+            `Body has ${err.received} bytes; sizeBytes declared ${size}`,
+            {
+              hint: 'Send exactly sizeBytes bytes.',
+            },
+          );
+    }
+    throw err;
+  }
+  const stored = await repo.setStoredBytes(ctx.db, uploadId, size, ctx.clock.now().toISOString());
+  if (!stored) {
+    throw new ApiError('upload_already_completed', `Upload ${uploadId} was completed meanwhile`);
+  }
+  return { uploadId, status: 'pending', receivedBytes: size };
+}
+
+/** Validates stored bytes; the upload becomes ready, or failed with the reason. */
+async function inspectStored(
+  ctx: AppContext,
+  row: UploadsTable,
+): Promise<{ ok: true; info: MediaInfo } | MediaRejection> {
+  const path = ctx.blobs.localPath(row.blob_key);
+  if (!path) throw new Error('media inspection needs a local blob path');
+  const declared = {
+    filename: row.filename,
+    contentType: row.content_type,
+    ...(row.size_bytes !== null ? { sizeBytes: row.size_bytes } : {}),
+  };
+  if (row.kind === 'video') {
+    const r = await inspectVideo(path, declared);
+    if (!r.ok) return r;
+    const i = r.info;
+    return {
+      ok: true,
+      info: {
+        width: i.width,
+        height: i.height,
+        durationSeconds: Math.round(i.durationSeconds * 1000) / 1000,
+        videoCodec: i.videoCodec,
+        audioCodec: i.audioCodec,
+        frameRate: Math.round(i.frameRate * 100) / 100,
+      },
+    };
+  }
+  const r = await inspectImage(path, declared);
+  if (!r.ok) return r;
+  return { ok: true, info: { width: r.info.width, height: r.info.height, format: r.info.format } };
+}
+
+export async function completeUpload(
+  ctx: AppContext,
+  principal: Principal,
+  uploadId: string,
+  onReady: (row: UploadsTable) => void,
+): Promise<UploadOut> {
+  const row = await repo.findUpload(ctx.db, principal.companyId, uploadId);
+  if (!row) throw notFound(uploadId);
+  if (row.status !== 'pending') {
+    throw new ApiError(
+      'upload_already_completed',
+      row.status === 'failed'
+        ? `Upload ${uploadId} already failed validation: ${row.error ?? 'unknown reason'}`
+        : `Upload ${uploadId} is already complete`,
+    );
+  }
+  if (row.stored_bytes === null) {
+    throw new ApiError('upload_incomplete', `No bytes have been sent to upload ${uploadId} yet`);
+  }
+  return finishUpload(ctx, principal, row, onReady);
+}
+
+/** Marks a pending upload failed with `error`; false when another request moved it first. */
+export async function failUpload(
+  ctx: AppContext,
+  uploadId: string,
+  error: string,
+): Promise<boolean> {
+  const at = ctx.clock.now().toISOString();
+  return repo.transition(ctx.db, uploadId, 'pending', {
+    status: 'failed',
+    error,
+    updated_at: at,
+    completed_at: at,
+  });
+}
+
+/**
+ * Validates the stored bytes of a pending upload (SPEC 2.1) and moves it to
+ * `ready` (counting the video against the plan) or to `failed`, answering the
+ * validation error. Shared by the signed and the remote form.
+ */
+export async function finishUpload(
+  ctx: AppContext,
+  principal: Principal,
+  row: UploadsTable,
+  onReady: (row: UploadsTable) => void,
+): Promise<UploadOut> {
+  const outcome = await inspectStored(ctx, row);
+  if (!outcome.ok) {
+    if (!(await failUpload(ctx, row.id, outcome.error))) {
+      throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
+    }
+    throw new ApiError(outcome.code as ErrorCode, outcome.error);
+  }
+  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
+  const at = ctx.clock.now().toISOString();
+  const ready: Partial<UploadsTable> = {
+    status: 'ready',
+    media_info: JSON.stringify(outcome.info),
+    updated_at: at,
+    completed_at: at,
+  };
+  await ctx.db.transaction().execute(async (tx) => {
+    const moved = await repo.transition(tx, row.id, 'pending', ready);
+    if (!moved)
+      throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
+    if (row.kind === 'video') await consumeVideoQuota(tx, plan, principal.companyId);
+  });
+  const updated = { ...row, ...ready } as UploadsTable;
+  onReady(updated);
+  return toUpload(ctx, updated);
+}
+
+export async function getUpload(
+  ctx: AppContext,
+  companyId: string,
+  uploadId: string,
+): Promise<UploadOut> {
+  const row = await repo.findUpload(ctx.db, companyId, uploadId);
+  if (!row) throw notFound(uploadId);
+  return toUpload(ctx, row);
+}
+
+export interface SignedMedia {
+  stream: Readable;
+  contentType: string;
+  size: number;
+}
+
+/** GET of a signed media URL: the upload's bytes or its thumbnail. */
+export async function openUploadMedia(
+  ctx: AppContext,
+  uploadId: string,
+  thumbnail: boolean,
+  expires: number,
+  signature: string,
+): Promise<SignedMedia> {
+  const check = ctx.signer.check(
+    mediaPath(uploadId, thumbnail),
+    expires,
+    signature,
+    ctx.clock.now(),
+  );
+  if (check === 'expired') throw new ApiError('invalid_signature', 'This URL has expired');
+  if (check === 'invalid')
+    throw new ApiError('invalid_signature', 'This URL’s signature is not valid');
+  const row = await repo.findUploadById(ctx.db, uploadId);
+  const key = row && (thumbnail ? row.thumbnail_key : row.status === 'ready' ? row.blob_key : null);
+  const stat = key ? await ctx.blobs.stat(key) : null;
+  const stream = key && stat ? await ctx.blobs.get(key) : null;
+  if (!row || !stream || !stat) throw notFound(uploadId);
+  return { stream, contentType: thumbnail ? 'image/jpeg' : row.content_type, size: stat.size };
+}
