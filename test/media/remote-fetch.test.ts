@@ -846,7 +846,7 @@ describe('limits, timeouts and upstream failures', () => {
       'source_timeout',
     );
     const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 290 && elapsed < 1000, `${elapsed} ms`);
+    assert.ok(elapsed >= 290 && elapsed < 2500, `${elapsed} ms`);
     assert.ok(delivered > 0, 'the drip had started');
     await drained(origin);
   });
@@ -857,7 +857,7 @@ describe('limits, timeouts and upstream failures', () => {
       fetchToStore(at(origin, '/stall-headers'), policy({ headersTimeoutMs: 200 }), store),
       'source_timeout',
     );
-    assert.ok(Date.now() - started < 800);
+    assert.ok(Date.now() - started < 2000);
     assert.match(error.message, /did not answer within 200 ms/);
     await drained(origin);
   });
