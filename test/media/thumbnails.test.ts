@@ -353,20 +353,24 @@ test('rotation metadata turns the frame the way the probe reads it', async () =>
   assert.equal(seen.size, 4, `rotations seen: ${[...seen]}`);
 });
 
-test('non-square pixels are squared (64x36 at 2:1 shows 128x36)', async () => {
-  const path = tempPath('anamorphic.mp4');
-  ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=gray:s=64x36:r=30:d=1,setsar=2',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    path,
-  ]);
-  assert.deepEqual(await assertJpeg(await videoThumbnail(path)), { width: 128, height: 36 });
+function anamorphicClip(sar: string): string {
+  const path = tempPath(`sar-${sar.replace('/', '-')}.mp4`);
+  const filter = `color=c=gray:s=64x36:r=30:d=1,setsar=${sar}`;
+  ffmpeg(['-f', 'lavfi', '-i', filter, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', path]);
+  return path;
+}
+
+test('non-square pixels are squared (64x36 at 2:1 shows 128x36, at 1:2 32x36)', async () => {
+  const wide = await assertJpeg(await videoThumbnail(anamorphicClip('2')));
+  assert.deepEqual(wide, { width: 128, height: 36 });
+  const narrow = await assertJpeg(await videoThumbnail(anamorphicClip('1/2')));
+  assert.deepEqual(narrow, { width: 32, height: 36 });
+});
+
+test('an absurd sample aspect ratio still gives a bounded thumbnail', async () => {
+  const size = await assertJpeg(await videoThumbnail(anamorphicClip('1000')));
+  assert.equal(size.width, MAX);
+  assert.ok(size.height >= 1 && size.height < 10, `${size.width}x${size.height}`);
 });
 
 test('seek point: 1 s, 10% of long clips, the middle of short ones, first frame under 1 s', () => {
