@@ -1,0 +1,107 @@
+// Fonts for slide text. They ship inside npm packages (nothing is fetched at
+// run time) and are registered with @napi-rs/canvas under our own family
+// names, so the output never depends on the fonts a machine happens to have.
+import { createRequire } from 'node:module';
+import { GlobalFonts } from '@napi-rs/canvas';
+import type { FontWeight } from './style.ts';
+
+const require = createRequire(import.meta.url);
+
+export const FAMILY_LATIN = 'Slotline Latin';
+export const FAMILY_CJK_SC = 'Slotline CJK SC';
+export const FAMILY_CJK_KR = 'Slotline CJK KR';
+export const FAMILY_EMOJI = 'Slotline Emoji';
+
+/**
+ * Fallback order for every text run: Inter for Latin, Cyrillic and Greek;
+ * Noto Sans SC for Chinese and Japanese (it carries kana as well as Han);
+ * Noto Sans KR for Hangul, which the SC font lacks; Noto Color Emoji last.
+ */
+export const FONT_STACK = [FAMILY_LATIN, FAMILY_CJK_SC, FAMILY_CJK_KR, FAMILY_EMOJI]
+  .map((family) => `"${family}"`)
+  .join(', ');
+
+interface FontFile {
+  family: string;
+  /** Module specifier resolved inside node_modules. */
+  specifier: string;
+}
+
+const LATIN_FILES: FontFile[] = [
+  { family: FAMILY_LATIN, specifier: '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf' },
+  { family: FAMILY_LATIN, specifier: '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf' },
+];
+
+const FALLBACK_FILES: FontFile[] = [
+  {
+    family: FAMILY_CJK_SC,
+    specifier: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  },
+  {
+    family: FAMILY_CJK_SC,
+    specifier: '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
+  },
+  {
+    family: FAMILY_CJK_KR,
+    specifier: '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
+  },
+  {
+    family: FAMILY_CJK_KR,
+    specifier: '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf',
+  },
+  {
+    family: FAMILY_EMOJI,
+    // The package's single full-coverage file (COLRv1, vector), not its unicode-range slices.
+    specifier: '@fontsource/noto-color-emoji/files/noto-color-emoji-emoji-400-normal.woff2',
+  },
+];
+
+// Characters Inter covers: Latin (with extensions and Vietnamese), combining
+// marks, Greek, Cyrillic, general punctuation, currency and letterlike symbols.
+// Anything else needs the fallback fonts.
+const LATIN_ONLY =
+  /^[\t\n\r\u0020-\u02FF\u0300-\u036F\u0370-\u03FF\u0400-\u052F\u1E00-\u1EFF\u2000-\u206F\u20A0-\u20BF\u2100-\u214F]*$/u;
+
+let latinRegistered = false;
+let fallbacksRegistered = false;
+
+function register(files: FontFile[]): void {
+  for (const file of files) {
+    const path = require.resolve(file.specifier);
+    if (GlobalFonts.registerFromPath(path, file.family) === null) {
+      throw new Error(`could not load font ${file.specifier}`);
+    }
+  }
+}
+
+/**
+ * Registers the fonts needed for `texts`, once per process. The CJK and emoji
+ * fonts (about 35 MB) load only when some text needs them, which keeps a
+ * Latin-only carousel's first render fast.
+ */
+export function ensureFonts(texts: Iterable<string> = []): void {
+  if (!latinRegistered) {
+    register(LATIN_FILES);
+    latinRegistered = true;
+  }
+  if (fallbacksRegistered) return;
+  for (const text of texts) {
+    if (!LATIN_ONLY.test(text)) {
+      registerAllFonts();
+      return;
+    }
+  }
+}
+
+/** Registers every font now (for a process that prefers to pay the cost at start-up). */
+export function registerAllFonts(): void {
+  ensureFonts();
+  if (fallbacksRegistered) return;
+  register(FALLBACK_FILES);
+  fallbacksRegistered = true;
+}
+
+/** A CSS font shorthand for the canvas; `sizePx` is in output pixels. */
+export function cssFont(weight: FontWeight, sizePx: number): string {
+  return `${weight === 'bold' ? 'bold' : 'normal'} ${sizePx.toFixed(2)}px ${FONT_STACK}`;
+}
