@@ -56,11 +56,23 @@ const FALLBACK_FILES: FontFile[] = [
   },
 ];
 
-// Characters Inter covers: Latin (with extensions and Vietnamese), combining
-// marks, Greek, Cyrillic, general punctuation, currency and letterlike symbols.
-// Anything else needs the fallback fonts.
-const LATIN_ONLY =
-  /^[\t\n\r\u0020-\u02FF\u0300-\u036F\u0370-\u03FF\u0400-\u052F\u1E00-\u1EFF\u2000-\u206F\u20A0-\u20BF\u2100-\u214F]*$/u;
+// Code point ranges Inter covers: Latin (with extensions, IPA and
+// Vietnamese), combining marks, Greek, Cyrillic, general punctuation, currency
+// and letterlike symbols. Anything else needs the fallback fonts.
+const LATIN_RANGES: [number, number][] = [
+  [0x09, 0x0d],
+  [0x20, 0x52f],
+  [0x1e00, 0x1fff],
+  [0x2000, 0x214f],
+];
+
+function latinOnly(text: string): boolean {
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (!LATIN_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi)) return false;
+  }
+  return true;
+}
 
 let latinRegistered = false;
 let fallbacksRegistered = false;
@@ -86,7 +98,7 @@ export function ensureFonts(texts: Iterable<string> = []): void {
   }
   if (fallbacksRegistered) return;
   for (const text of texts) {
-    if (!LATIN_ONLY.test(text)) {
+    if (!latinOnly(text)) {
       registerAllFonts();
       return;
     }
