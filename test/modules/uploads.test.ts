@@ -148,6 +148,10 @@ describeEachDialect('uploads', (get) => {
       if (code === null) {
         assert.equal(flow.complete.status, 200, `${name}: ${JSON.stringify(flow.complete.body)}`);
         assert.equal(flow.complete.body.kind, 'image');
+        // DECISIONS 3: every ready upload gets a thumbnail (HEIC that cannot be decoded: a tile).
+        await t.ctx.thumbnails.idle();
+        const got = await call('GET', `/v2/uploads/${flow.uploadId}`);
+        assert.ok(got.body.thumbnailUrl, `${name} has no thumbnail`);
       } else {
         assert.equal(flow.complete.status, STATUS[code], name);
         assert.equal(flow.complete.body.error.code, code, name);
