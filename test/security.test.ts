@@ -44,7 +44,12 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   updateCompanySchedule: () => ({ schedule: { windows: ['09:00', '13:00'] } }),
   updateAccountSchedule: () => ({ schedule: { windows: ['09:00'] } }),
   createMediaUrls: () => ({ items: [{ folderId: 'fld_x', imageId: 'img_x' }] }),
-  createUpload: () => ({ kind: 'image', filename: 'a.png', contentType: 'image/png', sizeBytes: 10 }),
+  createUpload: () => ({
+    kind: 'image',
+    filename: 'a.png',
+    contentType: 'image/png',
+    sizeBytes: 10,
+  }),
 };
 
 interface Operation {
