@@ -76,6 +76,12 @@ function latinOnly(text: string): boolean {
 
 let latinRegistered = false;
 let fallbacksRegistered = false;
+let generation = 0;
+
+/** Changes whenever fonts are registered, so holders of a canvas context know to refresh it. */
+export function fontGeneration(): number {
+  return generation;
+}
 
 function register(files: FontFile[]): void {
   for (const file of files) {
@@ -84,6 +90,7 @@ function register(files: FontFile[]): void {
       throw new Error(`could not load font ${file.specifier}`);
     }
   }
+  generation++;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { backgroundPixels, OUTPUT_HEIGHT, OUTPUT_WIDTH } from './background.ts';
-import { cssFont, ensureFonts } from './fonts.ts';
+import { cssFont, ensureFonts, fontGeneration } from './fonts.ts';
 import { resolvePaint, SNAPCHAT_BAND } from './palette.ts';
 import { layoutTextElement, RENDER_SCALE } from './text-layout.ts';
 import type { MeasureText, Rect, TextBlockLayout } from './text-layout.ts';
@@ -31,12 +31,19 @@ export interface RenderOptions {
 }
 
 // Measuring happens on its own tiny canvas so the font it last set is known
-// (assigning ctx.font re-parses the shorthand, so repeats are skipped).
+// (assigning ctx.font re-parses the shorthand, so repeats are skipped). The
+// context is replaced after fonts are registered so that measuring and
+// drawing always resolve fonts from the same set.
 let measureCtx: SKRSContext2D | null = null;
+let measureGeneration = -1;
 let measureFont = '';
 
 const measure: MeasureText = (text, font) => {
-  measureCtx ??= createCanvas(1, 1).getContext('2d');
+  if (measureCtx === null || measureGeneration !== fontGeneration()) {
+    measureCtx = createCanvas(1, 1).getContext('2d');
+    measureGeneration = fontGeneration();
+    measureFont = '';
+  }
   const css = cssFont(font.weight, font.size * RENDER_SCALE);
   if (css !== measureFont) {
     measureCtx.font = css;

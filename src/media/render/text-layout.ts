@@ -74,12 +74,16 @@ interface ModeInsets {
   y: number;
 }
 
-/** Outline thickness of `stroke` mode: 16 % of the font size, at least 1 logical px so small text keeps a visible edge. */
-export function outlineWidthFor(fontSize: number): number {
-  return Math.max(1, fontSize * 0.16);
+/**
+ * Outline thickness of `stroke` mode: 15 % of the font size for bold and 12 %
+ * for normal weight (a heavy outline swallows thin strokes), at least 1
+ * logical px so small text keeps a visible edge.
+ */
+export function outlineWidthFor(fontSize: number, weight: FontWeight): number {
+  return Math.max(1, fontSize * (weight === 'bold' ? 0.15 : 0.12));
 }
 
-function modeInsets(mode: TextMode, fontSize: number): ModeInsets {
+function modeInsets(mode: TextMode, fontSize: number, weight: FontWeight): ModeInsets {
   switch (mode) {
     case 'background':
       // Boxes reach a little past the glyphs so descenders and accents sit inside.
@@ -87,7 +91,7 @@ function modeInsets(mode: TextMode, fontSize: number): ModeInsets {
     case 'snapchat':
       return { x: 0, y: fontSize * 0.35 };
     case 'stroke': {
-      const half = outlineWidthFor(fontSize) / 2;
+      const half = outlineWidthFor(fontSize, weight) / 2;
       return { x: half, y: half };
     }
     case 'plain':
@@ -112,12 +116,25 @@ export function alignedX(
 }
 
 /**
- * Moves a span of `size` centred on `centre` so it lies inside [0, extent];
- * a span larger than the extent is centred on it.
+ * Space kept between a block and the canvas edge when the block is moved back
+ * on the canvas: text touching the very edge looks cropped, and apps overlay
+ * their own UI there.
  */
-export function clampCentre(centre: number, size: number, extent: number): number {
-  if (size >= extent) return extent / 2;
-  return Math.min(extent - size / 2, Math.max(size / 2, centre));
+export const SAFE_MARGIN = 8;
+
+/**
+ * Moves a span of `size` centred on `centre` so it lies inside [margin,
+ * extent - margin]; a span too large for that is centred on the canvas.
+ */
+export function clampCentre(
+  centre: number,
+  size: number,
+  extent: number,
+  margin: number = SAFE_MARGIN,
+): number {
+  const lo = Math.min(margin + size / 2, extent / 2);
+  const hi = Math.max(extent - margin - size / 2, extent / 2);
+  return Math.min(hi, Math.max(lo, centre));
 }
 
 interface Measured {
@@ -137,7 +154,7 @@ function measureAt(
   measure: MeasureText,
 ): Measured {
   const font: FontSpec = { size: fontSize, weight: style.fontWeight };
-  const insets = modeInsets(style.textMode, fontSize);
+  const insets = modeInsets(style.textMode, fontSize, style.fontWeight);
   const declaredWidth = (style.width / 100) * LOGICAL_WIDTH;
   const edge = style.padding + insets.x;
   // A narrow block with a lot of padding still keeps room for about one character per line.
@@ -222,7 +239,8 @@ export function lineBoxes(rects: (Rect | null)[], radius: number): LineBox[] {
  * - The block is `width`% of the canvas wide; the text wraps inside it, less
  *   `padding` and the mode's inset on each side.
  * - `positionX`/`positionY` give the centre of the block; the block is then
- *   moved (never resized) so that it stays entirely on the canvas.
+ *   moved (never resized) so that it stays on the canvas, `SAFE_MARGIN` from
+ *   the edges where it is small enough (a wider block is centred).
  * - If the wrapped text is taller than the canvas even so, the font shrinks in
  *   5 % steps (never below 6 px) until it fits, so no text is cut off.
  */
@@ -295,6 +313,6 @@ export function layoutTextElement(
       style.textMode === 'snapchat'
         ? { x: 0, y: block.y, width: LOGICAL_WIDTH, height: block.height }
         : null,
-    outlineWidth: style.textMode === 'stroke' ? outlineWidthFor(fontSize) : 0,
+    outlineWidth: style.textMode === 'stroke' ? outlineWidthFor(fontSize, style.fontWeight) : 0,
   };
 }
