@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenize, wrapBalanced, wrapText } from '../../src/media/render/line-breaking.ts';
 import { resolvePaint, COLOR_HEX } from '../../src/media/render/palette.ts';
+import { splitRuns } from '../../src/media/render/text-runs.ts';
 import { STYLE_DEFAULTS, withStyleDefaults } from '../../src/media/render/style.ts';
 import {
   alignedX,
@@ -355,4 +356,27 @@ test('colours: outlines contrast with the text, background mode always shows a b
     outline: null,
   });
   assert.equal(resolvePaint('snapchat', 'white', 'none').box, null);
+});
+
+test('emoji clusters get their own runs so they are set in the colour emoji font', () => {
+  assert.deepEqual(splitRuns('plain text'), [{ text: 'plain text', emoji: false }]);
+  assert.deepEqual(splitRuns(''), []);
+  assert.deepEqual(splitRuns('I ❤️ it 😀🔥!'), [
+    { text: 'I ', emoji: false },
+    { text: '❤️', emoji: true },
+    { text: ' it ', emoji: false },
+    { text: '😀🔥', emoji: true },
+    { text: '!', emoji: false },
+  ]);
+  // Text-presentation characters without U+FE0F stay text; keycaps, flags,
+  // skin tones and ZWJ families are whole emoji clusters.
+  assert.deepEqual(splitRuns('❤ © 1'), [{ text: '❤ © 1', emoji: false }]);
+  assert.deepEqual(
+    splitRuns('1️⃣🇯🇵👍🏽👨‍👩‍👧').map((r) => r.emoji),
+    [true],
+  );
+  assert.deepEqual(
+    splitRuns('中文😀한국어').map((r) => r.text),
+    ['中文', '😀', '한국어'],
+  );
 });

@@ -120,7 +120,13 @@ export function registerAllFonts(): void {
   fallbacksRegistered = true;
 }
 
+/** Emoji runs (see text-runs.ts) start with the emoji font and fall back to the rest. */
+const EMOJI_STACK = [FAMILY_EMOJI, FAMILY_LATIN, FAMILY_CJK_SC, FAMILY_CJK_KR]
+  .map((family) => `"${family}"`)
+  .join(', ');
+
 /** A CSS font shorthand for the canvas; `sizePx` is in output pixels. */
-export function cssFont(weight: FontWeight, sizePx: number): string {
-  return `${weight === 'bold' ? 'bold' : 'normal'} ${sizePx.toFixed(2)}px ${FONT_STACK}`;
+export function cssFont(weight: FontWeight, sizePx: number, emoji = false): string {
+  const stack = emoji ? EMOJI_STACK : FONT_STACK;
+  return `${weight === 'bold' ? 'bold' : 'normal'} ${sizePx.toFixed(2)}px ${stack}`;
 }

@@ -9,7 +9,9 @@ import { resolvePaint, SNAPCHAT_BAND } from './palette.ts';
 import { layoutTextElement, RENDER_SCALE } from './text-layout.ts';
 import type { MeasureText, Rect, TextBlockLayout } from './text-layout.ts';
 import { DEFAULT_IMAGE_FIT, withStyleDefaults } from './style.ts';
-import type { ResolvedTextStyle, SlideSpec } from './style.ts';
+import { splitRuns } from './text-runs.ts';
+import type { TextRun } from './text-runs.ts';
+import type { FontWeight, ResolvedTextStyle, SlideSpec } from './style.ts';
 
 export * from './style.ts';
 export { COLOR_HEX, SNAPCHAT_BAND, resolvePaint } from './palette.ts';
@@ -38,18 +40,27 @@ let measureCtx: SKRSContext2D | null = null;
 let measureGeneration = -1;
 let measureFont = '';
 
-const measure: MeasureText = (text, font) => {
+function measureRun(text: string, css: string): number {
   if (measureCtx === null || measureGeneration !== fontGeneration()) {
     measureCtx = createCanvas(1, 1).getContext('2d');
     measureGeneration = fontGeneration();
     measureFont = '';
   }
-  const css = cssFont(font.weight, font.size * RENDER_SCALE);
   if (css !== measureFont) {
     measureCtx.font = css;
     measureFont = css;
   }
-  return measureCtx.measureText(text).width / RENDER_SCALE;
+  return measureCtx.measureText(text).width;
+}
+
+/** Output-pixel width of each run of a line, set at `sizePx`. */
+function runWidths(runs: TextRun[], weight: FontWeight, sizePx: number): number[] {
+  return runs.map((run) => measureRun(run.text, cssFont(weight, sizePx, run.emoji)));
+}
+
+const measure: MeasureText = (text, font) => {
+  const widths = runWidths(splitRuns(text), font.weight, font.size * RENDER_SCALE);
+  return widths.reduce((sum, w) => sum + w, 0) / RENDER_SCALE;
 };
 
 function scaled(rect: Rect): Rect {
@@ -89,23 +100,39 @@ function drawElement(ctx: SKRSContext2D, layout: TextBlockLayout, style: Resolve
     ctx.fill();
   }
 
-  ctx.font = cssFont(style.fontWeight, layout.fontSize * s);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
+  const sizePx = layout.fontSize * s;
+  const placed = layout.lines
+    .filter((line) => line.text !== '')
+    .flatMap((line) => {
+      const runs = splitRuns(line.text);
+      const widths = runWidths(runs, style.fontWeight, sizePx);
+      let x = line.x * s;
+      return runs.map((run, i) => {
+        const at = { run, x, y: line.baseline * s };
+        x += widths[i] ?? 0;
+        return at;
+      });
+    });
 
   if (paint.outline !== null) {
     ctx.strokeStyle = paint.outline;
     ctx.lineWidth = layout.outlineWidth * s;
     ctx.lineJoin = 'round';
     ctx.miterLimit = 2;
-    for (const line of layout.lines) {
-      if (line.text !== '') ctx.strokeText(line.text, line.x * s, line.baseline * s);
+    // Emoji keep their own artwork: an outline would only ring them in black.
+    for (const { run, x, y } of placed) {
+      if (run.emoji) continue;
+      ctx.font = cssFont(style.fontWeight, sizePx);
+      ctx.strokeText(run.text, x, y);
     }
   }
 
   ctx.fillStyle = paint.text;
-  for (const line of layout.lines) {
-    if (line.text !== '') ctx.fillText(line.text, line.x * s, line.baseline * s);
+  for (const { run, x, y } of placed) {
+    ctx.font = cssFont(style.fontWeight, sizePx, run.emoji);
+    ctx.fillText(run.text, x, y);
   }
 }
 
