@@ -28,7 +28,7 @@ export { registerAllFonts } from './fonts.ts';
 export const DEFAULT_JPEG_QUALITY = 88;
 
 export interface RenderOptions {
-  /** JPEG quality 1-100; 88 keeps text edges clean at about 200-400 KB a slide. */
+  /** JPEG quality 1-100; 88 keeps text edges clean at roughly 100-400 KB a slide. */
   quality?: number;
 }
 
@@ -166,10 +166,11 @@ export async function renderSlide(
   options: RenderOptions = {},
 ): Promise<Buffer> {
   const canvas = await drawSlide(slide, imageBytes);
-  return canvas.encode('jpeg', options.quality ?? DEFAULT_JPEG_QUALITY);
+  const quality = Math.round(Math.min(100, Math.max(1, options.quality ?? DEFAULT_JPEG_QUALITY)));
+  return canvas.encode('jpeg', quality);
 }
 
-/** Renders one slide as PNG (lossless), for previews and reference images. */
+/** Renders one slide as PNG (lossless), for previews and pixel-exact checks. */
 export async function renderSlidePng(slide: SlideSpec, imageBytes: Buffer): Promise<Buffer> {
   const canvas = await drawSlide(slide, imageBytes);
   return canvas.encode('png');
