@@ -18,6 +18,8 @@ import { workspaceRoutes } from './modules/workspace/workspace.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { uploadSchemas, uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { thumbnailScheduler } from './modules/uploads/thumbnail-jobs.ts';
+import { postSchemas, postsRoutes } from './modules/posts/posts.routes.ts';
+import { carouselScheduler } from './modules/posts/carousel.ts';
 
 export type App = FastifyInstance;
 
@@ -87,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     ...tagSchemas,
     ...scheduleSchemas,
     ...uploadSchemas,
+    ...postSchemas,
   ]) {
     app.addSchema(s);
   }
@@ -161,6 +164,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(workspaceRoutes(ctx));
       await v2.register(usageRoutes(ctx));
       await v2.register(uploadsRoutes(ctx, thumbnailScheduler(ctx)));
+      await v2.register(postsRoutes(ctx, carouselScheduler(ctx)));
     },
     { prefix: '/v2' },
   );

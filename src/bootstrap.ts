@@ -52,10 +52,12 @@ export async function openContext(
       cursors: new CursorCodec(derive('cursors')),
       meter: new RequestMeter(handle.db),
       thumbnails: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
+      renders: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
     };
     return {
       ctx,
       close: async () => {
+        await ctx.renders.close();
         await ctx.thumbnails.close();
         await ctx.meter.stop();
         await handle.close();

@@ -20,4 +20,6 @@ export interface AppContext {
   meter: RequestMeter;
   /** Runs thumbnail work off the request path. */
   thumbnails: ThumbnailQueue;
+  /** Renders carousel slides off the request path (one background lane of its own). */
+  renders: ThumbnailQueue;
 }

@@ -9,6 +9,7 @@ import { client, seedCompany, validAccount, type TestApp } from './helpers/app.t
 import { SCOPES, type Scope } from '../src/modules/keys/scopes.ts';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
+import { uploadFile } from './helpers/uploads.ts';
 
 /** SPEC 5 and DECISIONS 7: the scope each operation needs (null: no key). */
 const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
@@ -34,7 +35,14 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   getUpload: ['posts:read', 'posts:write'],
   downloadUpload: null,
   downloadUploadThumbnail: null,
+  createPost: ['posts:write'],
+  queuePost: ['posts:write'],
+  getPost: ['posts:read'],
+  downloadPostMedia: null,
 };
+
+/** Ids of company A that sample bodies refer to (set in the setup test). */
+const sample = { uploadId: '', accountId: '' };
 
 /** A valid body per operation, so checks reach the handler rather than stop at validation. */
 const SAMPLE_BODIES: Record<string, () => unknown> = {
@@ -50,6 +58,8 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
     contentType: 'image/png',
     sizeBytes: 10,
   }),
+  createPost: () => ({ media: [sample.uploadId], accountIds: [sample.accountId] }),
+  queuePost: () => ({ accountIds: [sample.accountId] }),
 };
 
 interface Operation {
@@ -131,6 +141,16 @@ describeEachDialect('security suite', (get) => {
     });
     assert.equal(upload.status, 201);
     idsOfA.uploadId = upload.body.uploadId;
+    const ready = await uploadFile(t, callA, 'image.png');
+    const post = await callA('POST', '/v2/posts', {
+      media: [ready.uploadId],
+      accountIds: [account.body.accountId],
+    });
+    assert.equal(post.status, 201);
+    idsOfA.postId = post.body.postId;
+    idsOfA.part = 'thumbnail';
+    sample.uploadId = ready.uploadId;
+    sample.accountId = account.body.accountId;
     markersOfA.push(
       a.companyId,
       account.body.accountId,
@@ -229,12 +249,16 @@ describeEachDialect('security suite', (get) => {
         await t.ctx.db.selectFrom('content_tags').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('companies').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('uploads').selectAll().orderBy('id').execute(),
+        await t.ctx.db.selectFrom('posts').selectAll().orderBy('id').execute(),
+        await t.ctx.db.selectFrom('queue_items').selectAll().orderBy('id').execute(),
       ]);
     const unknownIds: Record<string, string> = {
       accountId: 'acc_doesnotexist',
       tagId: 'tag_doesnotexist',
       imageId: 'img_doesnotexist',
       uploadId: 'upl_doesnotexist',
+      postId: 'pst_doesnotexist',
+      part: 'thumbnail',
     };
     for (const op of ops.filter((o) => o.scopes !== null && o.pathParams.length > 0)) {
       const before = await snapshot();
@@ -250,8 +274,8 @@ describeEachDialect('security suite', (get) => {
         fill(op.path, unknownIds),
         SAMPLE_BODIES[op.operationId]?.(),
       );
-      assert.equal(foreign.status, 404, op.operationId);
-      assert.equal(unknown.status, 404, op.operationId);
+      assert.equal(foreign.status, 404, `${op.operationId}: ${JSON.stringify(foreign.body)}`);
+      assert.equal(unknown.status, 404, `${op.operationId}: ${JSON.stringify(unknown.body)}`);
       const strip = (body: { error: Record<string, unknown> }) => {
         const rest = withoutRequestId(body);
         return { code: rest.code, hint: rest.hint };

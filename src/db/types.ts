@@ -122,6 +122,63 @@ export interface UploadsTable {
   completed_at: string | null;
 }
 
+export interface PostsTable {
+  id: string;
+  company_id: string;
+  status: string;
+  media_kind: string;
+  media_upload_ids: string;
+  slides: string | null;
+  media_state: string;
+  media_keys: string | null;
+  media_error: string | null;
+  thumbnail_upload_id: string | null;
+  thumbnail_key: string | null;
+  caption: string | null;
+  hashtags: string;
+  sound: string | null;
+  notes: string | null;
+  platformb_post_format: string;
+  template_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PostContentGroupsTable {
+  post_id: string;
+  company_id: string;
+  group_id: string;
+  created_at: string;
+}
+
+export interface QueueItemsTable {
+  id: string;
+  company_id: string;
+  post_id: string;
+  account_id: string;
+  status: string;
+  skip_approval: number;
+  priority: number;
+  queued_at: string;
+  approved_at: string | null;
+  scheduled_after: string | null;
+  released_at: string | null;
+  posted_at: string | null;
+  post_url: string | null;
+  failure_reason: string | null;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  company_id: string;
+  operation: string;
+  key: string;
+  request_hash: string;
+  post_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -138,6 +195,10 @@ export interface Database {
   image_packs: ImagePacksTable;
   server_settings: ServerSettingsTable;
   uploads: UploadsTable;
+  posts: PostsTable;
+  post_content_groups: PostContentGroupsTable;
+  queue_items: QueueItemsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Db = Kysely<Database>;

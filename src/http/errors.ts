@@ -129,6 +129,11 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export interface ApiErrorOptions {
   hint?: string;
   headers?: Record<string, string>;
+  /**
+   * Only for "not found" codes naming an id inside a request body, which answer
+   * 400 rather than 404 (DECISIONS 1).
+   */
+  inBody?: boolean;
 }
 
 /** The one error type routes and services throw; rendered as the SPEC 7 envelope. */
@@ -142,7 +147,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CATALOG[code].status;
+    this.status = options.inBody ? 400 : ERROR_CATALOG[code].status;
     this.hint = options.hint ?? ERROR_CATALOG[code].hint;
     this.headers = options.headers ?? {};
   }

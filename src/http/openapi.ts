@@ -42,6 +42,7 @@ export function openapiOptions(): SwaggerOptions {
       },
       security: [{ bearerAuth: [] }],
       tags: [
+        { name: 'posts', description: 'Posts and their queue items' },
         { name: 'uploads', description: 'Media uploads: signed or remote' },
         { name: 'accounts', description: 'Publishing accounts' },
         { name: 'content-tags', description: 'Content tags for analytics attribution' },

@@ -46,9 +46,15 @@ export function Nullable<T extends TSchema>(schema: T) {
 export const DateTime = Type.String({ format: 'date-time' });
 
 /** Error responses of an operation, one entry per status, naming every code it can return. */
-export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+export function errorResponses(
+  codes: readonly ErrorCode[],
+  /** "Not found" codes that can also name an id in the body, answered with 400. */
+  inBody: readonly ErrorCode[] = [],
+): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const [status, list] of codesByStatus([...new Set(codes)])) {
+  const grouped = codesByStatus([...new Set(codes)]);
+  if (inBody.length) grouped.set(400, [...new Set([...(grouped.get(400) ?? []), ...inBody])]);
+  for (const [status, list] of grouped) {
     out[status] = Type.Unsafe<Static<typeof ErrorEnvelope>>({
       $ref: 'ErrorEnvelope#',
       description: `Error codes: ${list.map((c) => `\`${c}\``).join(', ')}`,

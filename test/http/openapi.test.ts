@@ -30,6 +30,9 @@ const SPEC_OPERATIONS = [
   'post /v2/uploads',
   'post /v2/uploads/{uploadId}/complete',
   'get /v2/uploads/{uploadId}',
+  'post /v2/posts',
+  'post /v2/posts/{postId}/queue',
+  'get /v2/posts/{postId}',
 ];
 
 test('the committed document equals the generated one (run `npm run openapi` after route changes)', async () => {

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { foundation } from './0001-foundation.ts';
 import { uploads } from './0002-uploads.ts';
+import { posts } from './0003-posts.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-uploads': uploads,
+  '0003-posts': posts,
 };
 
 export const migrationProvider: MigrationProvider = {

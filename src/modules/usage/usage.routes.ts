@@ -21,7 +21,9 @@ const UsageSchema = Type.Object(
     ),
     postsPerDay: Type.Number({ description: 'Daily cap on queue items created, per UTC day' }),
     apiRequestsToday: Type.Number(),
-    postsCreatedToday: Type.Number(),
+    postsCreatedToday: Type.Number({
+      description: 'Queue items created today (UTC), one per account',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,134 @@
+// Carousel rendering (DECISIONS 4): off the request path, each slide becomes a
+// 1080 x 1920 JPEG stored beside the post; then the post's items leave
+// `processing` for their opening status. A failed render fails the items with
+// the reason, and queueing later answers `media_not_ready`.
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import type { AppContext } from '../../context.ts';
+import type { PostsTable } from '../../db/types.ts';
+import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
+import { refreshPostStatus } from './posts.state.ts';
+
+export function slideKey(post: Pick<PostsTable, 'company_id' | 'id'>, index: number): string {
+  return `posts/${post.company_id}/${post.id}/slide-${index}.jpg`;
+}
+export function carouselThumbnailKey(post: Pick<PostsTable, 'company_id' | 'id'>): string {
+  return `posts/${post.company_id}/${post.id}/thumbnail.jpg`;
+}
+
+async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
+  const slides = JSON.parse(post.slides as string) as SlideSpec[];
+  const ids = [...new Set(slides.map((s) => s.image))];
+  const uploads = await ctx.db
+    .selectFrom('uploads')
+    .select(['id', 'blob_key'])
+    .where('company_id', '=', post.company_id)
+    .where('id', 'in', ids)
+    .execute();
+  const bytes = new Map<string, Buffer>();
+  for (const u of uploads) {
+    const path = ctx.blobs.localPath(u.blob_key);
+    if (!path) throw new Error('rendering needs a local blob path');
+    bytes.set(u.id, await readFile(path));
+  }
+  const keys: string[] = [];
+  let first: Buffer | null = null;
+  for (const [i, slide] of slides.entries()) {
+    const image = bytes.get(slide.image);
+    if (!image) throw new Error(`slide ${i}: image ${slide.image} is no longer available`);
+    const jpeg = await renderSlide(slide, image);
+    first ??= jpeg;
+    const key = slideKey(post, i);
+    await ctx.blobs.put(key, jpeg);
+    keys.push(key);
+  }
+  const thumb = await sharp(first as Buffer)
+    .resize(270, 480)
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  await ctx.blobs.put(carouselThumbnailKey(post), thumb);
+  return keys;
+}
+
+export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise<void> {
+  let keys: string[] | null = null;
+  let error: string | null = null;
+  try {
+    keys = await renderAll(ctx, post);
+  } catch (err) {
+    error = `Slides could not be rendered: ${(err as Error).message}`;
+  }
+  const at = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (tx) => {
+    if (keys) {
+      await tx
+        .updateTable('posts')
+        .set({
+          media_state: 'ready',
+          media_keys: JSON.stringify(keys),
+          thumbnail_key: carouselThumbnailKey(post),
+          updated_at: at,
+        })
+        .where('id', '=', post.id)
+        .execute();
+      // Items cancelled meanwhile stay cancelled; the rest open as they would have.
+      await tx
+        .updateTable('queue_items')
+        .set({ status: 'queued', approved_at: at, updated_at: at })
+        .where('post_id', '=', post.id)
+        .where('status', '=', 'processing')
+        .where('skip_approval', '=', 1)
+        .execute();
+      await tx
+        .updateTable('queue_items')
+        .set({ status: 'pending_approval', updated_at: at })
+        .where('post_id', '=', post.id)
+        .where('status', '=', 'processing')
+        .execute();
+    } else {
+      await tx
+        .updateTable('posts')
+        .set({ media_state: 'failed', media_error: error, updated_at: at })
+        .where('id', '=', post.id)
+        .execute();
+      await tx
+        .updateTable('queue_items')
+        .set({ status: 'failed', failure_reason: error, updated_at: at })
+        .where('post_id', '=', post.id)
+        .where('status', '=', 'processing')
+        .execute();
+    }
+    await refreshPostStatus(tx, post.id, at);
+  });
+}
+
+/** The hook post creation calls for carousels. */
+export function carouselScheduler(ctx: AppContext): (post: PostsTable) => void {
+  return (post) => {
+    try {
+      ctx.renders.enqueue(() => renderCarousel(ctx, post));
+    } catch {
+      // A full queue is retried by nothing yet: fail the items so the caller sees why.
+      void renderFailed(ctx, post);
+    }
+  };
+}
+
+async function renderFailed(ctx: AppContext, post: PostsTable): Promise<void> {
+  const at = ctx.clock.now().toISOString();
+  const reason = 'Slides could not be rendered: the rendering queue is full';
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('posts')
+      .set({ media_state: 'failed', media_error: reason, updated_at: at })
+      .where('id', '=', post.id)
+      .execute();
+    await tx
+      .updateTable('queue_items')
+      .set({ status: 'failed', failure_reason: reason, updated_at: at })
+      .where('post_id', '=', post.id)
+      .where('status', '=', 'processing')
+      .execute();
+    await refreshPostStatus(tx, post.id, at);
+  });
+}

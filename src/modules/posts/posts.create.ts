@@ -1,0 +1,407 @@
+// Creating and queueing posts (SPEC 4.2, 3 rules 1-2; DECISIONS 2 and 4).
+import type { AppContext } from '../../context.ts';
+import type {
+  PostContentGroupsTable,
+  PostsTable,
+  QueueItemsTable,
+  UploadsTable,
+} from '../../db/types.ts';
+import { ApiError } from '../../http/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Principal } from '../keys/keys.service.ts';
+import { getCompanyRow } from '../companies/companies.service.ts';
+import { consumeDaily, consumePostCredits, planOf } from '../usage/usage.service.ts';
+import { claimKey, requestHash } from './idempotency.ts';
+import * as repo from './posts.repository.ts';
+import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
+import { refreshPostStatus } from './posts.state.ts';
+import { isEditable, isFinal, isPublished, openingStatus } from './posts.status.ts';
+import { viewPost } from './posts.view.ts';
+
+export interface Written {
+  post: PostOut;
+  /** True when an Idempotency-Key replayed an earlier request (HTTP 200). */
+  replay: boolean;
+}
+
+/** Hook run after a carousel post is created, to render its slides off the request path. */
+export type OnCarousel = (post: PostsTable) => void;
+
+function duplicates(list: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  return list.find((x) => (seen.has(x) ? true : (seen.add(x), false)));
+}
+
+/** DECISIONS 4: which media combinations form a post; returns the media kind. */
+function checkMediaSet(
+  media: readonly string[],
+  uploads: Map<string, UploadsTable>,
+  slides: readonly SlideInput[] | undefined,
+): 'video' | 'image' | 'carousel' {
+  const kinds = media.map((id) => (uploads.get(id) as UploadsTable).kind);
+  const dup = duplicates(media);
+  if (dup) throw new ApiError('invalid_media_set', `/media lists upload ${dup} twice`);
+  if (!slides) {
+    if (kinds.length === 1 && kinds[0] === 'video') return 'video';
+    if (kinds.every((k) => k === 'image')) return 'image';
+    throw new ApiError(
+      'invalid_media_set',
+      kinds.includes('video')
+        ? '/media must be exactly one video, or 1-10 images; videos cannot be combined'
+        : '/media cannot form a post',
+    );
+  }
+  const firstVideo = media.find((id) => uploads.get(id)?.kind === 'video');
+  if (firstVideo) {
+    throw new ApiError(
+      'invalid_media_set',
+      `/media: carousel slides use images only (${firstVideo} is a video)`,
+    );
+  }
+  const heic = media.find((id) => /hei[cf]/.test(uploads.get(id)?.content_type ?? ''));
+  if (heic) {
+    throw new ApiError(
+      'invalid_media_set',
+      `/media: upload ${heic} is HEIC, which slides cannot be rendered from; use PNG, JPEG or WebP`,
+    );
+  }
+  const used = new Set<string>();
+  for (const [i, slide] of slides.entries()) {
+    if (!media.includes(slide.image)) {
+      throw new ApiError(
+        'invalid_media_set',
+        `/slides/${i}/image ${slide.image} is not one of /media`,
+      );
+    }
+    used.add(slide.image);
+  }
+  const unused = media.find((id) => !used.has(id));
+  if (unused)
+    throw new ApiError('invalid_media_set', `/media: upload ${unused} is not used by any slide`);
+  return 'carousel';
+}
+
+async function loadUploads(ctx: AppContext, companyId: string, media: readonly string[]) {
+  const rows = await ctx.db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...new Set(media)])
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const [i, id] of media.entries()) {
+    const row = byId.get(id);
+    if (!row)
+      throw new ApiError('upload_not_found', `/media/${i}: upload ${id} does not exist`, {
+        inBody: true,
+      });
+    if (row.status !== 'ready') {
+      throw new ApiError(
+        'upload_not_ready',
+        `/media/${i}: upload ${id} is ${row.status}, not ready`,
+      );
+    }
+  }
+  return byId;
+}
+
+async function loadAccounts(ctx: AppContext, companyId: string, accountIds: readonly string[]) {
+  const dup = duplicates(accountIds);
+  if (dup) {
+    throw new ApiError('invalid_request', `/accountIds lists ${dup} twice`, {
+      hint: 'List each account once.',
+    });
+  }
+  const rows = await ctx.db
+    .selectFrom('accounts')
+    .select(['id', 'platform'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...accountIds])
+    .execute();
+  const found = new Set(rows.map((r) => r.id));
+  for (const [i, id] of accountIds.entries()) {
+    if (!found.has(id)) {
+      throw new ApiError('account_not_found', `/accountIds/${i}: account ${id} does not exist`, {
+        inBody: true,
+      });
+    }
+  }
+}
+
+/** SPEC 2.2 content-group rules and 3 rule 5: only live tags of the company can be assigned. */
+export async function checkGroups(
+  ctx: AppContext,
+  companyId: string,
+  groups: readonly string[],
+): Promise<string[]> {
+  const unique = [...new Set(groups)];
+  const tagIds = unique.map((g) => g.slice(4));
+  for (const [i, g] of groups.entries()) {
+    if (g.startsWith('template:')) {
+      throw new ApiError(
+        'invalid_request',
+        `/contentGroupIds/${i}: template groups come from the template a post was made from and cannot be assigned`,
+        {
+          hint: 'Assign tags as "tag:<tagId>".',
+        },
+      );
+    }
+  }
+  const tags = tagIds.length
+    ? await ctx.db
+        .selectFrom('content_tags')
+        .select(['id', 'archived'])
+        .where('company_id', '=', companyId)
+        .where('id', 'in', tagIds)
+        .execute()
+    : [];
+  const byId = new Map(tags.map((t) => [t.id, t]));
+  for (const [i, g] of groups.entries()) {
+    const tag = byId.get(g.slice(4));
+    if (!tag)
+      throw new ApiError(
+        'tag_not_found',
+        `/contentGroupIds/${i}: tag ${g.slice(4)} does not exist`,
+        { inBody: true },
+      );
+    if (tag.archived === 1) {
+      throw new ApiError(
+        'invalid_request',
+        `/contentGroupIds/${i}: tag ${g.slice(4)} is archived and cannot be assigned`,
+        {
+          hint: 'Restore the tag with archived: false, or choose another tag.',
+        },
+      );
+    }
+  }
+  return unique;
+}
+
+export async function checkFeedFormat(
+  ctx: AppContext,
+  companyId: string,
+  format: string | undefined,
+) {
+  if (format !== 'post') return;
+  const company = await getCompanyRow(ctx.db, companyId);
+  if (company?.platformb_feed_posts !== 1) {
+    throw new ApiError(
+      'platformB_feed_posts_disabled',
+      'platformBPostFormat "post" is not enabled for this company',
+    );
+  }
+}
+
+function newItems(
+  companyId: string,
+  postId: string,
+  accountIds: readonly string[],
+  input: { skipApproval?: boolean; priority?: number },
+  mediaReady: boolean,
+  at: string,
+): QueueItemsTable[] {
+  const skip = input.skipApproval === true;
+  const status = openingStatus(mediaReady, skip);
+  return accountIds.map((accountId) => ({
+    id: newId('qit'),
+    company_id: companyId,
+    post_id: postId,
+    account_id: accountId,
+    status,
+    skip_approval: skip ? 1 : 0,
+    priority: input.priority ?? 0,
+    queued_at: at,
+    approved_at: status === 'queued' ? at : null,
+    scheduled_after: null,
+    released_at: null,
+    posted_at: null,
+    post_url: null,
+    failure_reason: null,
+    updated_at: at,
+  }));
+}
+
+export async function createPost(
+  ctx: AppContext,
+  principal: Principal,
+  input: CreatePostInput,
+  idempotencyKey: string | undefined,
+  onCarousel: OnCarousel,
+): Promise<Written> {
+  const companyId = principal.companyId;
+  const uploads = await loadUploads(ctx, companyId, input.media);
+  const kind = checkMediaSet(input.media, uploads, input.slides);
+  await loadAccounts(ctx, companyId, input.accountIds);
+  const groups = await checkGroups(ctx, companyId, input.contentGroupIds ?? []);
+  await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
+
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const postId = newId('pst', now.getTime());
+  const mediaReady = kind !== 'carousel';
+  const post: PostsTable = {
+    id: postId,
+    company_id: companyId,
+    status: 'draft',
+    media_kind: kind,
+    media_upload_ids: JSON.stringify(input.media),
+    slides: input.slides ? JSON.stringify(input.slides) : null,
+    media_state: mediaReady ? 'ready' : 'processing',
+    media_keys: null,
+    media_error: null,
+    thumbnail_upload_id: input.media[0] as string,
+    thumbnail_key: null,
+    caption: input.caption ?? null,
+    hashtags: JSON.stringify(input.hashtags ?? []),
+    sound: input.sound ? JSON.stringify(input.sound) : null,
+    notes: input.notes ?? null,
+    platformb_post_format: input.platformBPostFormat ?? 'reel',
+    template_id: null,
+    created_at: at,
+    updated_at: at,
+  };
+  const groupRows: PostContentGroupsTable[] = groups.map((g) => ({
+    post_id: postId,
+    company_id: companyId,
+    group_id: g,
+    created_at: at,
+  }));
+  const items = newItems(companyId, postId, input.accountIds, input, mediaReady, at);
+  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
+
+  const replayOf = await ctx.db.transaction().execute(async (tx) => {
+    if (idempotencyKey) {
+      const replay = await claimKey(tx, {
+        companyId,
+        operation: 'create-post',
+        key: idempotencyKey,
+        hash: requestHash(input),
+        postId,
+        now,
+      });
+      if (replay) return replay;
+    }
+    // One queue item is one post to publish: the daily cap and the credits count items.
+    await consumeDaily(tx, plan, companyId, 'posts', now, items.length);
+    await consumePostCredits(tx, plan, companyId, now, items.length);
+    await repo.insertPost(tx, post);
+    await repo.insertGroups(tx, groupRows);
+    await repo.insertItems(tx, items);
+    await refreshPostStatus(tx, postId, at);
+    return null;
+  });
+  if (replayOf) return { post: await readPost(ctx, companyId, replayOf), replay: true };
+  if (kind === 'carousel') onCarousel({ ...post });
+  return { post: await readPost(ctx, companyId, postId), replay: false };
+}
+
+export async function readPost(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+): Promise<PostOut> {
+  const post = await repo.findPost(ctx.db, companyId, postId);
+  if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+  return viewPost(ctx, post);
+}
+
+/** Post metadata a create or queue call may also set, when the post is still editable. */
+export function metadataPatch(input: QueuePostInput): Partial<PostsTable> {
+  const patch: Partial<PostsTable> = {};
+  if (input.caption !== undefined) patch.caption = input.caption;
+  if (input.hashtags !== undefined) patch.hashtags = JSON.stringify(input.hashtags);
+  if (input.sound !== undefined) patch.sound = JSON.stringify(input.sound);
+  if (input.notes !== undefined) patch.notes = input.notes;
+  if (input.platformBPostFormat !== undefined)
+    patch.platformb_post_format = input.platformBPostFormat;
+  return patch;
+}
+
+/** POST /v2/posts/{postId}/queue: one new item per requested account. */
+export async function queuePost(
+  ctx: AppContext,
+  principal: Principal,
+  postId: string,
+  input: QueuePostInput,
+  idempotencyKey: string | undefined,
+): Promise<Written> {
+  const companyId = principal.companyId;
+  if (!(await repo.findPost(ctx.db, companyId, postId))) {
+    throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+  }
+  await loadAccounts(ctx, companyId, input.accountIds);
+  await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
+
+  const replayOf = await ctx.db.transaction().execute(async (tx) => {
+    if (idempotencyKey) {
+      const replay = await claimKey(tx, {
+        companyId,
+        operation: `queue-post:${postId}`,
+        key: idempotencyKey,
+        hash: requestHash(input),
+        postId,
+        now,
+      });
+      if (replay) return replay;
+    }
+    const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
+    if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+    const existing = await tx
+      .selectFrom('queue_items')
+      .selectAll()
+      .where('post_id', '=', postId)
+      .execute();
+    if (isPublished(existing)) {
+      throw new ApiError('post_already_published', `Post ${postId} is already published`);
+    }
+    if (post.media_state !== 'ready') {
+      throw new ApiError(
+        'media_not_ready',
+        post.media_state === 'failed'
+          ? `Post ${postId} has no usable media: ${post.media_error ?? 'rendering failed'}`
+          : `Post ${postId} media is still being prepared`,
+      );
+    }
+    const byAccount = new Map(existing.map((i) => [i.account_id, i]));
+    for (const [i, accountId] of input.accountIds.entries()) {
+      const item = byAccount.get(accountId);
+      if (item && !isFinal(item.status)) {
+        throw new ApiError(
+          'duplicate_queue_item',
+          `/accountIds/${i}: post ${postId} is already queued for account ${accountId}`,
+        );
+      }
+    }
+    const patch = metadataPatch(input);
+    if (Object.keys(patch).length > 0) {
+      if (!isEditable(existing)) {
+        throw new ApiError(
+          'post_not_editable',
+          `Post ${postId} is past editing; only contentGroupIds can change`,
+        );
+      }
+      await repo.updatePost(tx, postId, { ...patch, updated_at: at });
+    }
+    const fresh = newItems(companyId, postId, input.accountIds, input, true, at);
+    // Items that ended failed or cancelled for an account are queued again deliberately.
+    const revived = fresh.filter((f) => byAccount.has(f.account_id));
+    const added = fresh.filter((f) => !byAccount.has(f.account_id));
+    await consumeDaily(tx, plan, companyId, 'posts', now, fresh.length);
+    await consumePostCredits(tx, plan, companyId, now, fresh.length);
+    await repo.insertItems(tx, added);
+    for (const item of revived) {
+      const old = byAccount.get(item.account_id) as QueueItemsTable;
+      await tx
+        .updateTable('queue_items')
+        .set({ ...item, id: old.id })
+        .where('id', '=', old.id)
+        .execute();
+    }
+    await refreshPostStatus(tx, postId, at);
+    return null;
+  });
+  return { post: await readPost(ctx, companyId, replayOf ?? postId), replay: replayOf !== null };
+}

@@ -1,0 +1,30 @@
+// Signed downloads of a post's rendered media: carousel slides and thumbnail.
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { postMediaPath } from './posts.view.ts';
+
+export async function openPostMedia(
+  ctx: AppContext,
+  postId: string,
+  part: string,
+  expires: number,
+  signature: string,
+): Promise<{ stream: Readable; size: number }> {
+  const path = postMediaPath(postId, part as 'thumbnail');
+  const check = ctx.signer.check(path, expires, signature, ctx.clock.now());
+  if (check === 'expired') throw new ApiError('invalid_signature', 'This URL has expired');
+  if (check === 'invalid')
+    throw new ApiError('invalid_signature', 'This URL’s signature is not valid');
+  const post = await ctx.db
+    .selectFrom('posts')
+    .select(['media_keys', 'thumbnail_key'])
+    .where('id', '=', postId)
+    .executeTakeFirst();
+  const slides = post?.media_keys ? (JSON.parse(post.media_keys) as string[]) : [];
+  const key = part === 'thumbnail' ? post?.thumbnail_key : slides[Number(part.slice(6))];
+  const stat = key ? await ctx.blobs.stat(key) : null;
+  const stream = key && stat ? await ctx.blobs.get(key) : null;
+  if (!stream || !stat) throw new ApiError('post_not_found', `Post ${postId} has no ${part}`);
+  return { stream, size: stat.size };
+}
