@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: child servers pinned to one core, autocannon
 // runs, and a report printed beside its same-run baseline.
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 
@@ -25,7 +25,6 @@ export async function startChild(
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   if (child.pid) {
-    const { spawnSync } = await import('node:child_process');
     spawnSync('taskset', ['-a', '-p', '-c', '0', String(child.pid)], { stdio: 'ignore' });
   }
   let output = '';
@@ -126,4 +125,15 @@ export async function writeReport(name: string, data: unknown): Promise<string> 
   const file = `bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   await writeFile(file, JSON.stringify(data, null, 2));
   return file;
+}
+
+/** The run with the median requests/s. */
+export function median(runs: LoadResult[]): LoadResult {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
+  return sorted[Math.floor(sorted.length / 2)] as LoadResult;
+}
+
+/** Pins this process (the load generator) to CPU 1, away from the servers on CPU 0. */
+export function pinSelf(): void {
+  spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 }

@@ -2,8 +2,9 @@
 // the same run, and a JSON report under bench/results/.
 import { benchReads } from './reads.ts';
 import { benchProbe, benchPut } from './uploads.ts';
-import { writeReport } from './lib.ts';
+import { pinSelf, writeReport } from './lib.ts';
 
+pinSelf();
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<unknown>> = {
   reads: benchReads,

@@ -94,22 +94,35 @@ export async function createKey(
   };
 }
 
+// A verified secret and the exact key row it was checked against. The embedded
+// database hands back the same row object until anything changes, so a repeat
+// request with the same key skips hashing and parsing; any change to the key
+// (revocation) or its company yields a new row and a full check.
+const verified = new Map<string, { row: repo.KeyWithPlan; principal: Principal }>();
+
 /** The principal behind a bearer secret, or null for anything not a live key. */
 export async function verifyKey(db: Db, secret: string): Promise<Principal | null> {
   const m = KEY_PATTERN.exec(secret);
   if (!m) return null;
   const row = await repo.findKeyByPrefix(db, m[1] as string);
+  const hit = verified.get(secret);
+  if (hit && row && hit.row === row) return hit.principal;
   // Hash even when the prefix is unknown so timing does not tell the two apart.
   const digest = sha256(secret);
   if (!row) return null;
   if (!safeEqual(digest, Buffer.from(row.key_hash, 'hex'))) return null;
   if (row.revoked_at !== null) return null;
-  return {
+  const principal: Principal = {
     keyId: row.id,
     companyId: row.company_id,
     scopes: new Set(row.scopes.split(',')),
     plan: row.plan,
   };
+  if (Object.isFrozen(row)) {
+    if (verified.size >= 10_000) verified.clear();
+    verified.set(secret, { row, principal });
+  }
+  return principal;
 }
 
 function info(row: repo.KeyRow): KeyInfo {

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../http/errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
+import { removeGroupFromPosts } from '../posts/posts.update.ts';
 import type {
   ContentTagOut,
   CreateTagInput,
@@ -22,7 +23,19 @@ function nameKey(name: string): string {
   return name.normalize('NFC').toLowerCase();
 }
 
+// Rows read through the embedded database's cache are immutable and shared, so
+// their API form is kept with them.
+const tagOf = new WeakMap<ContentTagsTable, ContentTagOut>();
+
 function toTag(row: ContentTagsTable): ContentTagOut {
+  const known = tagOf.get(row);
+  if (known) return known;
+  const out = buildTag(row);
+  if (Object.isFrozen(row)) tagOf.set(row, out);
+  return out;
+}
+
+function buildTag(row: ContentTagsTable): ContentTagOut {
   return {
     tagId: row.id,
     contentGroupId: contentGroupIdOf(row.id),
@@ -130,8 +143,8 @@ export async function deleteTag(
   return ctx.db.transaction().execute(async (tx) => {
     const deleted = await repo.deleteTag(tx, companyId, tagId);
     if (!deleted) throw notFound(tagId);
-    // Posts arrive with the posts module; until then no post can carry the tag.
-    const updatedPosts = 0;
+    // SPEC 4.3: the tag leaves every post in the same transaction; one row per post.
+    const updatedPosts = await removeGroupFromPosts(tx, companyId, contentGroupIdOf(tagId));
     return { tagId, updatedPosts };
   });
 }
