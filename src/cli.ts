@@ -20,9 +20,10 @@ import {
 } from './modules/keys/keys.service.ts';
 import { createPack, importImages, WorkspaceError } from './modules/workspace/workspace.service.ts';
 import { seedDemo } from './cli/seed.ts';
+import { ApprovalError, approve, reject } from './modules/approvals/approvals.service.ts';
 
 /** Errors an operator can fix; printed without a stack trace. */
-const OPERATOR_ERRORS = [ConfigError, CompanyError, KeyError, WorkspaceError];
+const OPERATOR_ERRORS = [ConfigError, CompanyError, KeyError, WorkspaceError, ApprovalError];
 
 function print(json: boolean, value: unknown, text: string): void {
   console.log(json ? JSON.stringify(value, null, 2) : text);
@@ -216,6 +217,28 @@ export function buildCli(): Command {
         print(!!o.json, r, `created pack ${r.packId}`);
       }),
     );
+
+  for (const [name, fn, verb] of [
+    ['approve', approve, 'approved'],
+    ['reject', reject, 'rejected'],
+  ] as const) {
+    program
+      .command(name)
+      .description(`${name} a post's items waiting for approval`)
+      .requiredOption('--post <postId>')
+      .option('--account <accountId>', 'only this account of the post')
+      .option('--json', 'machine-readable output')
+      .action(async (o) =>
+        withContext(async (ctx) => {
+          const r = await fn(ctx, { postId: o.post, accountId: o.account });
+          print(
+            !!o.json,
+            r,
+            `${verb} ${r.changed.length} item(s) of post ${r.postId}; post is now ${r.postStatus}`,
+          );
+        }),
+      );
+  }
 
   const seed = program.command('seed').description('demo data');
   seed
