@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
-import type { PostsTable } from '../../db/types.ts';
+import type { DbOrTx, PostsTable } from '../../db/types.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
 import { refreshPostStatus } from './posts.state.ts';
 
@@ -85,21 +85,27 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
         .where('post_id', '=', post.id)
         .where('status', '=', 'processing')
         .execute();
+      await refreshPostStatus(tx, post.id, at);
     } else {
-      await tx
-        .updateTable('posts')
-        .set({ media_state: 'failed', media_error: error, updated_at: at })
-        .where('id', '=', post.id)
-        .execute();
-      await tx
-        .updateTable('queue_items')
-        .set({ status: 'failed', failure_reason: error, updated_at: at })
-        .where('post_id', '=', post.id)
-        .where('status', '=', 'processing')
-        .execute();
+      await failRender(tx, post.id, error as string, at);
     }
-    await refreshPostStatus(tx, post.id, at);
   });
+}
+
+/** The post has no usable media: its items still processing fail with the reason. */
+async function failRender(tx: DbOrTx, postId: string, reason: string, at: string): Promise<void> {
+  await tx
+    .updateTable('posts')
+    .set({ media_state: 'failed', media_error: reason, updated_at: at })
+    .where('id', '=', postId)
+    .execute();
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'failed', failure_reason: reason, updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .execute();
+  await refreshPostStatus(tx, postId, at);
 }
 
 /** The hook post creation calls for carousels. */
@@ -117,18 +123,5 @@ export function carouselScheduler(ctx: AppContext): (post: PostsTable) => void {
 async function renderFailed(ctx: AppContext, post: PostsTable): Promise<void> {
   const at = ctx.clock.now().toISOString();
   const reason = 'Slides could not be rendered: the rendering queue is full';
-  await ctx.db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('posts')
-      .set({ media_state: 'failed', media_error: reason, updated_at: at })
-      .where('id', '=', post.id)
-      .execute();
-    await tx
-      .updateTable('queue_items')
-      .set({ status: 'failed', failure_reason: reason, updated_at: at })
-      .where('post_id', '=', post.id)
-      .where('status', '=', 'processing')
-      .execute();
-    await refreshPostStatus(tx, post.id, at);
-  });
+  await ctx.db.transaction().execute((tx) => failRender(tx, post.id, reason, at));
 }
