@@ -20,6 +20,8 @@ import {
 } from './modules/keys/keys.service.ts';
 import { createPack, importImages, WorkspaceError } from './modules/workspace/workspace.service.ts';
 import { seedDemo } from './cli/seed.ts';
+import { releaseDue } from './dispatch/dispatcher.ts';
+import { startDispatchLoop } from './dispatch/loop.ts';
 import { ApprovalError, approve, reject } from './modules/approvals/approvals.service.ts';
 
 /** Errors an operator can fix; printed without a stack trace. */
@@ -73,6 +75,31 @@ export function buildCli(): Command {
         await handle.close();
       }
     });
+
+  program
+    .command('dispatch')
+    .description('run the release dispatcher alone (PostgreSQL allows several at once)')
+    .option('--once', 'one pass, then exit')
+    .option('--json', 'machine-readable output')
+    .action(async (o) =>
+      withContext(async (ctx, config) => {
+        if (o.once) {
+          const r = await releaseDue(ctx, ctx.clock.now());
+          print(!!o.json, r, `released ${r.released} item(s) across ${r.accounts} account(s)`);
+          return;
+        }
+        const loop = startDispatchLoop(ctx, config.dispatchIntervalMs || 15_000, {
+          onPass: (r) => r.released > 0 && print(!!o.json, r, `released ${r.released} item(s)`),
+          onError: (err) =>
+            console.error(`slotline: dispatch pass failed: ${(err as Error).message}`),
+        });
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await loop.stop();
+      }),
+    );
 
   const company = program.command('company').description('manage companies');
   company

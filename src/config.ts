@@ -24,6 +24,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** Private targets remote uploads may fetch from (REMOTE_FETCH_ALLOW); none by default. */
   readonly remoteFetchAllow: AllowList;
+  /** How often the release dispatcher runs in the service; 0 turns it off there. */
+  readonly dispatchIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -103,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultTimezone,
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     remoteFetchAllow,
+    dispatchIntervalMs: int(env, 'DISPATCH_INTERVAL_MS', 15_000, 0, 3_600_000),
   });
 }

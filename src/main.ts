@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
+import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
 
 export async function serve(config: Config): Promise<void> {
   const logger = pino({
@@ -13,6 +14,7 @@ export async function serve(config: Config): Promise<void> {
     onBackgroundError: (err) => logger.error({ err }, 'background job failed'),
   });
   const app = await buildApp(opened.ctx, { logger });
+  let dispatch: DispatchLoop | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -21,6 +23,7 @@ export async function serve(config: Config): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await dispatch?.stop();
       await app.close();
       await opened.close();
     } finally {
@@ -30,6 +33,12 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  if (config.dispatchIntervalMs > 0) {
+    dispatch = startDispatchLoop(opened.ctx, config.dispatchIntervalMs, {
+      onPass: (r) => r.released > 0 && logger.info(r, 'released due items'),
+      onError: (err) => logger.error({ err }, 'dispatch pass failed'),
+    });
+  }
   logger.info(
     {
       storage: config.databaseUrl ? 'postgres' : `sqlite (${config.dataDir})`,

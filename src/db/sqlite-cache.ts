@@ -83,7 +83,11 @@ export function withQueryCaches(sqlite: SqliteDatabase.Database): {
   }
 
   const facades = new Map<string, ReturnType<typeof facade>>();
-  const prepare = (sql: string) => {
+  const prepare = (text: string) => {
+    // Write transactions take the write lock when they begin, so a second process
+    // (the CLI, another dispatcher) waits its turn under busy_timeout instead of
+    // failing when a read-then-write transaction cannot be upgraded.
+    const sql = /^begin$/i.test(text.trim()) ? 'begin immediate' : text;
     let f = facades.get(sql);
     if (!f) {
       if (statements.size >= MAX_STATEMENTS) {

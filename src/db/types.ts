@@ -179,6 +179,48 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/** One analytics snapshot of a posted item (SPEC 2.7 `history`). Counters may be bigint text. */
+export interface PostAnalyticsTable {
+  id: string;
+  company_id: string;
+  post_id: string;
+  queue_item_id: string;
+  account_id: string;
+  platform: string;
+  post_url: string | null;
+  views: number | string;
+  likes: number | string;
+  comments: number | string;
+  shares: number | string;
+  saves: number | string;
+  collected_at: string;
+}
+
+/** The latest statistics of an account (SPEC 2.8); `engagement` is a percentage. */
+export interface AccountStatsTable {
+  account_id: string;
+  company_id: string;
+  followers: number | string;
+  posts: number | string;
+  engagement: number;
+  views: number | string;
+  likes: number | string;
+  comments: number | string;
+  scanned_posts: number | string;
+  updated_at: string;
+}
+
+export interface ReleasesTable {
+  account_id: string;
+  local_date: string;
+  slot_label: string;
+  company_id: string;
+  queue_item_id: string;
+  slot_kind: string;
+  ready_at: string;
+  released_at: string;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -194,11 +236,14 @@ export interface Database {
   images: ImagesTable;
   image_packs: ImagePacksTable;
   server_settings: ServerSettingsTable;
+  releases: ReleasesTable;
   uploads: UploadsTable;
   posts: PostsTable;
   post_content_groups: PostContentGroupsTable;
   queue_items: QueueItemsTable;
   idempotency_keys: IdempotencyKeysTable;
+  post_analytics: PostAnalyticsTable;
+  account_stats: AccountStatsTable;
 }
 
 export type Db = Kysely<Database>;

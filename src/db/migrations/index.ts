@@ -2,12 +2,16 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { foundation } from './0001-foundation.ts';
 import { uploads } from './0002-uploads.ts';
 import { posts } from './0003-posts.ts';
+import { analytics } from './0004-analytics.ts';
+import { releases } from './0005-releases.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-uploads': uploads,
   '0003-posts': posts,
+  '0004-analytics': analytics,
+  '0005-releases': releases,
 };
 
 export const migrationProvider: MigrationProvider = {
