@@ -20,6 +20,8 @@ import { uploadSchemas, uploadsRoutes } from './modules/uploads/uploads.routes.t
 import { thumbnailScheduler } from './modules/uploads/thumbnail-jobs.ts';
 import { postSchemas, postsRoutes } from './modules/posts/posts.routes.ts';
 import { carouselScheduler } from './modules/posts/carousel.ts';
+import { queueRoutes, queueSchemas } from './modules/queue/queue.routes.ts';
+import { analyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
 
 export type App = FastifyInstance;
 
@@ -90,6 +92,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     ...scheduleSchemas,
     ...uploadSchemas,
     ...postSchemas,
+    ...queueSchemas,
+    ...analyticsSchemas,
   ]) {
     app.addSchema(s);
   }
@@ -165,6 +169,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(usageRoutes(ctx));
       await v2.register(uploadsRoutes(ctx, thumbnailScheduler(ctx)));
       await v2.register(postsRoutes(ctx, carouselScheduler(ctx)));
+      await v2.register(queueRoutes(ctx));
+      await v2.register(analyticsRoutes(ctx));
     },
     { prefix: '/v2' },
   );

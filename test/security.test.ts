@@ -39,6 +39,9 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   queuePost: ['posts:write'],
   getPost: ['posts:read'],
   downloadPostMedia: null,
+  listAccountQueue: ['posts:read'],
+  getPostAnalytics: ['analytics:read'],
+  getAccountAnalytics: ['analytics:read'],
 };
 
 /** Ids of company A that sample bodies refer to (set in the setup test). */

@@ -45,6 +45,7 @@ export function openapiOptions(): SwaggerOptions {
         { name: 'posts', description: 'Posts and their queue items' },
         { name: 'uploads', description: 'Media uploads: signed or remote' },
         { name: 'accounts', description: 'Publishing accounts' },
+        { name: 'analytics', description: 'Post and account analytics' },
         { name: 'content-tags', description: 'Content tags for analytics attribution' },
         { name: 'schedules', description: 'Posting windows' },
         { name: 'workspace', description: 'Company workspace and image URLs' },

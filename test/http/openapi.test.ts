@@ -33,6 +33,9 @@ const SPEC_OPERATIONS = [
   'post /v2/posts',
   'post /v2/posts/{postId}/queue',
   'get /v2/posts/{postId}',
+  'get /v2/posts/{postId}/analytics',
+  'get /v2/accounts/{accountId}/queue',
+  'get /v2/accounts/{accountId}/analytics',
 ];
 
 test('the committed document equals the generated one (run `npm run openapi` after route changes)', async () => {

@@ -108,3 +108,40 @@ export async function setScheduleWindows(
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+/**
+ * Queue activity of some accounts in one grouped query: per account, one row with
+ * `released_at` null carrying the count of `queued` items, and one row per release instant
+ * at or after `since` (`n` items released at it). Callers map releases onto each account's
+ * local day, which SQL cannot do across timezones.
+ */
+export interface QueueActivityRow {
+  account_id: string;
+  released_at: string | null;
+  queued: number | string;
+  n: number | string;
+}
+
+export async function queueActivity(
+  db: DbOrTx,
+  companyId: string,
+  accountIds: readonly string[],
+  since: string,
+): Promise<QueueActivityRow[]> {
+  if (accountIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .select((eb) => [
+      'account_id',
+      'released_at',
+      eb.fn
+        .sum<number | string>(eb.case().when('status', '=', 'queued').then(1).else(0).end())
+        .as('queued'),
+      eb.fn.countAll<number | string>().as('n'),
+    ])
+    .where('company_id', '=', companyId)
+    .where('account_id', 'in', accountIds)
+    .where((eb) => eb.or([eb('status', '=', 'queued'), eb('released_at', '>=', since)]))
+    .groupBy(['account_id', 'released_at'])
+    .execute();
+}

@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { effectiveSchedule, MAX_POSTS_PER_DAY } from '../../dispatch/schedule-rules.ts';
-import { nextWindowStart } from '../../dispatch/windows.ts';
+import { nextWindowStart, postsToday } from '../../dispatch/windows.ts';
 import type { Principal } from '../keys/keys.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
@@ -40,6 +40,61 @@ export function parseWindows(json: string | null): string[] | null {
   return json === null ? null : (JSON.parse(json) as string[]);
 }
 
+/** SPEC 2.5 `postsToday` and `queueDepth` of one account. */
+export interface AccountActivity {
+  postsToday: number;
+  queueDepth: number;
+}
+
+export const NO_ACTIVITY: AccountActivity = Object.freeze({ postsToday: 0, queueDepth: 0 });
+
+// A local day never starts more than ~26 hours before the instant it contains (UTC+14 with a
+// DST shift), so releases older than this cannot be in any account's today.
+const TODAY_LOOKBACK_MS = 48 * 60 * 60 * 1000;
+// Keeps the `in` list of one query well below every dialect's bound-parameter limit.
+const ACTIVITY_CHUNK = 1000;
+
+/**
+ * postsToday (releases in each account's local day, windows.ts postsToday; DECISIONS 5) and
+ * queueDepth (items `queued`, windows.ts decision 10) of many accounts: one grouped query per
+ * thousand accounts, never one per account.
+ */
+export async function activityOf(
+  ctx: AppContext,
+  companyId: string,
+  rows: readonly AccountsTable[],
+  now: Date,
+): Promise<Map<string, AccountActivity>> {
+  const out = new Map<string, AccountActivity>();
+  if (rows.length === 0) return out;
+  const since = new Date(now.getTime() - TODAY_LOOKBACK_MS).toISOString();
+  const ids = rows.map((r) => r.id);
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += ACTIVITY_CHUNK)
+    chunks.push(ids.slice(i, i + ACTIVITY_CHUNK));
+  const results = await Promise.all(
+    chunks.map((chunk) => repo.queueActivity(ctx.db, companyId, chunk, since)),
+  );
+  const releases = new Map<string, number[]>();
+  const depth = new Map<string, number>();
+  for (const r of results.flat()) {
+    depth.set(r.account_id, (depth.get(r.account_id) ?? 0) + Number(r.queued));
+    if (r.released_at === null) continue;
+    const at = Date.parse(r.released_at);
+    const list = releases.get(r.account_id) ?? [];
+    for (let i = 0; i < Number(r.n); i++) list.push(at);
+    releases.set(r.account_id, list);
+  }
+  for (const row of rows) {
+    const released = releases.get(row.id);
+    out.set(row.id, {
+      postsToday: released ? postsToday(released, row.timezone, now) : 0,
+      queueDepth: depth.get(row.id) ?? 0,
+    });
+  }
+  return out;
+}
+
 // Rows are immutable once read, so their parsed search terms are kept with them.
 const searchTermsOf = new WeakMap<AccountsTable, string[]>();
 
@@ -48,6 +103,7 @@ export function toAccount(
   row: AccountsTable,
   companyScheduleJson: string | null,
   now: Date,
+  activity: AccountActivity,
 ): AccountOut {
   let terms = searchTermsOf.get(row);
   if (!terms) {
@@ -62,9 +118,9 @@ export function toAccount(
     status: row.status as AccountOut['status'],
     timezone: row.timezone,
     followers: row.followers,
-    postsToday: 0,
+    postsToday: activity.postsToday,
     dailyCap: MAX_POSTS_PER_DAY,
-    queueDepth: 0,
+    queueDepth: activity.queueDepth,
     nextWindow: nextWindowOf(row.timezone, row.schedule_windows, companyScheduleJson, now),
     lastPostAt: row.last_post_at,
     bio: row.bio,
@@ -97,8 +153,9 @@ export async function listAccounts(
   ]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const activity = await activityOf(ctx, companyId, page, now);
   return {
-    data: page.map((r) => toAccount(r, windows, now)),
+    data: page.map((r) => toAccount(r, windows, now, activity.get(r.id) ?? NO_ACTIVITY)),
     nextCursor:
       rows.length > limit && last
         ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
@@ -123,11 +180,13 @@ export async function getAccount(
   companyId: string,
   accountId: string,
 ): Promise<AccountOut> {
+  const now = ctx.clock.now();
   const [row, windows] = await Promise.all([
     getAccountRow(ctx, companyId, accountId),
     companySchedule(ctx, companyId),
   ]);
-  return toAccount(row, windows, ctx.clock.now());
+  const activity = await activityOf(ctx, companyId, [row], now);
+  return toAccount(row, windows, now, activity.get(row.id) ?? NO_ACTIVITY);
 }
 
 function accountExists(input: CreateAccountInput): ApiError {
@@ -191,5 +250,6 @@ export async function createAccount(
     if (isUniqueViolation(err)) throw accountExists(input);
     throw err;
   }
-  return toAccount(row, company ? company.schedule_windows : null, now);
+  // A new account has no queue items yet.
+  return toAccount(row, company ? company.schedule_windows : null, now, NO_ACTIVITY);
 }

@@ -20,17 +20,65 @@ export interface PostBundle {
   groups: PostContentGroupsTable[];
 }
 
+/** What a post's thumbnail URL depends on; `carousel` is true when the post has slides. */
+export interface ThumbnailSource {
+  id: string;
+  carousel: boolean;
+  thumbnail_key: string | null;
+  thumbnail_upload_id: string | null;
+}
+
+/**
+ * Signed thumbnail URL of a post, or null while there is none: a carousel's rendered cover, or
+ * the thumbnail of the upload it was made from once that thumbnail exists (`thumbnailReady`).
+ */
+export function postThumbnailUrl(
+  ctx: AppContext,
+  post: ThumbnailSource,
+  thumbnailReady: boolean,
+): string | null {
+  const expires = new Date(ctx.clock.now().getTime() + URL_MS);
+  if (post.carousel) {
+    return post.thumbnail_key
+      ? ctx.signer.sign(postMediaPath(post.id, 'thumbnail'), expires)
+      : null;
+  }
+  if (thumbnailReady && post.thumbnail_upload_id) {
+    return ctx.signer.sign(mediaPath(post.thumbnail_upload_id, true), expires);
+  }
+  return null;
+}
+
+/** Which of the posts' source uploads already have a thumbnail, in one query. */
+export async function readyThumbnails(
+  ctx: AppContext,
+  posts: readonly { thumbnail_upload_id: string | null }[],
+): Promise<Set<string>> {
+  const ids = [...new Set(posts.map((p) => p.thumbnail_upload_id).filter((x): x is string => !!x))];
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.db
+    .selectFrom('uploads')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('thumbnail_key', 'is not', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean): PostOut {
   const { post } = b;
   const uploads = JSON.parse(post.media_upload_ids) as string[];
   const slides = post.slides ? (JSON.parse(post.slides) as unknown[]) : null;
-  const expires = new Date(ctx.clock.now().getTime() + URL_MS);
-  let thumbnailUrl: string | null = null;
-  if (slides && post.thumbnail_key) {
-    thumbnailUrl = ctx.signer.sign(postMediaPath(post.id, 'thumbnail'), expires);
-  } else if (!slides && thumbnailReady && post.thumbnail_upload_id) {
-    thumbnailUrl = ctx.signer.sign(mediaPath(post.thumbnail_upload_id, true), expires);
-  }
+  const thumbnailUrl = postThumbnailUrl(
+    ctx,
+    {
+      id: post.id,
+      carousel: slides !== null,
+      thumbnail_key: post.thumbnail_key,
+      thumbnail_upload_id: post.thumbnail_upload_id,
+    },
+    thumbnailReady,
+  );
   return {
     postId: post.id,
     status: post.status as PostStatus,
@@ -66,22 +114,11 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
 /** Loads items, groups and thumbnail readiness for many posts in three queries. */
 export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<PostOut[]> {
   const ids = posts.map((p) => p.id);
-  const thumbUploads = [
-    ...new Set(posts.map((p) => p.thumbnail_upload_id).filter((x): x is string => !!x)),
-  ];
-  const [items, groups, thumbs] = await Promise.all([
+  const [items, groups, ready] = await Promise.all([
     repo.itemsOfPosts(ctx.db, ids),
     repo.groupsOfPosts(ctx.db, ids),
-    thumbUploads.length
-      ? ctx.db
-          .selectFrom('uploads')
-          .select('id')
-          .where('id', 'in', thumbUploads)
-          .where('thumbnail_key', 'is not', null)
-          .execute()
-      : Promise.resolve([]),
+    readyThumbnails(ctx, posts),
   ]);
-  const ready = new Set(thumbs.map((t) => t.id));
   const itemsBy = new Map<string, ItemWithAccount[]>();
   for (const i of items) itemsBy.set(i.post_id, [...(itemsBy.get(i.post_id) ?? []), i]);
   const groupsBy = new Map<string, PostContentGroupsTable[]>();

@@ -11,7 +11,7 @@ import type { ImagePacksTable, ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { listAllAccounts } from '../accounts/accounts.repository.ts';
-import { toAccount } from '../accounts/accounts.service.ts';
+import { activityOf, NO_ACTIVITY, toAccount } from '../accounts/accounts.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import type { MediaUrlsInput, MediaUrlsOut, WorkspaceOut } from './workspace.schemas.ts';
 import * as repo from './workspace.repository.ts';
@@ -33,6 +33,7 @@ export async function getWorkspace(ctx: AppContext, companyId: string): Promise<
     repo.listPacks(ctx.db, companyId),
   ]);
   if (!company) throw new ApiError('not_found', `Company ${companyId} does not exist`);
+  const activity = await activityOf(ctx, companyId, accounts, now);
   return {
     version: WORKSPACE_VERSION,
     refreshedAt: now.toISOString(),
@@ -43,7 +44,7 @@ export async function getWorkspace(ctx: AppContext, companyId: string): Promise<
       website: company.website,
     },
     accounts: accounts.map((row) => {
-      const a = toAccount(row, company.schedule_windows, now);
+      const a = toAccount(row, company.schedule_windows, now, activity.get(row.id) ?? NO_ACTIVITY);
       return {
         accountId: a.accountId,
         platform: a.platform,

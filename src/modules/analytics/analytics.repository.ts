@@ -1,0 +1,71 @@
+import type { AccountStatsTable, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
+
+export async function postExists(db: DbOrTx, companyId: string, postId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', postId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The newest snapshot of each queue item (one per account) of the post. */
+export async function latestSnapshots(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+): Promise<PostAnalyticsTable[]> {
+  const ranked = db
+    .selectFrom('post_analytics')
+    .selectAll()
+    .select((eb) =>
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) =>
+          ob.partitionBy('queue_item_id').orderBy('collected_at', 'desc').orderBy('id', 'desc'),
+        )
+        .as('rn'),
+    )
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId);
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .selectAll()
+    .where('rn', '=', 1)
+    .orderBy('queue_item_id')
+    .execute();
+  return rows.map(({ rn: _rn, ...row }) => row);
+}
+
+/** One page of snapshots newest first; `before` is the (collected_at, id) of the last one seen. */
+export async function pageSnapshots(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+  opts: { before?: [string, string]; limit: number },
+): Promise<PostAnalyticsTable[]> {
+  let q = db
+    .selectFrom('post_analytics')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId);
+  const before = opts.before;
+  if (before) {
+    q = q.where((eb) => eb(eb.refTuple('collected_at', 'id'), '<', eb.tuple(before[0], before[1])));
+  }
+  return q.orderBy('collected_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+}
+
+export async function findAccountStats(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+): Promise<AccountStatsTable | undefined> {
+  return db
+    .selectFrom('account_stats')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,148 @@
+// Post and account analytics (SPEC 2.7, 2.8, 4.2, 4.4; DECISIONS 7). Snapshots and account
+// statistics are written by the release engine from worker reports; these are reads only and
+// answer with zeros and nulls while nothing has been reported.
+import type { AppContext } from '../../context.ts';
+import type { PostAnalyticsTable } from '../../db/types.ts';
+import { ApiError } from '../../http/errors.ts';
+import { cursorScope } from '../../http/cursor.ts';
+import { getAccountRow } from '../accounts/accounts.service.ts';
+import type {
+  AccountAnalyticsOut,
+  PostAnalyticsOut,
+  PostAnalyticsQueryInput,
+  SnapshotOut,
+} from './analytics.schemas.ts';
+import * as repo from './analytics.repository.ts';
+
+type Platform = SnapshotOut['platform'];
+
+/**
+ * DECISIONS 7: (likes + comments + shares + saves) / views as a percentage rounded to two
+ * decimals (half up), 0 when views is 0. Integer arithmetic, so 1/8 is exactly 0.13.
+ */
+export function engagementRate(
+  views: number,
+  likes: number,
+  comments: number,
+  shares: number,
+  saves: number,
+): number {
+  if (views <= 0) return 0;
+  const engaged = BigInt(likes + comments + shares + saves);
+  const v = BigInt(views);
+  const hundredths = (engaged * 20_000n + v) / (2n * v);
+  return Number(hundredths) / 100;
+}
+
+function toSnapshot(row: PostAnalyticsTable): SnapshotOut {
+  return {
+    id: row.id,
+    // The post is the published video (or carousel); taskId names the per-account item.
+    videoId: row.post_id,
+    accountId: row.account_id,
+    platform: row.platform as Platform,
+    postUrl: row.post_url,
+    views: Number(row.views),
+    likes: Number(row.likes),
+    comments: Number(row.comments),
+    shares: Number(row.shares),
+    saves: Number(row.saves),
+    collectedAt: row.collected_at,
+    taskId: row.queue_item_id,
+  };
+}
+
+/** Newer first: the snapshot that names the post in the summary when views tie. */
+function newer(a: SnapshotOut, b: SnapshotOut): boolean {
+  return a.collectedAt > b.collectedAt || (a.collectedAt === b.collectedAt && a.id > b.id);
+}
+
+/**
+ * Totals over the latest snapshot of each account (queue item) the post went out to, so
+ * figures of several accounts add up and older snapshots of one account never double count.
+ * postUrl, accountId and platform come from the account whose latest snapshot has the most
+ * views; all three are null, and lastUpdated too, before any snapshot.
+ */
+export function summarise(latest: readonly SnapshotOut[]): PostAnalyticsOut['summary'] {
+  let views = 0;
+  let likes = 0;
+  let comments = 0;
+  let shares = 0;
+  let saves = 0;
+  let lastUpdated: string | null = null;
+  let top: SnapshotOut | null = null;
+  for (const s of latest) {
+    views += s.views;
+    likes += s.likes;
+    comments += s.comments;
+    shares += s.shares;
+    saves += s.saves;
+    if (lastUpdated === null || s.collectedAt > lastUpdated) lastUpdated = s.collectedAt;
+    if (top === null || s.views > top.views || (s.views === top.views && newer(s, top))) top = s;
+  }
+  return {
+    views,
+    likes,
+    comments,
+    shares,
+    saves,
+    engagementRate: engagementRate(views, likes, comments, shares, saves),
+    lastUpdated,
+    postUrl: top?.postUrl ?? null,
+    accountId: top?.accountId ?? null,
+    platform: top?.platform ?? null,
+  };
+}
+
+export async function getPostAnalytics(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  query: PostAnalyticsQueryInput,
+): Promise<PostAnalyticsOut> {
+  const now = ctx.clock.now();
+  if (!(await repo.postExists(ctx.db, companyId, postId))) {
+    throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+  }
+  const limit = query.limit ?? 25;
+  const scope = cursorScope(companyId, 'post-analytics', { postId });
+  const before = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : undefined;
+  const [latest, rows] = await Promise.all([
+    repo.latestSnapshots(ctx.db, companyId, postId),
+    repo.pageSnapshots(ctx.db, companyId, postId, { before, limit: limit + 1 }),
+  ]);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    summary: summarise(latest.map(toSnapshot)),
+    history: page.map(toSnapshot),
+    nextCursor:
+      rows.length > limit && last
+        ? ctx.cursors.encode(scope, [last.collected_at, last.id], now)
+        : null,
+  };
+}
+
+/** SPEC 2.8 from the account's latest statistics; zeros before the first report. */
+export async function getAccountAnalytics(
+  ctx: AppContext,
+  companyId: string,
+  accountId: string,
+): Promise<AccountAnalyticsOut> {
+  const account = await getAccountRow(ctx, companyId, accountId);
+  const stats = await repo.findAccountStats(ctx.db, companyId, account.id);
+  return {
+    accountId: account.id,
+    followers: Number(stats ? stats.followers : account.followers),
+    posts: Number(stats?.posts ?? 0),
+    engagement: Number(stats?.engagement ?? 0),
+    analytics: {
+      views: Number(stats?.views ?? 0),
+      likes: Number(stats?.likes ?? 0),
+      comments: Number(stats?.comments ?? 0),
+    },
+    scannedPosts: Number(stats?.scanned_posts ?? 0),
+  };
+}

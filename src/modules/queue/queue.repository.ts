@@ -1,0 +1,119 @@
+import { sql, type SqlBool } from 'kysely';
+import type { DbOrTx } from '../../db/types.ts';
+
+/** Statuses of items still on their way out (DECISIONS 2); the account queue shows these. */
+export const OPEN_STATUSES = ['processing', 'pending_approval', 'queued', 'posting'] as const;
+
+/**
+ * Keyset of the queue order: `rank` 0 for `posting` items (already released) and 1 for the
+ * rest, then priority desc, queuedAt asc, id asc (release-order.ts).
+ */
+export type QueueKey = [rank: number, priority: number, queuedAt: string, id: string];
+
+export interface QueueRow {
+  id: string;
+  post_id: string;
+  status: string;
+  priority: number;
+  queued_at: string;
+  scheduled_after: string | null;
+  caption: string | null;
+  carousel: SqlBool;
+  thumbnail_key: string | null;
+  thumbnail_upload_id: string | null;
+}
+
+export async function pageQueue(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  opts: { after?: QueueKey; limit: number },
+): Promise<QueueRow[]> {
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .select((eb) => [
+      'queue_items.id',
+      'queue_items.post_id',
+      'queue_items.status',
+      'queue_items.priority',
+      'queue_items.queued_at',
+      'queue_items.scheduled_after',
+      'posts.caption',
+      eb('posts.slides', 'is not', null).as('carousel'),
+      'posts.thumbnail_key',
+      'posts.thumbnail_upload_id',
+    ])
+    .where('queue_items.company_id', '=', companyId)
+    .where('posts.company_id', '=', companyId)
+    .where('queue_items.account_id', '=', accountId)
+    .where('queue_items.status', 'in', OPEN_STATUSES);
+  if (opts.after) {
+    const [rank, priority, queuedAt, id] = opts.after;
+    q = q.where((eb) => {
+      const later = eb.or([
+        eb('queue_items.priority', '<', priority),
+        eb.and([
+          eb('queue_items.priority', '=', priority),
+          eb.or([
+            eb('queue_items.queued_at', '>', queuedAt),
+            eb.and([eb('queue_items.queued_at', '=', queuedAt), eb('queue_items.id', '>', id)]),
+          ]),
+        ]),
+      ]);
+      const posting = eb('queue_items.status', '=', 'posting');
+      const waiting = eb('queue_items.status', '!=', 'posting');
+      // After a posting item: later posting items, then every waiting one.
+      return rank === 0 ? eb.or([eb.and([posting, later]), waiting]) : eb.and([waiting, later]);
+    });
+  }
+  return q
+    .orderBy(sql`case when ${sql.ref('queue_items.status')} = 'posting' then 0 else 1 end`)
+    .orderBy('queue_items.priority', 'desc')
+    .orderBy('queue_items.queued_at')
+    .orderBy('queue_items.id')
+    .limit(opts.limit)
+    .execute();
+}
+
+export interface PlanningRow {
+  id: string;
+  priority: number;
+  queued_at: string;
+  approved_at: string | null;
+  scheduled_after: string | null;
+  released_at: string | null;
+}
+
+/** Every `queued` item of the account: the input of the slot planner. */
+export async function queuedItems(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+): Promise<PlanningRow[]> {
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'priority', 'queued_at', 'approved_at', 'scheduled_after', 'released_at'])
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** Items of the account released in [from, to), whatever became of them since. */
+export async function releasedBetween(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  from: string,
+  to: string,
+): Promise<PlanningRow[]> {
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'priority', 'queued_at', 'approved_at', 'scheduled_after', 'released_at'])
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .where('released_at', '>=', from)
+    .where('released_at', '<', to)
+    .execute();
+}
