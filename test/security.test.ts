@@ -38,6 +38,9 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   createPost: ['posts:write'],
   queuePost: ['posts:write'],
   getPost: ['posts:read'],
+  listPosts: ['posts:read'],
+  updatePost: ['posts:write'],
+  cancelPost: ['posts:write'],
   downloadPostMedia: null,
   listAccountQueue: ['posts:read'],
   getPostAnalytics: ['analytics:read'],
@@ -63,6 +66,7 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   }),
   createPost: () => ({ media: [sample.uploadId], accountIds: [sample.accountId] }),
   queuePost: () => ({ accountIds: [sample.accountId] }),
+  updatePost: () => ({ caption: 'changed', contentGroupIds: [] }),
 };
 
 interface Operation {

@@ -1,6 +1,7 @@
 // Creating and queueing posts (SPEC 4.2, 3 rules 1-2; DECISIONS 2 and 4).
 import type { AppContext } from '../../context.ts';
 import type {
+  DbOrTx,
   PostContentGroupsTable,
   PostsTable,
   QueueItemsTable,
@@ -128,16 +129,24 @@ async function loadAccounts(ctx: AppContext, companyId: string, accountIds: read
   }
 }
 
-/** SPEC 2.2 content-group rules and 3 rule 5: only live tags of the company can be assigned. */
+/**
+ * SPEC 2.2 content-group rules and 3 rule 5: only live tags of the company can
+ * be assigned. Groups in `kept` are already on the post and pass as they are:
+ * its template provenance, and tags archived since they were assigned.
+ * `lock` holds the tag rows FOR SHARE (PostgreSQL) until the caller's
+ * transaction ends, so a concurrent tag deletion waits and then sees the rows.
+ */
 export async function checkGroups(
   ctx: AppContext,
   companyId: string,
   groups: readonly string[],
+  options: { db?: DbOrTx; kept?: ReadonlySet<string>; lock?: boolean } = {},
 ): Promise<string[]> {
+  const db = options.db ?? ctx.db;
+  const kept = options.kept ?? new Set<string>();
   const unique = [...new Set(groups)];
-  const tagIds = unique.map((g) => g.slice(4));
   for (const [i, g] of groups.entries()) {
-    if (g.startsWith('template:')) {
+    if (g.startsWith('template:') && !kept.has(g)) {
       throw new ApiError(
         'invalid_request',
         `/contentGroupIds/${i}: template groups come from the template a post was made from and cannot be assigned`,
@@ -147,16 +156,17 @@ export async function checkGroups(
       );
     }
   }
-  const tags = tagIds.length
-    ? await ctx.db
-        .selectFrom('content_tags')
-        .select(['id', 'archived'])
-        .where('company_id', '=', companyId)
-        .where('id', 'in', tagIds)
-        .execute()
-    : [];
+  const tagIds = unique.filter((g) => g.startsWith('tag:')).map((g) => g.slice(4));
+  let tagQuery = db
+    .selectFrom('content_tags')
+    .select(['id', 'archived'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', tagIds);
+  if (options.lock) tagQuery = tagQuery.forShare();
+  const tags = tagIds.length ? await tagQuery.execute() : [];
   const byId = new Map(tags.map((t) => [t.id, t]));
   for (const [i, g] of groups.entries()) {
+    if (!g.startsWith('tag:')) continue;
     const tag = byId.get(g.slice(4));
     if (!tag)
       throw new ApiError(
@@ -164,7 +174,7 @@ export async function checkGroups(
         `/contentGroupIds/${i}: tag ${g.slice(4)} does not exist`,
         { inBody: true },
       );
-    if (tag.archived === 1) {
+    if (tag.archived === 1 && !kept.has(g)) {
       throw new ApiError(
         'invalid_request',
         `/contentGroupIds/${i}: tag ${g.slice(4)} is archived and cannot be assigned`,

@@ -4,13 +4,21 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import {
+  CancelledPost,
+  CancelQuery,
   CreatePostBody,
   IdempotencyHeaders,
+  ListPostsQuery,
   Post,
   PostIdParams,
+  PostPage,
   QueuePostBody,
+  UpdatePostBody,
 } from './posts.schemas.ts';
 import { createPost, queuePost, readPost, type OnCarousel } from './posts.create.ts';
+import { listPosts } from './posts.list.ts';
+import { updatePost } from './posts.update.ts';
+import { cancelPost } from './posts.cancel.ts';
 import { openPostMedia } from './posts.media.ts';
 import { SignedQuery } from '../uploads/uploads.schemas.ts';
 import { Type } from 'typebox';
@@ -128,6 +136,107 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
         },
       },
       async (req) => readPost(ctx, principalOf(req).companyId, req.params.postId),
+    );
+
+    app.get(
+      '/posts',
+      {
+        config: { scopes: ['posts:read'] },
+        schema: {
+          operationId: 'listPosts',
+          tags: ['posts'],
+          summary: 'List posts, newest first',
+          description:
+            'Filters combine. `accountId`: posts with an item for that account; an account that ' +
+            'does not exist or belongs to another company answers 404 `account_not_found`, not ' +
+            'an empty page. `status`: the post status. `since`: posts created at or after it. ' +
+            '`contentGroupId`: posts attributed to that tag or template group, or `untagged` ' +
+            'for posts with no group at all. A cursor is good only for the filters it came ' +
+            'from (otherwise `invalid_cursor`) and for 24 hours. A walk returns every post that ' +
+            'existed when it began exactly once; posts created meanwhile are newer and show up ' +
+            'on a new walk, and nothing is ever returned twice.',
+          querystring: ListPostsQuery,
+          response: {
+            200: PostPage,
+            ...errorResponses([
+              ...AUTH_ERRORS,
+              'invalid_request',
+              'invalid_cursor',
+              'account_not_found',
+            ]),
+          },
+        },
+      },
+      async (req) => listPosts(ctx, principalOf(req).companyId, req.query),
+    );
+
+    app.patch(
+      '/posts/:postId',
+      {
+        config: { scopes: ['posts:write'] },
+        schema: {
+          operationId: 'updatePost',
+          tags: ['posts'],
+          summary: 'Update post metadata or content tags',
+          description:
+            '`caption`, `hashtags`, `sound`, `notes` and `platformBPostFormat` change only ' +
+            'while no item has reached `posting` (`post_not_editable` afterwards); ' +
+            '`notes: null` and `sound: null` clear them. `contentGroupIds` can change at any ' +
+            'time and replaces the explicit tags (`[]` removes them all); template provenance ' +
+            'stays. Archived tags cannot be added but stay when already on the post.',
+          params: PostIdParams,
+          body: UpdatePostBody,
+          response: {
+            200: ref(Post),
+            ...errorResponses(
+              [
+                ...AUTH_ERRORS,
+                'invalid_request',
+                'unsupported_media_type',
+                'request_too_large',
+                'post_not_found',
+                'post_not_editable',
+                'platformB_feed_posts_disabled',
+              ],
+              ['tag_not_found'],
+            ),
+          },
+        },
+      },
+      async (req) => updatePost(ctx, principalOf(req).companyId, req.params.postId, req.body),
+    );
+
+    app.delete(
+      '/posts/:postId',
+      {
+        config: { scopes: ['posts:write'] },
+        schema: {
+          operationId: 'cancelPost',
+          tags: ['posts'],
+          summary: 'Cancel a post, or one account of it',
+          description:
+            'Items `processing`, `pending_approval` or `queued` become `cancelled`; nothing is ' +
+            'deleted. Others are listed in `cancellation.skipped` with a reason: ' +
+            '`currently_posting`, `already_posted`, `already_cancelled` or `already_failed`. ' +
+            'With `accountId`, only that account’s item is targeted; an account the post has ' +
+            'no item for answers 404 `account_not_found`. When no targeted item can be ' +
+            'cancelled (including a draft with no items), 409 `post_not_cancellable`.',
+          params: PostIdParams,
+          querystring: CancelQuery,
+          response: {
+            200: CancelledPost,
+            ...errorResponses([
+              ...AUTH_ERRORS,
+              'invalid_request',
+              'post_not_found',
+              'account_not_found',
+              'post_not_cancellable',
+            ]),
+          },
+        },
+      },
+      async (req) =>
+        cancelPost(ctx, principalOf(req).companyId, req.params.postId, req.query.accountId),
     );
 
     app.get(

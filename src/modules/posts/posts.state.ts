@@ -1,7 +1,7 @@
 // The one place where queue items change status: every change goes through
 // here, inside the caller's transaction, and refreshes the post's derived status.
 import type { DbOrTx } from '../../db/types.ts';
-import { derivePostStatus, type PostStatus } from './posts.status.ts';
+import { CANCELLABLE, derivePostStatus, type PostStatus } from './posts.status.ts';
 
 export async function refreshPostStatus(
   tx: DbOrTx,
@@ -16,4 +16,33 @@ export async function refreshPostStatus(
   const status = derivePostStatus(items);
   await tx.updateTable('posts').set({ status, updated_at: at }).where('id', '=', postId).execute();
   return status;
+}
+
+/**
+ * Moves the given items of a post to `cancelled` (DECISIONS 2: only from
+ * `processing`, `pending_approval` or `queued`). The update is conditional on
+ * the status at write time, so an item a release moved to `posting` meanwhile
+ * keeps that status; the caller learns which items were really cancelled.
+ * Refreshes the post's status in the same transaction.
+ */
+export async function cancelItems(
+  tx: DbOrTx,
+  companyId: string,
+  postId: string,
+  itemIds: readonly string[],
+  at: string,
+): Promise<{ cancelled: string[]; status: PostStatus }> {
+  const rows = itemIds.length
+    ? await tx
+        .updateTable('queue_items')
+        .set({ status: 'cancelled', updated_at: at })
+        .where('company_id', '=', companyId)
+        .where('post_id', '=', postId)
+        .where('id', 'in', [...itemIds])
+        .where('status', 'in', [...CANCELLABLE])
+        .returning('id')
+        .execute()
+    : [];
+  const status = await refreshPostStatus(tx, postId, at);
+  return { cancelled: rows.map((r) => r.id), status };
 }

@@ -55,9 +55,12 @@ export function isPublished(items: readonly { status: string }[]): boolean {
   return items.some((i) => i.status === 'posted');
 }
 
+/** Item statuses that may still be cancelled (DECISIONS 2). */
+export const CANCELLABLE: readonly ItemStatus[] = ['processing', 'pending_approval', 'queued'];
+
 /** Items that may still be cancelled (DECISIONS 2: from processing, pending_approval, queued). */
 export function isCancellable(status: string): boolean {
-  return status === 'processing' || status === 'pending_approval' || status === 'queued';
+  return (CANCELLABLE as readonly string[]).includes(status);
 }
 
 /** The status a new item starts in, or moves to once its media is ready. */

@@ -1,0 +1,95 @@
+// DELETE /v2/posts/{postId} (SPEC 4.2, 3 rule 4; DECISIONS 2): cancels the
+// post's open items, or one account's. Items are never deleted, so posted
+// items and their history stay.
+import type { AppContext } from '../../context.ts';
+import type { QueueItemsTable } from '../../db/types.ts';
+import { ApiError } from '../../http/errors.ts';
+import { readPost } from './posts.create.ts';
+import * as repo from './posts.repository.ts';
+import type { CancelledPostOut } from './posts.schemas.ts';
+import { cancelItems } from './posts.state.ts';
+import { isCancellable } from './posts.status.ts';
+
+/**
+ * Why an item was left alone. `currently_posting` is SPEC's; the others name
+ * the final status the item already had, so a repeated cancel explains itself.
+ */
+export type SkipReason =
+  'currently_posting' | 'already_posted' | 'already_cancelled' | 'already_failed';
+
+function skipReason(status: string): SkipReason {
+  switch (status) {
+    case 'posted':
+      return 'already_posted';
+    case 'cancelled':
+      return 'already_cancelled';
+    case 'failed':
+      return 'already_failed';
+    default:
+      // `posting`, or an item a release moved on while this call ran.
+      return 'currently_posting';
+  }
+}
+
+export async function cancelPost(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  accountId: string | undefined,
+): Promise<CancelledPostOut> {
+  const at = ctx.clock.now().toISOString();
+  const outcome = await ctx.db.transaction().execute(async (tx) => {
+    const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
+    if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+    let targets: QueueItemsTable[] = await repo.itemsOfPost(tx, companyId, postId);
+    if (accountId !== undefined) {
+      targets = targets.filter((i) => i.account_id === accountId);
+      if (targets.length === 0) {
+        throw new ApiError(
+          'account_not_found',
+          `query parameter accountId: post ${postId} is not queued for account ${accountId}`,
+          { hint: 'Use an accountId listed in the post’s accounts, or leave accountId out.' },
+        );
+      }
+    }
+    const open = targets.filter((i) => isCancellable(i.status));
+    const { cancelled } = await cancelItems(
+      tx,
+      companyId,
+      postId,
+      open.map((i) => i.id),
+      at,
+    );
+    const done = new Set(cancelled);
+    // An open item the conditional update missed was moved on concurrently:
+    // read what it is now to say why it was skipped.
+    const missed = open.filter((i) => !done.has(i.id)).map((i) => i.id);
+    const now = new Map(
+      (missed.length ? await repo.itemsOfPost(tx, companyId, postId) : []).map((i) => [
+        i.id,
+        i.status,
+      ]),
+    );
+    const skipped = targets
+      .filter((i) => !done.has(i.id))
+      .map((i) => ({
+        accountId: i.account_id,
+        reason: skipReason(now.get(i.id) ?? i.status),
+      }));
+    if (done.size === 0) {
+      throw new ApiError(
+        'post_not_cancellable',
+        targets.length === 0
+          ? `Post ${postId} has no queue items to cancel`
+          : `Post ${postId}: no targeted item can be cancelled (${skipped
+              .map((s) => `${s.accountId}: ${s.reason}`)
+              .join(', ')})`,
+      );
+    }
+    return {
+      cancelled: targets.filter((i) => done.has(i.id)).map((i) => i.account_id),
+      skipped,
+    };
+  });
+  return { ...(await readPost(ctx, companyId, postId)), cancellation: outcome };
+}

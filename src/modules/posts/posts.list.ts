@@ -1,0 +1,61 @@
+// GET /v2/posts (SPEC 4.2, 8; DECISIONS 7): newest first, keyset cursors bound
+// to the company and every filter.
+import type { AppContext } from '../../context.ts';
+import { cursorScope } from '../../http/cursor.ts';
+import { ApiError } from '../../http/errors.ts';
+import { getAccountRow } from '../accounts/accounts.service.ts';
+import * as repo from './posts.repository.ts';
+import type { ListPostsInput, PostOut } from './posts.schemas.ts';
+import { viewPosts } from './posts.view.ts';
+
+/**
+ * created_at is stored as `toISOString()` text, so `since` is compared in that
+ * form: any RFC 3339 offset or precision selects the same instant.
+ */
+function normaliseSince(since: string | undefined): string | undefined {
+  if (since === undefined) return undefined;
+  const ms = Date.parse(since);
+  if (Number.isNaN(ms)) {
+    throw new ApiError(
+      'invalid_request',
+      `query parameter since ${JSON.stringify(since)} is not a date-time`,
+      {
+        hint: 'Send an RFC 3339 date-time such as 2026-03-01T00:00:00Z.',
+      },
+    );
+  }
+  return new Date(ms).toISOString();
+}
+
+export async function listPosts(
+  ctx: AppContext,
+  companyId: string,
+  query: ListPostsInput,
+): Promise<{ data: PostOut[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const limit = query.limit ?? 25;
+  const since = normaliseSince(query.since);
+  const filters = {
+    accountId: query.accountId,
+    status: query.status,
+    since,
+    contentGroupId: query.contentGroupId,
+  };
+  const scope = cursorScope(companyId, 'posts', filters);
+  const after = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : undefined;
+  // An account that is unknown or another company's is named as such rather
+  // than answered with an empty page, so a typo in the filter is visible.
+  if (query.accountId !== undefined) await getAccountRow(ctx, companyId, query.accountId);
+  const rows = await repo.pagePosts(ctx.db, companyId, { ...filters, after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    data: await viewPosts(ctx, page),
+    nextCursor:
+      rows.length > limit && last
+        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
+        : null,
+  };
+}
