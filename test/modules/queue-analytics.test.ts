@@ -228,6 +228,28 @@ describeEachDialect('account queue and analytics', (get) => {
     const acc = await s.call('GET', `/v2/accounts/${account}`);
     assert.equal(acc.body.queueDepth, 3);
     assert.equal(acc.body.postsToday, 1, 'only the posting item was released today');
+    // Lists compute both for a whole page at once, on every page.
+    const page1 = await s.call('GET', '/v2/accounts?limit=1&platform=platformA');
+    assert.deepEqual(
+      page1.body.data.map((x: { accountId: string; postsToday: number; queueDepth: number }) => [
+        x.accountId,
+        x.postsToday,
+        x.queueDepth,
+      ]),
+      [[account, 1, 3]],
+    );
+    const page2 = await s.call(
+      'GET',
+      `/v2/accounts?limit=1&platform=platformA&cursor=${encodeURIComponent(page1.body.nextCursor)}`,
+    );
+    assert.deepEqual(
+      page2.body.data.map((x: { accountId: string; postsToday: number; queueDepth: number }) => [
+        x.accountId,
+        x.postsToday,
+        x.queueDepth,
+      ]),
+      [[other, 0, 6]],
+    );
   });
 
   test('scheduledSlotStart with an account override in a non-UTC timezone and scheduledAfter', async () => {

@@ -43,11 +43,12 @@ export const analytics: Migration = {
       .execute();
 
     // SPEC 2.5 postsToday counts an account's releases in its local day; account lists read
-    // them for a page of accounts at once, so releases are found by (account, instant).
+    // them for a page of accounts at once. Led by the company and account columns so it wins
+    // over queue_items_company_account for that range, even without planner statistics.
     await db.schema
       .createIndex('queue_items_account_released')
       .on('queue_items')
-      .columns(['account_id', 'released_at'])
+      .columns(['company_id', 'account_id', 'released_at'])
       .execute();
   },
 };

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { AccountsTable, Db, DbOrTx } from '../../db/types.ts';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { AccountsTable, Database, Db, DbOrTx } from '../../db/types.ts';
 import { param, prepared } from '../../db/prepared.ts';
 
 export async function findAccount(
@@ -43,20 +43,29 @@ export async function insertAccount(db: DbOrTx, row: AccountsTable): Promise<voi
   await db.insertInto('accounts').values(row).execute();
 }
 
+/** The page conditions, in creation order; shared by the page and its queue activity. */
+function pageOf<O>(
+  q: SelectQueryBuilder<Database, 'accounts', O>,
+  withPlatform: boolean,
+  withAfter: boolean,
+): SelectQueryBuilder<Database, 'accounts', O> {
+  q = q.where('company_id', '=', param('company'));
+  if (withPlatform) q = q.where('platform', '=', param('platform'));
+  if (withAfter) {
+    q = q.where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('afterAt'), param('afterId'))),
+    );
+  }
+  return q
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(sql<number>`${param('limit')}`);
+}
+
 function pageQuery(withPlatform: boolean, withAfter: boolean) {
-  return prepared((db: Db) => {
-    let q = db.selectFrom('accounts').selectAll().where('company_id', '=', param('company'));
-    if (withPlatform) q = q.where('platform', '=', param('platform'));
-    if (withAfter) {
-      q = q.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('afterAt'), param('afterId'))),
-      );
-    }
-    return q
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(sql<number>`${param('limit')}`);
-  });
+  return prepared((db: Db) =>
+    pageOf(db.selectFrom('accounts').selectAll(), withPlatform, withAfter),
+  );
 }
 const PAGE_QUERIES = [
   pageQuery(false, false),
@@ -65,22 +74,33 @@ const PAGE_QUERIES = [
   pageQuery(true, true),
 ] as const;
 
-/** One page in creation order; `after` is the (created_at, id) of the last row seen. */
-export async function pageAccounts(
-  db: DbOrTx,
-  companyId: string,
-  opts: { platform?: string; after?: [string, string]; limit: number },
-): Promise<AccountsTable[]> {
-  const query = PAGE_QUERIES[
-    (opts.platform ? 2 : 0) + (opts.after ? 1 : 0)
-  ] as (typeof PAGE_QUERIES)[0];
-  return query(db, {
+export interface PageOptions {
+  platform?: string;
+  /** The (created_at, id) of the last row seen. */
+  after?: [string, string];
+  limit: number;
+}
+
+function pageValues(companyId: string, opts: PageOptions) {
+  return {
     company: companyId,
     platform: opts.platform,
     afterAt: opts.after?.[0],
     afterId: opts.after?.[1],
     limit: opts.limit,
-  });
+  };
+}
+
+/** One page in creation order. */
+export async function pageAccounts(
+  db: DbOrTx,
+  companyId: string,
+  opts: PageOptions,
+): Promise<AccountsTable[]> {
+  const query = PAGE_QUERIES[
+    (opts.platform ? 2 : 0) + (opts.after ? 1 : 0)
+  ] as (typeof PAGE_QUERIES)[0];
+  return query(db, pageValues(companyId, opts));
 }
 
 export async function listAllAccounts(db: DbOrTx, companyId: string): Promise<AccountsTable[]> {
@@ -110,10 +130,10 @@ export async function setScheduleWindows(
 }
 
 /**
- * Queue activity of some accounts in one grouped query: per account, one row with
- * `released_at` null carrying the count of `queued` items, and one row per release instant
- * at or after `since` (`n` items released at it). Callers map releases onto each account's
- * local day, which SQL cannot do across timezones.
+ * Queue activity of accounts in one query: per account, one row with `released_at` null
+ * carrying the count of `queued` items, and one row per release instant at or after `since`
+ * (`n` items released at it). Callers map releases onto each account's local day, which SQL
+ * cannot do across timezones.
  */
 export interface QueueActivityRow {
   account_id: string;
@@ -122,6 +142,78 @@ export interface QueueActivityRow {
   n: number | string;
 }
 
+/**
+ * Two grouped branches, so each can use its own index: queued items by (status, account) and
+ * releases by (company, account, released_at). Scanning an account's whole history, as one
+ * query with an OR would, grows with every item it ever posted.
+ */
+function activityQuery(
+  db: DbOrTx,
+  companyId: string,
+  accounts: readonly string[] | SelectQueryBuilder<Database, 'accounts', { id: string }>,
+  since: string,
+) {
+  const queued = db
+    .selectFrom('queue_items')
+    .select((eb) => [
+      'account_id',
+      sql<string | null>`null`.as('released_at'),
+      eb.fn.countAll<number | string>().as('queued'),
+      sql<number | string>`0`.as('n'),
+    ])
+    .where('company_id', '=', companyId)
+    .where('account_id', 'in', accounts)
+    .where('status', '=', 'queued')
+    .groupBy('account_id');
+  const released = db
+    .selectFrom('queue_items')
+    .select((eb) => [
+      'account_id',
+      'released_at',
+      sql<number | string>`0`.as('queued'),
+      eb.fn.countAll<number | string>().as('n'),
+    ])
+    .where('company_id', '=', companyId)
+    .where('account_id', 'in', accounts)
+    .where('released_at', '>=', since)
+    .groupBy(['account_id', 'released_at']);
+  return queued.unionAll(released);
+}
+
+function pageActivityQuery(withPlatform: boolean, withAfter: boolean) {
+  return prepared((db: Db) =>
+    activityQuery(
+      db,
+      param('company'),
+      pageOf(db.selectFrom('accounts').select('id'), withPlatform, withAfter),
+      param('since'),
+    ),
+  );
+}
+const PAGE_ACTIVITY_QUERIES = [
+  pageActivityQuery(false, false),
+  pageActivityQuery(false, true),
+  pageActivityQuery(true, false),
+  pageActivityQuery(true, true),
+] as const;
+
+/**
+ * Queue activity of the accounts of one page (same options as pageAccounts). The page is
+ * selected again inside the query, so it runs as one prepared statement on the list's hot path.
+ */
+export async function pageActivity(
+  db: DbOrTx,
+  companyId: string,
+  opts: PageOptions,
+  since: string,
+): Promise<QueueActivityRow[]> {
+  const query = PAGE_ACTIVITY_QUERIES[
+    (opts.platform ? 2 : 0) + (opts.after ? 1 : 0)
+  ] as (typeof PAGE_ACTIVITY_QUERIES)[0];
+  return query(db, { ...pageValues(companyId, opts), since });
+}
+
+/** Queue activity of the given accounts (at most a thousand ids per call). */
 export async function queueActivity(
   db: DbOrTx,
   companyId: string,
@@ -129,19 +221,5 @@ export async function queueActivity(
   since: string,
 ): Promise<QueueActivityRow[]> {
   if (accountIds.length === 0) return [];
-  return db
-    .selectFrom('queue_items')
-    .select((eb) => [
-      'account_id',
-      'released_at',
-      eb.fn
-        .sum<number | string>(eb.case().when('status', '=', 'queued').then(1).else(0).end())
-        .as('queued'),
-      eb.fn.countAll<number | string>().as('n'),
-    ])
-    .where('company_id', '=', companyId)
-    .where('account_id', 'in', accountIds)
-    .where((eb) => eb.or([eb('status', '=', 'queued'), eb('released_at', '>=', since)]))
-    .groupBy(['account_id', 'released_at'])
-    .execute();
+  return activityQuery(db, companyId, accountIds, since).execute();
 }

@@ -54,30 +54,23 @@ const TODAY_LOOKBACK_MS = 48 * 60 * 60 * 1000;
 // Keeps the `in` list of one query well below every dialect's bound-parameter limit.
 const ACTIVITY_CHUNK = 1000;
 
+function lookbackFrom(now: Date): string {
+  return new Date(now.getTime() - TODAY_LOOKBACK_MS).toISOString();
+}
+
 /**
  * postsToday (releases in each account's local day, windows.ts postsToday; DECISIONS 5) and
- * queueDepth (items `queued`, windows.ts decision 10) of many accounts: one grouped query per
- * thousand accounts, never one per account.
+ * queueDepth (items `queued`, windows.ts decision 10) of the accounts from their queue
+ * activity rows.
  */
-export async function activityOf(
-  ctx: AppContext,
-  companyId: string,
-  rows: readonly AccountsTable[],
+function activityFromRows(
+  accounts: readonly AccountsTable[],
+  rows: readonly repo.QueueActivityRow[],
   now: Date,
-): Promise<Map<string, AccountActivity>> {
-  const out = new Map<string, AccountActivity>();
-  if (rows.length === 0) return out;
-  const since = new Date(now.getTime() - TODAY_LOOKBACK_MS).toISOString();
-  const ids = rows.map((r) => r.id);
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += ACTIVITY_CHUNK)
-    chunks.push(ids.slice(i, i + ACTIVITY_CHUNK));
-  const results = await Promise.all(
-    chunks.map((chunk) => repo.queueActivity(ctx.db, companyId, chunk, since)),
-  );
+): Map<string, AccountActivity> {
   const releases = new Map<string, number[]>();
   const depth = new Map<string, number>();
-  for (const r of results.flat()) {
+  for (const r of rows) {
     depth.set(r.account_id, (depth.get(r.account_id) ?? 0) + Number(r.queued));
     if (r.released_at === null) continue;
     const at = Date.parse(r.released_at);
@@ -85,7 +78,8 @@ export async function activityOf(
     for (let i = 0; i < Number(r.n); i++) list.push(at);
     releases.set(r.account_id, list);
   }
-  for (const row of rows) {
+  const out = new Map<string, AccountActivity>();
+  for (const row of accounts) {
     const released = releases.get(row.id);
     out.set(row.id, {
       postsToday: released ? postsToday(released, row.timezone, now) : 0,
@@ -93,6 +87,26 @@ export async function activityOf(
     });
   }
   return out;
+}
+
+/** Activity of any set of accounts: one grouped query per thousand, never one per account. */
+export async function activityOf(
+  ctx: AppContext,
+  companyId: string,
+  accounts: readonly AccountsTable[],
+  now: Date,
+): Promise<Map<string, AccountActivity>> {
+  if (accounts.length === 0) return new Map();
+  const ids = accounts.map((r) => r.id);
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += ACTIVITY_CHUNK) {
+    chunks.push(ids.slice(i, i + ACTIVITY_CHUNK));
+  }
+  const since = lookbackFrom(now);
+  const rows = await Promise.all(
+    chunks.map((chunk) => repo.queueActivity(ctx.db, companyId, chunk, since)),
+  );
+  return activityFromRows(accounts, rows.flat(), now);
 }
 
 // Rows are immutable once read, so their parsed search terms are kept with them.
@@ -147,13 +161,16 @@ export async function listAccounts(
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  const [rows, windows] = await Promise.all([
-    repo.pageAccounts(ctx.db, companyId, { platform: query.platform, after, limit: limit + 1 }),
+  const pageOptions = { platform: query.platform, after, limit: limit + 1 };
+  // The activity query selects the same page itself, so all three run at once.
+  const [rows, windows, activityRows] = await Promise.all([
+    repo.pageAccounts(ctx.db, companyId, pageOptions),
     companySchedule(ctx, companyId),
+    repo.pageActivity(ctx.db, companyId, pageOptions, lookbackFrom(now)),
   ]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const activity = await activityOf(ctx, companyId, page, now);
+  const activity = activityFromRows(page, activityRows, now);
   return {
     data: page.map((r) => toAccount(r, windows, now, activity.get(r.id) ?? NO_ACTIVITY)),
     nextCursor:
