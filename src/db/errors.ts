@@ -7,3 +7,8 @@ export function isUniqueViolation(err: unknown): boolean {
     e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
+
+/** True when PostgreSQL aborted the transaction to break a deadlock; it may be run again. */
+export function isDeadlock(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '40P01';
+}

@@ -7,6 +7,7 @@ import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
+import { sql } from 'kysely';
 import { refreshPostStatus } from '../../src/modules/posts/posts.state.ts';
 
 async function setup(t: TestApp) {
@@ -323,6 +324,61 @@ describeEachDialect('posts edit and cancel', (get) => {
     assert.equal((await call('GET', `/v2/posts/${p.postId}`)).body.status, 'partially_posted');
     const again = await call('DELETE', `/v2/posts/${p.postId}?accountId=${a}`);
     assertApiError(again, 409, 'post_not_cancellable', { includes: 'already_failed' });
+  });
+
+  test('a release racing a cancel: the released item is skipped as currently_posting, no deadlock', async () => {
+    const t = get();
+    const { call, accounts, video } = await setup(t);
+    const [a, b] = accounts as [string, string];
+    const p = (
+      await call('POST', '/v2/posts', { media: [video], accountIds: [a, b], skipApproval: true })
+    ).body;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let moved = () => {};
+    const itemMoved = new Promise<void>((resolve) => (moved = resolve));
+    // What the dispatcher does: move one queued item, then refresh the post, in one transaction.
+    const dispatcher = t.ctx.db.transaction().execute(async (tx) => {
+      const at = t.clock.now().toISOString();
+      await tx
+        .updateTable('queue_items')
+        .set({ status: 'posting', released_at: at, updated_at: at })
+        .where('post_id', '=', p.postId)
+        .where('account_id', '=', b)
+        .where('status', '=', 'queued')
+        .execute();
+      moved();
+      await gate;
+      await refreshPostStatus(tx, p.postId, at);
+    });
+    await itemMoved;
+    const cancel = call('DELETE', `/v2/posts/${p.postId}`);
+    if (t.dialect === 'postgres') {
+      // Let the cancel reach the released item's row lock before the release commits.
+      for (let i = 0; i < 500; i++) {
+        const waiting = await sql<{ n: string }>`
+          select count(*) as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.ctx.db);
+        if (Number(waiting.rows[0]?.n) > 0) break;
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    release();
+    await dispatcher;
+    const res = await cancel;
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.cancellation, {
+      cancelled: [a],
+      skipped: [{ accountId: b, reason: 'currently_posting' }],
+    });
+    assert.deepEqual(statusesOf(res.body), { [a]: 'cancelled', [b]: 'posting' });
+    assert.equal(res.body.status, 'posting');
+    const row = await t.ctx.db
+      .selectFrom('posts')
+      .select('status')
+      .where('id', '=', p.postId)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.status, 'posting');
   });
 
   test('DELETE of a whole pending post, then reasons already_cancelled; queue again after', async () => {

@@ -3,6 +3,7 @@
 // items and their history stay.
 import type { AppContext } from '../../context.ts';
 import type { QueueItemsTable } from '../../db/types.ts';
+import { isDeadlock } from '../../db/errors.ts';
 import { ApiError } from '../../http/errors.ts';
 import { readPost } from './posts.create.ts';
 import * as repo from './posts.repository.ts';
@@ -31,17 +32,44 @@ function skipReason(status: string): SkipReason {
   }
 }
 
+/** Attempts of the cancel transaction when PostgreSQL breaks a deadlock. */
+const ATTEMPTS = 3;
+
 export async function cancelPost(
   ctx: AppContext,
   companyId: string,
   postId: string,
   accountId: string | undefined,
 ): Promise<CancelledPostOut> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const cancellation = await cancelInTransaction(ctx, companyId, postId, accountId);
+      return { ...(await readPost(ctx, companyId, postId)), cancellation };
+    } catch (err) {
+      if (!isDeadlock(err) || attempt >= ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * Lock order: the post's items, then the post (refreshPostStatus), as the
+ * dispatcher and the carousel renderer do; locking the post first would
+ * deadlock against a release holding an item and waiting for the post.
+ */
+async function cancelInTransaction(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  accountId: string | undefined,
+): Promise<CancelledPostOut['cancellation']> {
   const at = ctx.clock.now().toISOString();
-  const outcome = await ctx.db.transaction().execute(async (tx) => {
-    const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
+  return ctx.db.transaction().execute(async (tx) => {
+    const post = await repo.findPost(tx, companyId, postId);
     if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-    let targets: QueueItemsTable[] = await repo.itemsOfPost(tx, companyId, postId);
+    let targets: QueueItemsTable[] =
+      ctx.dialect === 'postgres'
+        ? byQueueOrder(await repo.lockItemsOfPost(tx, companyId, postId))
+        : await repo.itemsOfPost(tx, companyId, postId);
     if (accountId !== undefined) {
       targets = targets.filter((i) => i.account_id === accountId);
       if (targets.length === 0) {
@@ -63,12 +91,9 @@ export async function cancelPost(
     const done = new Set(cancelled);
     // An open item the conditional update missed was moved on concurrently:
     // read what it is now to say why it was skipped.
-    const missed = open.filter((i) => !done.has(i.id)).map((i) => i.id);
+    const missed = open.some((i) => !done.has(i.id));
     const now = new Map(
-      (missed.length ? await repo.itemsOfPost(tx, companyId, postId) : []).map((i) => [
-        i.id,
-        i.status,
-      ]),
+      (missed ? await repo.itemsOfPost(tx, companyId, postId) : []).map((i) => [i.id, i.status]),
     );
     const skipped = targets
       .filter((i) => !done.has(i.id))
@@ -91,5 +116,11 @@ export async function cancelPost(
       skipped,
     };
   });
-  return { ...(await readPost(ctx, companyId, postId)), cancellation: outcome };
+}
+
+/** The order responses list items in: as the post shows its accounts. */
+function byQueueOrder(items: QueueItemsTable[]): QueueItemsTable[] {
+  return [...items].sort((a, b) =>
+    a.queued_at === b.queued_at ? (a.id < b.id ? -1 : 1) : a.queued_at < b.queued_at ? -1 : 1,
+  );
 }

@@ -162,6 +162,25 @@ export async function setItemsStatus(
   return Number(res.numUpdatedRows);
 }
 
+/**
+ * Locks every item of a post (PostgreSQL), in account order so that two
+ * transactions locking a post's items take them in the same order.
+ */
+export async function lockItemsOfPost(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+): Promise<QueueItemsTable[]> {
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .orderBy('account_id')
+    .forUpdate()
+    .execute();
+}
+
 export interface PostPageFilter {
   accountId?: string;
   status?: string;

@@ -3,11 +3,19 @@
 import type { DbOrTx } from '../../db/types.ts';
 import { CANCELLABLE, derivePostStatus, type PostStatus } from './posts.status.ts';
 
+/**
+ * Touching the post row first takes its lock (PostgreSQL), so the items are
+ * read only after every other transaction refreshing this post has committed:
+ * the last writer of `posts.status` has always seen every item change before
+ * it. Callers change items first and refresh last, so all lock items before
+ * the post and none waits on the other in a cycle.
+ */
 export async function refreshPostStatus(
   tx: DbOrTx,
   postId: string,
   at: string,
 ): Promise<PostStatus> {
+  await tx.updateTable('posts').set({ updated_at: at }).where('id', '=', postId).execute();
   const items = await tx
     .selectFrom('queue_items')
     .select('status')
