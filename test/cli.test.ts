@@ -53,7 +53,8 @@ for (const dialect of DIALECTS) {
       assert.fail(`expected failure: ${args.join(' ')}`);
     }
 
-    test('migrate, companies, keys, workspace and packs', async () => {
+    // Each command is a new process; give a loaded machine time.
+    test('migrate, companies, keys, workspace and packs', { timeout: 400_000 }, async () => {
       const migrated = await cliJson('migrate');
       assert.ok(Array.isArray(migrated.applied));
       assert.deepEqual((await cliJson('migrate')).applied, []);
@@ -161,7 +162,7 @@ for (const dialect of DIALECTS) {
       );
     });
 
-    test('seed demo creates a usable company', async () => {
+    test('seed demo creates a usable company', { timeout: 200_000 }, async () => {
       const seeded = await cliJson('seed', 'demo');
       assert.match(seeded.apiKey, /^sl_/);
       assert.equal(seeded.accountIds.length, 4);

@@ -149,6 +149,8 @@ describeEachDialect('security suite', (get) => {
     assert.equal(upload.status, 201);
     idsOfA.uploadId = upload.body.uploadId;
     const ready = await uploadFile(t, callA, 'image.png');
+    // Background work must be done before the no-side-effect snapshots below.
+    await t.ctx.thumbnails.idle();
     const post = await callA('POST', '/v2/posts', {
       media: [ready.uploadId],
       accountIds: [account.body.accountId],

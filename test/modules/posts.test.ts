@@ -307,7 +307,9 @@ describeEachDialect('posts', (get) => {
       key,
     );
     assert.equal(again.status, 200);
-    assert.deepEqual(again.body, first.body);
+    // The replay shows the post as it is now: its thumbnail may have appeared meanwhile.
+    const stable = (b: any) => ({ ...b, media: { ...b.media, thumbnailUrl: null } });
+    assert.deepEqual(stable(again.body), stable(first.body));
     assertApiError(
       await call('POST', '/v2/posts', { ...body, caption: 'twice' }, key),
       400,
