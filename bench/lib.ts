@@ -1,15 +1,35 @@
 // Shared pieces of the benchmarks: child servers pinned to one core, autocannon
 // runs, and a report printed beside its same-run baseline.
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
   name: string;
   requestsPerSec: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU time the server process spent per request (user + system, all threads),
+   * when its pid is known: steadier than requests/s on a shared machine, since
+   * time the server waits for a core is not counted.
+   */
+  cpuMsPerRequest?: number;
+}
+
+/** User + system CPU seconds of a process so far, from /proc (Linux), or NaN. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Starts a TypeScript entry in a child process, pinned to CPU 0 when taskset exists. */
@@ -19,9 +39,11 @@ export async function startChild(
   env: NodeJS.ProcessEnv,
   readyUrl: string,
 ): Promise<ChildProcess> {
+  // BENCH_CPU_PROF=<dir> profiles the children (written when they exit on SIGTERM).
+  const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
   const child = fork(entry, args, {
     env,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...profile],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   if (child.pid) {
@@ -50,7 +72,8 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.removeAllListeners('exit');
   await new Promise<void>((resolve) => {
-    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    // A profiled child writes its profile on the way out, which takes a while.
+    const t = setTimeout(() => child.kill('SIGKILL'), process.env.BENCH_CPU_PROF ? 60_000 : 5000);
     child.once('exit', () => {
       clearTimeout(t);
       resolve();
@@ -59,30 +82,66 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+export interface LoadOptions {
+  connections?: number;
+  duration?: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Per-request changes (unique bodies, keys or paths); see autocannon's `requests`. */
+  requests?: autocannon.Request[];
+  /** The server's pid, to report its CPU time per request. */
+  pid?: number;
+}
+
 export async function load(
   name: string,
   url: string,
   headers: Record<string, string>,
-  options: { connections?: number; duration?: number } = {},
+  options: LoadOptions = {},
 ): Promise<LoadResult> {
+  const cpuBefore = options.pid ? cpuSeconds(options.pid) : NaN;
   const result = await autocannon({
     url,
     headers,
+    method: options.method ?? 'GET',
+    body: options.body,
+    requests: options.requests,
     connections: options.connections ?? 16,
     duration: options.duration ?? 6,
   });
   return {
     name,
     requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(options.pid
+      ? {
+          cpuMsPerRequest:
+            Math.round(
+              ((cpuSeconds(options.pid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
+            ) / 1000,
+        }
+      : {}),
   };
 }
 
 /** Warms a target for a moment so JIT and caches settle before measuring. */
-export async function warm(url: string, headers: Record<string, string>): Promise<void> {
-  await autocannon({ url, headers, connections: 8, duration: 2 });
+export async function warm(
+  url: string,
+  headers: Record<string, string>,
+  options: LoadOptions = {},
+): Promise<void> {
+  await autocannon({
+    url,
+    headers,
+    method: options.method ?? 'GET',
+    body: options.body,
+    requests: options.requests,
+    connections: options.connections ?? 8,
+    duration: options.duration ?? 2,
+  });
 }
 
 export interface Comparison {
@@ -113,7 +172,8 @@ export function compare(
 
 export function printComparison(c: Comparison): void {
   const row = (r: LoadResult) =>
-    `${r.name.padEnd(34)} ${String(r.requestsPerSec).padStart(8)} req/s   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}`;
+    `${r.name.padEnd(34)} ${String(r.requestsPerSec).padStart(8)} req/s   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}` +
+    (r.cpuMsPerRequest === undefined ? '' : `   CPU ${r.cpuMsPerRequest} ms/req`);
   console.log(`\n${c.benchmark}`);
   console.log(`  ${row(c.subject)}`);
   console.log(`  ${row(c.baseline)}`);

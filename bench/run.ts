@@ -1,22 +1,35 @@
 // `npm run bench`: every benchmark, each printed beside a baseline measured in
-// the same run, and a JSON report under bench/results/.
+// the same run, and a JSON report under bench/results/. Name suites to run
+// only those (`npm run bench -- posts-create render`); `posts` names the four
+// posts suites.
 import { benchReads } from './reads.ts';
 import { benchProbe, benchPut } from './uploads.ts';
+import { benchPostsCreate, benchPostsDeep, benchPostsRead, benchRender } from './posts.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
-const only = process.argv.slice(2);
+const POSTS = ['posts-read', 'posts-create', 'posts-deep', 'render'];
+const args = process.argv.slice(2);
+const only = args.flatMap((a) => (a === 'posts' ? POSTS : [a]));
 const suites: Record<string, () => Promise<unknown>> = {
   reads: benchReads,
   put: benchPut,
   probe: benchProbe,
+  'posts-read': benchPostsRead,
+  'posts-create': benchPostsCreate,
+  'posts-deep': benchPostsDeep,
+  render: benchRender,
 };
+const unknown = only.filter((name) => !(name in suites));
+if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);
 const report: Record<string, unknown> = {
   startedAt: new Date().toISOString(),
   node: process.version,
 };
 for (const [name, fn] of Object.entries(suites)) {
   if (only.length && !only.includes(name)) continue;
+  const t0 = performance.now();
   report[name] = await fn();
+  console.log(`  (${name}: ${Math.round((performance.now() - t0) / 1000)} s)`);
 }
 console.log(`\nreport: ${await writeReport('bench', report)}`);
