@@ -39,8 +39,13 @@ export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
     { compiled: CompiledQuery<R>; slots: [number, string][]; readOnly: boolean }
   >();
   return async (db, values) => {
-    // Transactions share their parent's dialect, so one compiled form serves both.
-    let entry = byDb.get(db);
+    // A transaction is a new object each time but shares its database's dialect
+    // adapter, so the compiled form is keyed by the adapter: compiled once, it
+    // serves the database and every transaction on it. Plugins can rewrite
+    // queries, so an instance with plugins keeps its own.
+    const executor = db.getExecutor();
+    const key = executor.plugins.length === 0 ? executor.adapter : db;
+    let entry = byDb.get(key);
     if (!entry) {
       const compiled = build(db as Db).compile();
       const slots: [number, string][] = [];
@@ -49,7 +54,7 @@ export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
           slots.push([i, p.slice(SENTINEL.length)]);
       });
       entry = { compiled, slots, readOnly: /^\s*select\b/i.test(compiled.sql) };
-      byDb.set(db, entry);
+      byDb.set(key, entry);
     }
     const parameters = [...entry.compiled.parameters];
     for (const [i, name] of entry.slots) {

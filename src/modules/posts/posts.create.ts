@@ -5,8 +5,8 @@ import type {
   PostContentGroupsTable,
   PostsTable,
   QueueItemsTable,
-  UploadsTable,
 } from '../../db/types.ts';
+import { runGrouped } from '../../db/grouped-commit.ts';
 import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../keys/keys.service.ts';
@@ -14,10 +14,18 @@ import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumeDaily, consumePostCredits, planOf } from '../usage/usage.service.ts';
 import { claimKey, requestHash } from './idempotency.ts';
 import * as repo from './posts.repository.ts';
+import * as q from './posts.queries.ts';
+import type { MediaUpload, TargetAccount } from './posts.queries.ts';
 import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
 import { refreshPostStatus } from './posts.state.ts';
-import { isEditable, isFinal, isPublished, openingStatus } from './posts.status.ts';
-import { viewPost } from './posts.view.ts';
+import {
+  derivePostStatus,
+  isEditable,
+  isFinal,
+  isPublished,
+  openingStatus,
+} from './posts.status.ts';
+import { viewPost, viewWritten } from './posts.view.ts';
 
 export interface Written {
   post: PostOut;
@@ -36,10 +44,10 @@ function duplicates(list: readonly string[]): string | undefined {
 /** DECISIONS 4: which media combinations form a post; returns the media kind. */
 function checkMediaSet(
   media: readonly string[],
-  uploads: Map<string, UploadsTable>,
+  uploads: Map<string, MediaUpload>,
   slides: readonly SlideInput[] | undefined,
 ): 'video' | 'image' | 'carousel' {
-  const kinds = media.map((id) => (uploads.get(id) as UploadsTable).kind);
+  const kinds = media.map((id) => (uploads.get(id) as MediaUpload).kind);
   const dup = duplicates(media);
   if (dup) throw new ApiError('invalid_media_set', `/media lists upload ${dup} twice`);
   if (!slides) {
@@ -83,12 +91,7 @@ function checkMediaSet(
 }
 
 async function loadUploads(ctx: AppContext, companyId: string, media: readonly string[]) {
-  const rows = await ctx.db
-    .selectFrom('uploads')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', 'in', [...new Set(media)])
-    .execute();
+  const rows = await q.findUploads(ctx.db, companyId, [...new Set(media)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of media.entries()) {
     const row = byId.get(id);
@@ -106,27 +109,27 @@ async function loadUploads(ctx: AppContext, companyId: string, media: readonly s
   return byId;
 }
 
-async function loadAccounts(ctx: AppContext, companyId: string, accountIds: readonly string[]) {
+async function loadAccounts(
+  ctx: AppContext,
+  companyId: string,
+  accountIds: readonly string[],
+): Promise<Map<string, TargetAccount>> {
   const dup = duplicates(accountIds);
   if (dup) {
     throw new ApiError('invalid_request', `/accountIds lists ${dup} twice`, {
       hint: 'List each account once.',
     });
   }
-  const rows = await ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'platform'])
-    .where('company_id', '=', companyId)
-    .where('id', 'in', [...accountIds])
-    .execute();
-  const found = new Set(rows.map((r) => r.id));
+  const rows = await q.findAccounts(ctx.db, companyId, accountIds);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of accountIds.entries()) {
-    if (!found.has(id)) {
+    if (!byId.has(id)) {
       throw new ApiError('account_not_found', `/accountIds/${i}: account ${id} does not exist`, {
         inBody: true,
       });
     }
   }
+  return byId;
 }
 
 /**
@@ -157,13 +160,7 @@ export async function checkGroups(
     }
   }
   const tagIds = unique.filter((g) => g.startsWith('tag:')).map((g) => g.slice(4));
-  let tagQuery = db
-    .selectFrom('content_tags')
-    .select(['id', 'archived'])
-    .where('company_id', '=', companyId)
-    .where('id', 'in', tagIds);
-  if (options.lock) tagQuery = tagQuery.forShare();
-  const tags = tagIds.length ? await tagQuery.execute() : [];
+  const tags = tagIds.length ? await q.findTags(db, companyId, tagIds, options.lock === true) : [];
   const byId = new Map(tags.map((t) => [t.id, t]));
   for (const [i, g] of groups.entries()) {
     if (!g.startsWith('tag:')) continue;
@@ -241,7 +238,7 @@ export async function createPost(
   const companyId = principal.companyId;
   const uploads = await loadUploads(ctx, companyId, input.media);
   const kind = checkMediaSet(input.media, uploads, input.slides);
-  await loadAccounts(ctx, companyId, input.accountIds);
+  const accounts = await loadAccounts(ctx, companyId, input.accountIds);
   const groups = await checkGroups(ctx, companyId, input.contentGroupIds ?? []);
   await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
 
@@ -249,10 +246,12 @@ export async function createPost(
   const at = now.toISOString();
   const postId = newId('pst', now.getTime());
   const mediaReady = kind !== 'carousel';
+  const items = newItems(companyId, postId, input.accountIds, input, mediaReady, at);
   const post: PostsTable = {
     id: postId,
     company_id: companyId,
-    status: 'draft',
+    // A new post's status is derived from the items written with it (DECISIONS 2).
+    status: derivePostStatus(items),
     media_kind: kind,
     media_upload_ids: JSON.stringify(input.media),
     slides: input.slides ? JSON.stringify(input.slides) : null,
@@ -276,10 +275,9 @@ export async function createPost(
     group_id: g,
     created_at: at,
   }));
-  const items = newItems(companyId, postId, input.accountIds, input, mediaReady, at);
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
 
-  const replayOf = await ctx.db.transaction().execute(async (tx) => {
+  const write = async (tx: DbOrTx): Promise<string | null> => {
     if (idempotencyKey) {
       const replay = await claimKey(tx, {
         companyId,
@@ -291,18 +289,33 @@ export async function createPost(
       });
       if (replay) return replay;
     }
+    await q.insertPost(tx, post);
+    await q.insertGroups(tx, groupRows);
+    await q.insertItems(tx, items);
     // One queue item is one post to publish: the daily cap and the credits count items.
+    // They are counted last so that PostgreSQL holds the company's counter rows, which
+    // every create of the company updates, only from here to the commit.
     await consumeDaily(tx, plan, companyId, 'posts', now, items.length);
     await consumePostCredits(tx, plan, companyId, now, items.length);
-    await repo.insertPost(tx, post);
-    await repo.insertGroups(tx, groupRows);
-    await repo.insertItems(tx, items);
-    await refreshPostStatus(tx, postId, at);
     return null;
-  });
+  };
+  // On SQLite, concurrent creates share a commit (each atomic in its own savepoint).
+  const replayOf =
+    ctx.dialect === 'sqlite'
+      ? await runGrouped(ctx.db, write)
+      : await ctx.db.transaction().execute(write);
   if (replayOf) return { post: await readPost(ctx, companyId, replayOf), replay: true };
   if (kind === 'carousel') onCarousel({ ...post });
-  return { post: await readPost(ctx, companyId, postId), replay: false };
+  const thumbnail = uploads.get(post.thumbnail_upload_id as string);
+  return {
+    post: viewWritten(
+      ctx,
+      { post, items, groups: groupRows },
+      accounts,
+      !!thumbnail?.thumbnail_key,
+    ),
+    replay: false,
+  };
 }
 
 export async function readPost(

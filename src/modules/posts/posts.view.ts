@@ -1,6 +1,6 @@
 // The post as the API shows it (SPEC 2.2), built from its row, items and groups.
 import type { AppContext } from '../../context.ts';
-import type { PostContentGroupsTable, PostsTable } from '../../db/types.ts';
+import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../db/types.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { ItemWithAccount } from './posts.repository.ts';
 import * as repo from './posts.repository.ts';
@@ -130,6 +130,37 @@ export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<P
       !!post.thumbnail_upload_id && ready.has(post.thumbnail_upload_id),
     ),
   );
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A post just written, viewed from the rows written rather than read back: the
+ * same result as `viewPost` right after the commit, with items and groups in
+ * the order the reads return them ((queued_at, id) and (created_at, group_id)).
+ */
+export function viewWritten(
+  ctx: AppContext,
+  written: {
+    post: PostsTable;
+    items: readonly QueueItemsTable[];
+    groups: readonly PostContentGroupsTable[];
+  },
+  accounts: ReadonlyMap<string, { username: string; platform: string }>,
+  thumbnailReady: boolean,
+): PostOut {
+  const items = written.items.map((i): ItemWithAccount => {
+    const account = accounts.get(i.account_id);
+    if (!account) throw new Error(`account ${i.account_id} of a written item is unknown`);
+    return { ...i, username: account.username, platform: account.platform };
+  });
+  items.sort((a, b) => compareText(a.queued_at, b.queued_at) || compareText(a.id, b.id));
+  const groups = [...written.groups].sort(
+    (a, b) => compareText(a.created_at, b.created_at) || compareText(a.group_id, b.group_id),
+  );
+  return toPost(ctx, { post: written.post, items, groups }, thumbnailReady);
 }
 
 export async function viewPost(ctx: AppContext, post: PostsTable): Promise<PostOut> {
