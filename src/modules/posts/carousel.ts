@@ -61,16 +61,7 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
   const at = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (tx) => {
     if (keys) {
-      await tx
-        .updateTable('posts')
-        .set({
-          media_state: 'ready',
-          media_keys: JSON.stringify(keys),
-          thumbnail_key: carouselThumbnailKey(post),
-          updated_at: at,
-        })
-        .where('id', '=', post.id)
-        .execute();
+      // Items before the post row: the lock order of every item change (posts.state.ts).
       // Items cancelled meanwhile stay cancelled; the rest open as they would have.
       await tx
         .updateTable('queue_items')
@@ -85,6 +76,16 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
         .where('post_id', '=', post.id)
         .where('status', '=', 'processing')
         .execute();
+      await tx
+        .updateTable('posts')
+        .set({
+          media_state: 'ready',
+          media_keys: JSON.stringify(keys),
+          thumbnail_key: carouselThumbnailKey(post),
+          updated_at: at,
+        })
+        .where('id', '=', post.id)
+        .execute();
       await refreshPostStatus(tx, post.id, at);
     } else {
       await failRender(tx, post.id, error as string, at);
@@ -95,15 +96,15 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
 /** The post has no usable media: its items still processing fail with the reason. */
 async function failRender(tx: DbOrTx, postId: string, reason: string, at: string): Promise<void> {
   await tx
-    .updateTable('posts')
-    .set({ media_state: 'failed', media_error: reason, updated_at: at })
-    .where('id', '=', postId)
-    .execute();
-  await tx
     .updateTable('queue_items')
     .set({ status: 'failed', failure_reason: reason, updated_at: at })
     .where('post_id', '=', postId)
     .where('status', '=', 'processing')
+    .execute();
+  await tx
+    .updateTable('posts')
+    .set({ media_state: 'failed', media_error: reason, updated_at: at })
+    .where('id', '=', postId)
     .execute();
   await refreshPostStatus(tx, postId, at);
 }
