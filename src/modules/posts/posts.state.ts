@@ -7,8 +7,10 @@ import { CANCELLABLE, derivePostStatus, type PostStatus } from './posts.status.t
  * Touching the post row first takes its lock (PostgreSQL), so the items are
  * read only after every other transaction refreshing this post has committed:
  * the last writer of `posts.status` has always seen every item change before
- * it. Callers change items first and refresh last, so all lock items before
- * the post and none waits on the other in a cycle.
+ * it. Releases, renders and cancels change items first and refresh last, so
+ * they lock items before the post; edit and queue lock the post first but
+ * change no item those hold (queue revives only failed or cancelled items),
+ * so no two wait on each other in a cycle.
  */
 export async function refreshPostStatus(
   tx: DbOrTx,
