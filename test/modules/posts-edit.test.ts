@@ -9,6 +9,7 @@ import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
 import { sql } from 'kysely';
 import { refreshPostStatus } from '../../src/modules/posts/posts.state.ts';
+import { lockPost } from '../../src/modules/posts/posts.repository.ts';
 
 async function setup(t: TestApp) {
   const co = await seedCompany(t);
@@ -52,6 +53,17 @@ async function tag(call: CallFn, name: string): Promise<{ tagId: string; content
   const r = await call('POST', '/v2/content-tags', { name });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body;
+}
+
+/** Waits (bounded) until a session of the test database waits on a lock. */
+async function waitForLockWait(t: TestApp): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const waiting = await sql<{ n: string }>`
+      select count(*) as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(t.ctx.db);
+    if (Number(waiting.rows[0]?.n) > 0) return;
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 const statusesOf = (body: { accounts: { accountId: string; status: string }[] }) =>
@@ -353,16 +365,8 @@ describeEachDialect('posts edit and cancel', (get) => {
     });
     await itemMoved;
     const cancel = call('DELETE', `/v2/posts/${p.postId}`);
-    if (t.dialect === 'postgres') {
-      // Let the cancel reach the released item's row lock before the release commits.
-      for (let i = 0; i < 500; i++) {
-        const waiting = await sql<{ n: string }>`
-          select count(*) as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.ctx.db);
-        if (Number(waiting.rows[0]?.n) > 0) break;
-        await new Promise((r) => setImmediate(r));
-      }
-    }
+    // Let the cancel reach the released item's row lock before the release commits.
+    if (t.dialect === 'postgres') await waitForLockWait(t);
     release();
     await dispatcher;
     const res = await cancel;
@@ -379,6 +383,54 @@ describeEachDialect('posts edit and cancel', (get) => {
       .where('id', '=', p.postId)
       .executeTakeFirstOrThrow();
     assert.equal(row.status, 'posting');
+  });
+
+  test('a queue call reviving an item while a cancel runs: neither waits on the other in a cycle', async () => {
+    const t = get();
+    const { co, call, accounts, video } = await setup(t);
+    const [a, b] = accounts as [string, string];
+    const p = (await call('POST', '/v2/posts', { media: [video], accountIds: [a, b] })).body;
+    assert.equal((await call('DELETE', `/v2/posts/${p.postId}?accountId=${b}`)).status, 200);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = () => {};
+    const postHeld = new Promise<void>((resolve) => (held = resolve));
+    // What queueing again does: hold the post, then revive the cancelled item and refresh.
+    // The cancel starts in between and waits for the post; had it locked the cancelled
+    // item as well, the revival would wait for the cancel: a cycle.
+    const queue = t.ctx.db.transaction().execute(async (tx) => {
+      const at = t.clock.now().toISOString();
+      await lockPost(tx, co.companyId, p.postId, t.dialect === 'postgres');
+      held();
+      await gate;
+      await tx
+        .updateTable('queue_items')
+        .set({ status: 'pending_approval', updated_at: at })
+        .where('post_id', '=', p.postId)
+        .where('account_id', '=', b)
+        .execute();
+      await refreshPostStatus(tx, p.postId, at);
+    });
+    await postHeld;
+    const cancel = call('DELETE', `/v2/posts/${p.postId}`);
+    if (t.dialect === 'postgres') await waitForLockWait(t);
+    release();
+    await queue;
+    const res = await cancel;
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    if (t.dialect === 'postgres') {
+      // The cancel read the items before the revival committed.
+      assert.deepEqual(res.body.cancellation, {
+        cancelled: [a],
+        skipped: [{ accountId: b, reason: 'already_cancelled' }],
+      });
+      assert.deepEqual(statusesOf(res.body), { [a]: 'cancelled', [b]: 'pending_approval' });
+      assert.equal(res.body.status, 'pending_approval');
+    } else {
+      // One writer at a time: the cancel runs after the revival and takes it too.
+      assert.deepEqual(res.body.cancellation, { cancelled: [a, b], skipped: [] });
+      assert.equal(res.body.status, 'cancelled');
+    }
   });
 
   test('DELETE of a whole pending post, then reasons already_cancelled; queue again after', async () => {

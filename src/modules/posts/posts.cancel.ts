@@ -52,9 +52,10 @@ export async function cancelPost(
 }
 
 /**
- * Lock order: the post's items, then the post (refreshPostStatus), as the
+ * Lock order: the post's open items, then the post (refreshPostStatus), as the
  * dispatcher and the carousel renderer do; locking the post first would
- * deadlock against a release holding an item and waiting for the post.
+ * deadlock against a release holding an item and waiting for the post, and
+ * locking final items would deadlock against a queue call reviving them.
  */
 async function cancelInTransaction(
   ctx: AppContext,
@@ -66,10 +67,7 @@ async function cancelInTransaction(
   return ctx.db.transaction().execute(async (tx) => {
     const post = await repo.findPost(tx, companyId, postId);
     if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-    let targets: QueueItemsTable[] =
-      ctx.dialect === 'postgres'
-        ? byQueueOrder(await repo.lockItemsOfPost(tx, companyId, postId))
-        : await repo.itemsOfPost(tx, companyId, postId);
+    let targets: QueueItemsTable[] = await repo.itemsOfPost(tx, companyId, postId);
     if (accountId !== undefined) {
       targets = targets.filter((i) => i.account_id === accountId);
       if (targets.length === 0) {
@@ -80,7 +78,22 @@ async function cancelInTransaction(
         );
       }
     }
-    const open = targets.filter((i) => isCancellable(i.status));
+    const readOpen = targets.filter((i) => isCancellable(i.status));
+    let open = readOpen;
+    if (ctx.dialect === 'postgres') {
+      // Locked rows are read after any release holding them commits: what is still open.
+      const locked = new Set(
+        (
+          await repo.lockOpenItems(
+            tx,
+            companyId,
+            postId,
+            open.map((i) => i.id),
+          )
+        ).map((i) => i.id),
+      );
+      open = open.filter((i) => locked.has(i.id));
+    }
     const { cancelled } = await cancelItems(
       tx,
       companyId,
@@ -91,7 +104,7 @@ async function cancelInTransaction(
     const done = new Set(cancelled);
     // An open item the conditional update missed was moved on concurrently:
     // read what it is now to say why it was skipped.
-    const missed = open.some((i) => !done.has(i.id));
+    const missed = readOpen.some((i) => !done.has(i.id));
     const now = new Map(
       (missed ? await repo.itemsOfPost(tx, companyId, postId) : []).map((i) => [i.id, i.status]),
     );
@@ -116,11 +129,4 @@ async function cancelInTransaction(
       skipped,
     };
   });
-}
-
-/** The order responses list items in: as the post shows its accounts. */
-function byQueueOrder(items: QueueItemsTable[]): QueueItemsTable[] {
-  return [...items].sort((a, b) =>
-    a.queued_at === b.queued_at ? (a.id < b.id ? -1 : 1) : a.queued_at < b.queued_at ? -1 : 1,
-  );
 }

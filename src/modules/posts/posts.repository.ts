@@ -7,6 +7,7 @@ import type {
   PostsTable,
   QueueItemsTable,
 } from '../../db/types.ts';
+import { CANCELLABLE } from './posts.status.ts';
 
 export async function insertPost(db: DbOrTx, row: PostsTable): Promise<void> {
   await db.insertInto('posts').values(row).execute();
@@ -163,19 +164,25 @@ export async function setItemsStatus(
 }
 
 /**
- * Locks every item of a post (PostgreSQL), in account order so that two
- * transactions locking a post's items take them in the same order.
+ * Locks the given items of a post that are still cancellable (PostgreSQL), in
+ * account order so that transactions locking several items of one post take
+ * them in the same order. Items already final are left unlocked: queueing
+ * again revives those while holding the post. Returns the rows locked.
  */
-export async function lockItemsOfPost(
+export async function lockOpenItems(
   db: DbOrTx,
   companyId: string,
   postId: string,
+  itemIds: readonly string[],
 ): Promise<QueueItemsTable[]> {
+  if (itemIds.length === 0) return [];
   return db
     .selectFrom('queue_items')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('post_id', '=', postId)
+    .where('id', 'in', [...itemIds])
+    .where('status', 'in', [...CANCELLABLE])
     .orderBy('account_id')
     .forUpdate()
     .execute();
