@@ -11,7 +11,7 @@ import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../keys/keys.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
-import { consumeDaily, consumePostCredits, planOf } from '../usage/usage.service.ts';
+import { consumePostQuota, planOf } from '../usage/usage.service.ts';
 import { claimKey, requestHash } from './idempotency.ts';
 import * as repo from './posts.repository.ts';
 import * as q from './posts.queries.ts';
@@ -295,8 +295,7 @@ export async function createPost(
     // One queue item is one post to publish: the daily cap and the credits count items.
     // They are counted last so that PostgreSQL holds the company's counter rows, which
     // every create of the company updates, only from here to the commit.
-    await consumeDaily(tx, plan, companyId, 'posts', now, items.length);
-    await consumePostCredits(tx, plan, companyId, now, items.length);
+    await consumePostQuota(tx, plan, companyId, now, items.length);
     return null;
   };
   // On SQLite, concurrent creates share a commit (each atomic in its own savepoint).
@@ -323,7 +322,7 @@ export async function readPost(
   companyId: string,
   postId: string,
 ): Promise<PostOut> {
-  const post = await repo.findPost(ctx.db, companyId, postId);
+  const post = await q.findPost(ctx.db, companyId, postId);
   if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
   return viewPost(ctx, post);
 }
@@ -412,8 +411,7 @@ export async function queuePost(
     // Items that ended failed or cancelled for an account are queued again deliberately.
     const revived = fresh.filter((f) => byAccount.has(f.account_id));
     const added = fresh.filter((f) => !byAccount.has(f.account_id));
-    await consumeDaily(tx, plan, companyId, 'posts', now, fresh.length);
-    await consumePostCredits(tx, plan, companyId, now, fresh.length);
+    await consumePostQuota(tx, plan, companyId, now, fresh.length);
     await repo.insertItems(tx, added);
     for (const item of revived) {
       const old = byAccount.get(item.account_id) as QueueItemsTable;

@@ -11,6 +11,7 @@ import type {
   QueueItemsTable,
   UploadsTable,
 } from '../../db/types.ts';
+import type { ItemWithAccount } from './posts.repository.ts';
 
 /** What post creation needs to know about an upload it uses. */
 export type MediaUpload = Pick<
@@ -228,4 +229,81 @@ export async function insertGroups(
     values[`created_at${i}`] = row.created_at;
   });
   await insertGroupsQuery(rows.length)(db, values);
+}
+
+// Reads of the post view: a post by id, and the items, groups and thumbnail
+// readiness of a list of posts (one post for GET, a page for lists).
+
+const postQuery = prepared((db: Db) =>
+  db
+    .selectFrom('posts')
+    .selectAll()
+    .where('company_id', '=', param('company'))
+    .where('id', '=', param('id')),
+);
+
+export async function findPost(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+): Promise<PostsTable | undefined> {
+  return (await postQuery(db, { company: companyId, id: postId }))[0];
+}
+
+const itemsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('queue_items')
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .selectAll('queue_items')
+      .select(['accounts.username', 'accounts.platform'])
+      .where('queue_items.post_id', 'in', params('id', n))
+      .orderBy('queue_items.queued_at')
+      .orderBy('queue_items.id'),
+  ),
+);
+
+/** Items of the posts with their account's username and platform, in queue order. */
+export function itemsOfPosts(db: DbOrTx, postIds: readonly string[]): Promise<ItemWithAccount[]> {
+  if (postIds.length === 0) return Promise.resolve([]);
+  return itemsQuery(postIds.length)(db, bind('id', postIds, {}));
+}
+
+const groupsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('post_content_groups')
+      .selectAll()
+      .where('post_id', 'in', params('id', n))
+      .orderBy('created_at')
+      .orderBy('group_id'),
+  ),
+);
+
+export function groupsOfPosts(
+  db: DbOrTx,
+  postIds: readonly string[],
+): Promise<PostContentGroupsTable[]> {
+  if (postIds.length === 0) return Promise.resolve([]);
+  return groupsQuery(postIds.length)(db, bind('id', postIds, {}));
+}
+
+const thumbnailsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('uploads')
+      .select('id')
+      .where('id', 'in', params('id', n))
+      .where('thumbnail_key', 'is not', null),
+  ),
+);
+
+/** Which of the uploads (distinct ids) have a thumbnail. */
+export async function uploadsWithThumbnail(
+  db: DbOrTx,
+  uploadIds: readonly string[],
+): Promise<string[]> {
+  if (uploadIds.length === 0) return [];
+  const rows = await thumbnailsQuery(uploadIds.length)(db, bind('id', uploadIds, {}));
+  return rows.map((r) => r.id);
 }

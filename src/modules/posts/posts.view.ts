@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../db/types.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { ItemWithAccount } from './posts.repository.ts';
-import * as repo from './posts.repository.ts';
+import * as q from './posts.queries.ts';
 import type { PostOut, SoundInput } from './posts.schemas.ts';
 import type { PostStatus } from './posts.status.ts';
 
@@ -39,14 +39,37 @@ export function postThumbnailUrl(
 ): string | null {
   const expires = new Date(ctx.clock.now().getTime() + URL_MS);
   if (post.carousel) {
-    return post.thumbnail_key
-      ? ctx.signer.sign(postMediaPath(post.id, 'thumbnail'), expires)
-      : null;
+    return post.thumbnail_key ? signed(ctx, postMediaPath(post.id, 'thumbnail'), expires) : null;
   }
   if (thumbnailReady && post.thumbnail_upload_id) {
-    return ctx.signer.sign(mediaPath(post.thumbnail_upload_id, true), expires);
+    return signed(ctx, mediaPath(post.thumbnail_upload_id, true), expires);
   }
   return null;
+}
+
+/**
+ * Signed URLs of the current expiry second, per signer. A signature depends
+ * only on the path and the expiry in whole seconds, so every response within
+ * one second carries the same URL for a path; a page of posts would otherwise
+ * compute one HMAC per post on every request.
+ */
+const signedThisSecond = new WeakMap<object, { second: number; urls: Map<string, string> }>();
+const MAX_MEMO = 10_000;
+
+function signed(ctx: AppContext, path: string, expires: Date): string {
+  const second = Math.floor(expires.getTime() / 1000);
+  let memo = signedThisSecond.get(ctx.signer);
+  if (!memo || memo.second !== second) {
+    memo = { second, urls: new Map() };
+    signedThisSecond.set(ctx.signer, memo);
+  }
+  let url = memo.urls.get(path);
+  if (url === undefined) {
+    if (memo.urls.size >= MAX_MEMO) memo.urls.clear();
+    url = ctx.signer.sign(path, expires);
+    memo.urls.set(path, url);
+  }
+  return url;
 }
 
 /** Which of the posts' source uploads already have a thumbnail, in one query. */
@@ -55,14 +78,7 @@ export async function readyThumbnails(
   posts: readonly { thumbnail_upload_id: string | null }[],
 ): Promise<Set<string>> {
   const ids = [...new Set(posts.map((p) => p.thumbnail_upload_id).filter((x): x is string => !!x))];
-  if (ids.length === 0) return new Set();
-  const rows = await ctx.db
-    .selectFrom('uploads')
-    .select('id')
-    .where('id', 'in', ids)
-    .where('thumbnail_key', 'is not', null)
-    .execute();
-  return new Set(rows.map((r) => r.id));
+  return new Set(await q.uploadsWithThumbnail(ctx.db, ids));
 }
 
 export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean): PostOut {
@@ -115,14 +131,22 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
 export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<PostOut[]> {
   const ids = posts.map((p) => p.id);
   const [items, groups, ready] = await Promise.all([
-    repo.itemsOfPosts(ctx.db, ids),
-    repo.groupsOfPosts(ctx.db, ids),
+    q.itemsOfPosts(ctx.db, ids),
+    q.groupsOfPosts(ctx.db, ids),
     readyThumbnails(ctx, posts),
   ]);
   const itemsBy = new Map<string, ItemWithAccount[]>();
-  for (const i of items) itemsBy.set(i.post_id, [...(itemsBy.get(i.post_id) ?? []), i]);
+  for (const i of items) {
+    const list = itemsBy.get(i.post_id);
+    if (list) list.push(i);
+    else itemsBy.set(i.post_id, [i]);
+  }
   const groupsBy = new Map<string, PostContentGroupsTable[]>();
-  for (const g of groups) groupsBy.set(g.post_id, [...(groupsBy.get(g.post_id) ?? []), g]);
+  for (const g of groups) {
+    const list = groupsBy.get(g.post_id);
+    if (list) list.push(g);
+    else groupsBy.set(g.post_id, [g]);
+  }
   return posts.map((post) =>
     toPost(
       ctx,

@@ -38,6 +38,74 @@ export async function consume(
   return row ? Number(row.count) : null;
 }
 
+export interface Consumption {
+  metric: string;
+  period: string;
+  n: number;
+  cap: number;
+}
+
+// Two counters in one conditional upsert: each row is updated only while its
+// own cap holds, and only the rows counted come back.
+const consumeTwoQuery = prepared((db) =>
+  db
+    .insertInto('usage_counters')
+    .values(
+      [0, 1].map((i) => ({
+        company_id: param('company'),
+        metric: param(`metric${i}`),
+        period: param(`period${i}`),
+        count: sql<number>`${param(`n${i}`)}`,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['company_id', 'metric', 'period'])
+        .doUpdateSet({ count: sql<number>`usage_counters.count + excluded.count` })
+        .where(
+          sql<boolean>`(excluded.metric = ${param('metric0')} and usage_counters.count + excluded.count <= ${param('cap0')}) or (excluded.metric = ${param('metric1')} and usage_counters.count + excluded.count <= ${param('cap1')})`,
+        ),
+    )
+    .returning(['metric', 'count']),
+);
+
+/**
+ * `consume` for two counters of different metrics at once; returns each new
+ * count, or null where that cap holds the count back. The other counter may
+ * have been counted even so: callers run this in a transaction they abandon
+ * when either is null.
+ */
+export async function consumeTwo(
+  db: DbOrTx,
+  companyId: string,
+  a: Consumption,
+  b: Consumption,
+): Promise<[number | null, number | null]> {
+  if (a.n > a.cap || b.n > b.cap) {
+    // Held back without asking the database; counted one by one as `consume` does.
+    return [
+      await consume(db, companyId, a.metric, a.period, a.n, a.cap),
+      await consume(db, companyId, b.metric, b.period, b.n, b.cap),
+    ];
+  }
+  const rows = await consumeTwoQuery(db, {
+    company: companyId,
+    metric0: a.metric,
+    period0: a.period,
+    n0: a.n,
+    cap0: a.cap,
+    metric1: b.metric,
+    period1: b.period,
+    n1: b.n,
+    cap1: b.cap,
+  });
+  const count = (metric: string) => {
+    const row = rows.find((r) => r.metric === metric);
+    return row ? Number(row.count) : null;
+  };
+  return [count(a.metric), count(b.metric)];
+}
+
 /** Gives back units consumed by an operation that did not go through. */
 export async function refund(
   db: DbOrTx,

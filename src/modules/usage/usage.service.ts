@@ -45,21 +45,54 @@ export async function consumeDaily(
   const limit = plan[DAILY_CAP[metric]] as number;
   const count = await repo.consume(db, companyId, metric, utcDay(now), n, limit);
   const resetSeconds = secondsToUtcMidnight(now);
-  if (count === null) {
-    throw new ApiError(
-      'rate_limited',
-      `Daily cap of ${limit} ${DAILY_LABEL[metric]} per UTC day is reached`,
-      {
-        headers: {
-          'retry-after': String(resetSeconds),
-          'x-ratelimit-limit': String(limit),
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String(resetSeconds),
-        },
-      },
-    );
-  }
+  if (count === null) throw dailyCapReached(metric, limit, resetSeconds);
   return { count, limit, resetSeconds };
+}
+
+function dailyCapReached(metric: DailyMetric, limit: number, resetSeconds: number): ApiError {
+  return new ApiError(
+    'rate_limited',
+    `Daily cap of ${limit} ${DAILY_LABEL[metric]} per UTC day is reached`,
+    {
+      headers: {
+        'retry-after': String(resetSeconds),
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(resetSeconds),
+      },
+    },
+  );
+}
+
+function postCreditsReached(plan: Plan, n: number): ApiError {
+  return new ApiError(
+    'quota_exceeded',
+    `Plan limit of ${plan.postCredits} post credits this month is reached (${n} needed)`,
+    { hint: 'Wait for next month, cancel queued items you do not need, or upgrade the plan.' },
+  );
+}
+
+/**
+ * `n` queue items against both the daily posts cap and the month's post
+ * credits, in one statement: the same outcome as `consumeDaily(..., 'posts',
+ * ..., n)` followed by `consumePostCredits`, the daily cap reported first.
+ * Runs inside the caller's transaction, which a thrown error abandons.
+ */
+export async function consumePostQuota(
+  db: DbOrTx,
+  plan: Plan,
+  companyId: string,
+  now: Date,
+  n: number,
+): Promise<void> {
+  const [daily, credits] = await repo.consumeTwo(
+    db,
+    companyId,
+    { metric: 'posts', period: utcDay(now), n, cap: plan.postsPerDay },
+    { metric: 'post_credits', period: utcMonth(now), n, cap: plan.postCredits },
+  );
+  if (daily === null) throw dailyCapReached('posts', plan.postsPerDay, secondsToUtcMidnight(now));
+  if (credits === null) throw postCreditsReached(plan, n);
 }
 
 export async function refundDaily(
@@ -88,13 +121,7 @@ export async function consumePostCredits(
     n,
     plan.postCredits,
   );
-  if (count === null) {
-    throw new ApiError(
-      'quota_exceeded',
-      `Plan limit of ${plan.postCredits} post credits this month is reached (${n} needed)`,
-      { hint: 'Wait for next month, cancel queued items you do not need, or upgrade the plan.' },
-    );
-  }
+  if (count === null) throw postCreditsReached(plan, n);
 }
 
 /** Ready videos held by the company against the plan's video quota. */
