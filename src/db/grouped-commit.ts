@@ -3,10 +3,14 @@
 // of a small transaction: every page a transaction changed is appended to the
 // WAL, and the same right-hand index pages change in every insert. Write units
 // that arrive while a transaction is running are therefore run together in the
-// next one, each inside its own savepoint:
+// next one:
 //
-// - a unit is atomic: when it throws, its savepoint is rolled back and only
-//   that unit fails with its error; the others go ahead;
+// - a unit is atomic: when it throws, only that unit fails with its error and
+//   the others go ahead. The group runs without savepoints first (which make
+//   SQLite keep an undo copy of every page a unit changes); when a unit fails,
+//   that attempt is rolled back and the group runs again with a savepoint
+//   around each unit. A unit may therefore run twice, and must have no effects
+//   outside the database;
 // - a unit's result is released only after the shared commit, so nothing is
 //   reported written before it is durable; if the commit fails, every unit of
 //   the group fails with the commit's error;
@@ -15,11 +19,11 @@
 //
 // A unit alone (no concurrent writers) runs in a transaction of its own with
 // no added wait beyond one turn of the event loop.
-import { CompiledQuery, type ControlledTransaction } from 'kysely';
-import type { Database, Db, DbOrTx } from './types.ts';
+import { CompiledQuery } from 'kysely';
+import type { Db, DbOrTx } from './types.ts';
 
 /** Units per transaction at most, which bounds the wait of the first one. */
-const MAX_GROUP = 64;
+const MAX_GROUP = 32;
 // Savepoint commands are issued as they are: Kysely's savepoint API builds and
 // compiles them and a new transaction object for every unit.
 const SAVEPOINT = CompiledQuery.raw('savepoint grouped_unit');
@@ -31,6 +35,12 @@ type Unit = {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 };
+
+type Settled = { ok: boolean; value: unknown };
+type Attempt =
+  | { kind: 'committed'; values: unknown[] }
+  | { kind: 'failed'; failure: unknown }
+  | { kind: 'settled'; settled: Settled[] };
 
 class GroupCommitter {
   private readonly queue: Unit[] = [];
@@ -60,57 +70,71 @@ class GroupCommitter {
 
   private async runGroup(): Promise<void> {
     const group = this.queue.splice(0, MAX_GROUP);
-    const settled: { unit: Unit; ok: boolean; value: unknown }[] = [];
-    let trx: ControlledTransaction<Database>;
     try {
-      trx = await this.db.startTransaction().execute();
-    } catch (err) {
-      for (const unit of group) unit.reject(err);
-      return;
-    }
-    if (group.length === 1) {
-      // Alone, the unit's transaction is its own: no savepoint is needed to undo it.
-      const [unit] = group as [Unit];
-      try {
-        const value = await unit.work(trx);
-        await trx.commit().execute();
-        unit.resolve(value);
-      } catch (err) {
-        if (!trx.isCommitted)
-          await trx
-            .rollback()
-            .execute()
-            .catch(() => {});
-        unit.reject(err);
+      const first = await this.attempt(group, false);
+      if (first.kind === 'committed') {
+        group.forEach((unit, i) => unit.resolve(first.values[i]));
+        return;
       }
-      return;
+      if (first.kind === 'failed' && group.length === 1) {
+        // Alone, the unit's transaction was its own: its failure is final.
+        (group[0] as Unit).reject(first.failure);
+        return;
+      }
+      const second = await this.attempt(group, true);
+      if (second.kind !== 'settled') throw new Error('grouped units: unexpected outcome');
+      group.forEach((unit, i) => {
+        const outcome = second.settled[i] as Settled;
+        if (outcome.ok) unit.resolve(outcome.value);
+        else unit.reject(outcome.value);
+      });
+    } catch (err) {
+      // Beginning, undoing a unit or committing failed: nothing of the group is written.
+      for (const unit of group) unit.reject(err);
     }
+  }
+
+  /**
+   * Runs the group in one transaction. Without savepoints, the first unit to
+   * fail rolls the whole transaction back; with them, each unit's outcome is
+   * kept and the rest commit.
+   */
+  private async attempt(group: Unit[], savepoints: boolean): Promise<Attempt> {
+    const trx = await this.db.startTransaction().execute();
     try {
+      const values: unknown[] = [];
+      const settled: Settled[] = [];
       for (const unit of group) {
+        if (!savepoints) {
+          try {
+            values.push(await unit.work(trx));
+          } catch (failure) {
+            await trx.rollback().execute();
+            return { kind: 'failed', failure };
+          }
+          continue;
+        }
         await trx.executeQuery(SAVEPOINT);
         try {
           const value = await unit.work(trx);
           await trx.executeQuery(RELEASE);
-          settled.push({ unit, ok: true, value });
+          settled.push({ ok: true, value });
         } catch (err) {
-          // Only this unit's writes are undone; a failure to undo them aborts the group.
           await trx.executeQuery(ROLLBACK_TO);
           await trx.executeQuery(RELEASE);
-          settled.push({ unit, ok: false, value: err });
+          settled.push({ ok: false, value: err });
         }
       }
       await trx.commit().execute();
+      return savepoints ? { kind: 'settled', settled } : { kind: 'committed', values };
     } catch (err) {
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => {});
-      for (const unit of group) unit.reject(err);
-      return;
-    }
-    for (const { unit, ok, value } of settled) {
-      if (ok) unit.resolve(value);
-      else unit.reject(value);
+      if (!trx.isCommitted && !trx.isRolledBack) {
+        await trx
+          .rollback()
+          .execute()
+          .catch(() => {});
+      }
+      throw err;
     }
   }
 }
@@ -119,7 +143,9 @@ const committers = new WeakMap<Db, GroupCommitter>();
 
 /**
  * Runs `work` atomically in a transaction shared with concurrent units on the
- * same (SQLite) database; resolves after that transaction commits.
+ * same (SQLite) database; resolves after that transaction commits. `work` may
+ * run more than once (only its last run commits), so it must do nothing but
+ * database work through `tx`.
  */
 export function runGrouped<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
   let committer = committers.get(db);
