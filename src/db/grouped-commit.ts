@@ -22,8 +22,12 @@
 import { CompiledQuery } from 'kysely';
 import type { Db, DbOrTx } from './types.ts';
 
-/** Units per transaction at most, which bounds the wait of the first one. */
-const MAX_GROUP = 32;
+/**
+ * Units per transaction at most. It bounds the wait of the first unit of a
+ * group; past about 16 a larger group saves little more and holds back more
+ * answers (measured at 32 connections: better p99, no fewer posts a second).
+ */
+const MAX_GROUP = 16;
 // Savepoint commands are issued as they are: Kysely's savepoint API builds and
 // compiles them and a new transaction object for every unit.
 const SAVEPOINT = CompiledQuery.raw('savepoint grouped_unit');
