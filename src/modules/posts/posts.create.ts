@@ -25,7 +25,7 @@ import {
   isPublished,
   openingStatus,
 } from './posts.status.ts';
-import { viewPost, viewWritten } from './posts.view.ts';
+import { viewReadPost, viewWritten } from './posts.view.ts';
 
 export interface Written {
   post: PostOut;
@@ -322,9 +322,9 @@ export async function readPost(
   companyId: string,
   postId: string,
 ): Promise<PostOut> {
-  const post = await q.findPost(ctx.db, companyId, postId);
-  if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-  return viewPost(ctx, post);
+  const found = await q.findPost(ctx.db, companyId, postId);
+  if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+  return viewReadPost(ctx, found.post, found.thumbnailReady);
 }
 
 /** Post metadata a create or queue call may also set, when the post is still editable. */

@@ -234,20 +234,26 @@ export async function insertGroups(
 // Reads of the post view: a post by id, and the items, groups and thumbnail
 // readiness of a list of posts (one post for GET, a page for lists).
 
+// The post and whether the upload its thumbnail comes from has one, in one read.
 const postQuery = prepared((db: Db) =>
   db
     .selectFrom('posts')
-    .selectAll()
-    .where('company_id', '=', param('company'))
-    .where('id', '=', param('id')),
+    .leftJoin('uploads', 'uploads.id', 'posts.thumbnail_upload_id')
+    .selectAll('posts')
+    .select(sql<number | boolean>`uploads.thumbnail_key is not null`.as('thumbnail_ready'))
+    .where('posts.company_id', '=', param('company'))
+    .where('posts.id', '=', param('id')),
 );
 
 export async function findPost(
   db: DbOrTx,
   companyId: string,
   postId: string,
-): Promise<PostsTable | undefined> {
-  return (await postQuery(db, { company: companyId, id: postId }))[0];
+): Promise<{ post: PostsTable; thumbnailReady: boolean } | undefined> {
+  const [row] = await postQuery(db, { company: companyId, id: postId });
+  if (!row) return undefined;
+  const { thumbnail_ready: ready, ...post } = row;
+  return { post, thumbnailReady: !!ready };
 }
 
 const itemsQuery = perLength((n) =>

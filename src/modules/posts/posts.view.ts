@@ -162,7 +162,7 @@ function compareText(a: string, b: string): number {
 
 /**
  * A post just written, viewed from the rows written rather than read back: the
- * same result as `viewPost` right after the commit, with items and groups in
+ * same result as reading it right after the commit, with items and groups in
  * the order the reads return them ((queued_at, id) and (created_at, group_id)).
  */
 export function viewWritten(
@@ -187,6 +187,15 @@ export function viewWritten(
   return toPost(ctx, { post: written.post, items, groups }, thumbnailReady);
 }
 
-export async function viewPost(ctx: AppContext, post: PostsTable): Promise<PostOut> {
-  return (await viewPosts(ctx, [post]))[0] as PostOut;
+/** One post whose thumbnail readiness is already known (read with the post). */
+export async function viewReadPost(
+  ctx: AppContext,
+  post: PostsTable,
+  thumbnailReady: boolean,
+): Promise<PostOut> {
+  const [items, groups] = await Promise.all([
+    q.itemsOfPosts(ctx.db, [post.id]),
+    q.groupsOfPosts(ctx.db, [post.id]),
+  ]);
+  return toPost(ctx, { post, items, groups }, thumbnailReady);
 }
