@@ -81,15 +81,57 @@ export async function readyThumbnails(
   return new Set(await q.uploadsWithThumbnail(ctx.db, ids));
 }
 
+/** The JSON columns of a post row as the view needs them. */
+interface ParsedColumns {
+  mediaCount: number;
+  carousel: boolean;
+  hashtags: readonly string[];
+  sound: SoundInput | null;
+}
+
+/**
+ * Parsed columns of rows the embedded database's result cache hands out:
+ * those rows are frozen and shared by every read until the data changes, so
+ * their JSON is parsed once, and the parsed values are frozen in turn.
+ */
+const parsedOfSharedRow = new WeakMap<PostsTable, ParsedColumns>();
+
+function parseColumns(post: PostsTable): ParsedColumns {
+  const slides = post.slides ? (JSON.parse(post.slides) as unknown[]) : null;
+  return {
+    mediaCount: slides ? slides.length : (JSON.parse(post.media_upload_ids) as string[]).length,
+    carousel: slides !== null,
+    hashtags: JSON.parse(post.hashtags) as string[],
+    sound: post.sound ? (JSON.parse(post.sound) as SoundInput) : null,
+  };
+}
+
+function parsedColumns(post: PostsTable): ParsedColumns {
+  if (!Object.isFrozen(post)) return parseColumns(post);
+  let parsed = parsedOfSharedRow.get(post);
+  if (!parsed) {
+    const fresh = parseColumns(post);
+    Object.freeze(fresh.hashtags);
+    if (fresh.sound) deepFreeze(fresh.sound);
+    parsed = Object.freeze(fresh);
+    parsedOfSharedRow.set(post, parsed);
+  }
+  return parsed;
+}
+
+function deepFreeze(value: object): void {
+  for (const v of Object.values(value)) if (v && typeof v === 'object') deepFreeze(v as object);
+  Object.freeze(value);
+}
+
 export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean): PostOut {
   const { post } = b;
-  const uploads = JSON.parse(post.media_upload_ids) as string[];
-  const slides = post.slides ? (JSON.parse(post.slides) as unknown[]) : null;
+  const parsed = parsedColumns(post);
   const thumbnailUrl = postThumbnailUrl(
     ctx,
     {
       id: post.id,
-      carousel: slides !== null,
+      carousel: parsed.carousel,
       thumbnail_key: post.thumbnail_key,
       thumbnail_upload_id: post.thumbnail_upload_id,
     },
@@ -100,12 +142,12 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
     status: post.status as PostStatus,
     media: {
       kind: post.media_kind === 'video' ? 'video' : 'image',
-      count: slides ? slides.length : uploads.length,
+      count: parsed.mediaCount,
       thumbnailUrl,
     },
     caption: post.caption,
-    hashtags: JSON.parse(post.hashtags) as string[],
-    sound: post.sound ? (JSON.parse(post.sound) as SoundInput) : null,
+    hashtags: parsed.hashtags as string[],
+    sound: parsed.sound,
     notes: post.notes,
     contentGroupIds: b.groups.map((g) => g.group_id),
     platformBPostFormat: post.platformb_post_format as 'reel' | 'post',
