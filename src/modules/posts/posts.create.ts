@@ -298,7 +298,8 @@ export async function createPost(
     await consumePostQuota(tx, plan, companyId, now, items.length);
     return null;
   };
-  // On SQLite, concurrent creates share a commit (each atomic in its own savepoint).
+  // On SQLite, concurrent creates share a commit, each one still atomic; `write`
+  // does nothing but database work, so it may run again if another create fails.
   const replayOf =
     ctx.dialect === 'sqlite'
       ? await runGrouped(ctx.db, write)

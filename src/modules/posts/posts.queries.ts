@@ -1,6 +1,7 @@
-// Precompiled queries of post creation, which runs them on every request: the
-// lookups before its transaction and the writes inside it. A query over a list
-// of ids is compiled once per list length.
+// Precompiled queries of the posts' hot paths: creation (the lookups before its
+// transaction and the writes inside it) and the post view (a post, and the
+// items, groups and thumbnails of one post or a page). A query over a list of
+// ids is compiled once per list length.
 import { sql } from 'kysely';
 import { param, prepared, type Prepared } from '../../db/prepared.ts';
 import type {
