@@ -149,7 +149,8 @@ const committers = new WeakMap<Db, GroupCommitter>();
  * Runs `work` atomically in a transaction shared with concurrent units on the
  * same (SQLite) database; resolves after that transaction commits. `work` may
  * run more than once (only its last run commits), so it must do nothing but
- * database work through `tx`.
+ * database work, and all of it through `tx`: a query on `db` itself would wait
+ * for the connection this very transaction holds.
  */
 export function runGrouped<T>(db: Db, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
   let committer = committers.get(db);
