@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { refreshPostStatus } from '../modules/posts/posts.state.ts';
-import { effectiveSchedule } from './schedule-rules.ts';
+import { effectiveSchedule, parseStoredWindows } from './schedule-rules.ts';
 import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from './windows.ts';
 
 /** Releases of the last two days cover every local day a timezone can be in. */
@@ -34,10 +34,6 @@ export interface DispatchResult {
   /** Accounts with queued items that were considered. */
   accounts: number;
   released: number;
-}
-
-function parseWindows(json: string | null): string[] | null {
-  return json === null ? null : (JSON.parse(json) as string[]);
 }
 
 /** Decides, per account with queued items, what is due at `now` (pure over the loaded rows). */
@@ -117,8 +113,8 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
     const account = accounts.get(accountId);
     if (!account) continue;
     const { windows } = effectiveSchedule(
-      parseWindows(account.schedule),
-      parseWindows(companies.get(account.companyId) ?? null),
+      parseStoredWindows(account.schedule),
+      parseStoredWindows(companies.get(account.companyId) ?? null),
     );
     const decision = decideRelease({
       windows,

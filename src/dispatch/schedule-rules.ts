@@ -88,3 +88,8 @@ export function effectiveSchedule(
   if (companyWindows) return { windows: [...companyWindows], source: 'company' };
   return { windows: [...STANDARD_SLOTS], source: 'global' };
 }
+
+/** A schedule as stored (JSON text of its windows, or null when cleared). */
+export function parseStoredWindows(json: string | null): string[] | null {
+  return json === null ? null : (JSON.parse(json) as string[]);
+}

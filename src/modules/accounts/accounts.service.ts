@@ -4,7 +4,11 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../http/errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { effectiveSchedule, MAX_POSTS_PER_DAY } from '../../dispatch/schedule-rules.ts';
+import {
+  effectiveSchedule,
+  parseStoredWindows,
+  MAX_POSTS_PER_DAY,
+} from '../../dispatch/schedule-rules.ts';
 import { nextWindowStart, postsToday } from '../../dispatch/windows.ts';
 import type { Principal } from '../keys/keys.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
@@ -28,16 +32,15 @@ function nextWindowOf(
   const t = now.getTime();
   const hit = nextWindowMemo.get(key);
   if (hit && hit.computedAt <= t && hit.atMs >= t) return hit.at;
-  const { windows } = effectiveSchedule(parseWindows(accountJson), parseWindows(companyJson));
+  const { windows } = effectiveSchedule(
+    parseStoredWindows(accountJson),
+    parseStoredWindows(companyJson),
+  );
   const next = nextWindowStart(windows, timezone, now);
   const at = next.toISOString();
   if (nextWindowMemo.size > 10_000) nextWindowMemo.clear();
   nextWindowMemo.set(key, { computedAt: t, atMs: next.getTime(), at });
   return at;
-}
-
-export function parseWindows(json: string | null): string[] | null {
-  return json === null ? null : (JSON.parse(json) as string[]);
 }
 
 /** SPEC 2.5 `postsToday` and `queueDepth` of one account. */

@@ -12,7 +12,8 @@ import {
   type QueueEntry,
   type ReleaseRecord,
 } from '../../dispatch/windows.ts';
-import { getAccountRow, parseWindows } from '../accounts/accounts.service.ts';
+import { getAccountRow } from '../accounts/accounts.service.ts';
+import { parseStoredWindows } from '../../dispatch/schedule-rules.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/posts.view.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';
@@ -42,8 +43,8 @@ export async function plannedSlotStarts(
   now: Date,
 ): Promise<Map<string, string>> {
   const { windows } = effectiveSchedule(
-    parseWindows(account.schedule_windows),
-    parseWindows(companyScheduleJson),
+    parseStoredWindows(account.schedule_windows),
+    parseStoredWindows(companyScheduleJson),
   );
   const day = localDayBounds(localDateOf(now, account.timezone), account.timezone);
   const [queued, released] = await Promise.all([

@@ -9,7 +9,8 @@ import {
   TIMEZONE_MODE,
 } from '../../dispatch/schedule-rules.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
-import { getAccountRow, parseWindows } from '../accounts/accounts.service.ts';
+import { getAccountRow } from '../accounts/accounts.service.ts';
+import { parseStoredWindows } from '../../dispatch/schedule-rules.ts';
 import { setScheduleWindows } from '../accounts/accounts.repository.ts';
 import type {
   AccountScheduleOut,
@@ -54,7 +55,7 @@ export async function getCompanySchedule(
   companyId: string,
 ): Promise<CompanyScheduleOut> {
   const company = await companyRow(ctx, companyId);
-  return companyResponse(companyId, parseWindows(company.schedule_windows));
+  return companyResponse(companyId, parseStoredWindows(company.schedule_windows));
 }
 
 export async function setCompanySchedule(
@@ -71,7 +72,7 @@ export async function setCompanySchedule(
   if (Number(res.numUpdatedRows) === 0) {
     throw new ApiError('not_found', `Company ${companyId} does not exist`);
   }
-  return companyResponse(companyId, parseWindows(windows));
+  return companyResponse(companyId, parseStoredWindows(windows));
 }
 
 export async function getAccountSchedule(
@@ -83,8 +84,8 @@ export async function getAccountSchedule(
     getAccountRow(ctx, companyId, accountId),
     companyRow(ctx, companyId),
   ]);
-  const own = parseWindows(account.schedule_windows);
-  const companyWindows = parseWindows(company.schedule_windows);
+  const own = parseStoredWindows(account.schedule_windows);
+  const companyWindows = parseStoredWindows(company.schedule_windows);
   const effective = effectiveSchedule(own, companyWindows);
   return {
     accountId,
