@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './modules/usage/plans.ts';
+import { validTimezone } from './dispatch/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
 
 export interface Config {
@@ -26,9 +27,24 @@ export interface Config {
   readonly remoteFetchAllow: AllowList;
   /** How often the release dispatcher runs in the service; 0 turns it off there. */
   readonly dispatchIntervalMs: number;
+  /**
+   * How long a released task may go without a report before it fails as unconfirmed
+   * (TASK_REPORT_TIMEOUT_SECONDS): counted from release while unclaimed, from the claim after.
+   */
+  readonly taskReportTimeoutMs: number;
+  /** Whether the service process drives its simulated workers (SIMULATOR=on|off, default on). */
+  readonly simulator: boolean;
 }
 
 export class ConfigError extends Error {}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name} must be "on" or "off" (got "${raw}")`);
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
   const raw = env[name];
@@ -38,15 +54,6 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
   }
   return n;
-}
-
-function validTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -106,5 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     remoteFetchAllow,
     dispatchIntervalMs: int(env, 'DISPATCH_INTERVAL_MS', 15_000, 0, 3_600_000),
+    taskReportTimeoutMs: int(env, 'TASK_REPORT_TIMEOUT_SECONDS', 7_200, 60, 7 * 86_400) * 1000,
+    simulator: onOff(env, 'SIMULATOR', true),
   });
 }

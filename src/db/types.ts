@@ -46,6 +46,8 @@ export interface AccountsTable {
   last_post_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The worker operating the account; its timezone is the account's. */
+  worker_id: string | null;
 }
 
 export interface ContentTagsTable {
@@ -167,6 +169,9 @@ export interface QueueItemsTable {
   post_url: string | null;
   failure_reason: string | null;
   updated_at: string;
+  /** When the account's worker claimed the released item, and which worker. */
+  claimed_at: string | null;
+  claimed_by: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -221,6 +226,20 @@ export interface ReleasesTable {
   released_at: string;
 }
 
+/** A worker operating accounts (DECISIONS 6); the token is stored only as a digest. */
+export interface WorkersTable {
+  id: string;
+  name: string;
+  timezone: string;
+  token_prefix: string;
+  token_hash: string;
+  simulated: number;
+  created_at: string;
+  updated_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -237,6 +256,7 @@ export interface Database {
   image_packs: ImagePacksTable;
   server_settings: ServerSettingsTable;
   releases: ReleasesTable;
+  workers: WorkersTable;
   uploads: UploadsTable;
   posts: PostsTable;
   post_content_groups: PostContentGroupsTable;

@@ -40,6 +40,16 @@ export function zoneOf(timezone: string): IANAZone {
   return zone;
 }
 
+/** Whether the runtime knows this IANA timezone name (the one check config, companies and workers use). */
+export function validTimezone(timezone: string): boolean {
+  try {
+    zoneOf(timezone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Epoch milliseconds of an instant; throws RangeError for an invalid Date or non-finite number. */
 export function toEpochMs(instant: Instant): number {
   const ms = typeof instant === 'number' ? instant : instant.getTime();

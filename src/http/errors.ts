@@ -42,6 +42,10 @@ export const ERROR_CATALOG = {
     status: 404,
     hint: 'Check folderId and imageId against GET /v2/workspace.',
   },
+  task_not_found: {
+    status: 404,
+    hint: 'Check the taskId; list the open tasks of this worker with GET /worker/v1/tasks.',
+  },
   not_found: { status: 404, hint: 'Check the method and path against GET /v2/openapi.json.' },
   method_not_allowed: {
     status: 405,
@@ -88,6 +92,18 @@ export const ERROR_CATALOG = {
   idempotency_key_in_use: {
     status: 409,
     hint: 'A request with this Idempotency-Key is still running; retry in a moment.',
+  },
+  task_not_claimed: {
+    status: 409,
+    hint: 'Claim the task with POST /worker/v1/tasks/claim before reporting on it.',
+  },
+  task_already_reported: {
+    status: 409,
+    hint: 'The task already has a final outcome; read it with GET /worker/v1/tasks/{taskId}.',
+  },
+  task_not_posted: {
+    status: 409,
+    hint: 'Report the task as posted before sending analytics for it.',
   },
   file_too_large: {
     status: 413,

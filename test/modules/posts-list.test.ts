@@ -139,6 +139,8 @@ async function insertPosts(
         post_url: null,
         failure_reason: null,
         updated_at: at,
+        claimed_at: null,
+        claimed_by: null,
       });
     }
     for (const g of s.groups)

@@ -4,6 +4,7 @@ import { uploads } from './0002-uploads.ts';
 import { posts } from './0003-posts.ts';
 import { analytics } from './0004-analytics.ts';
 import { releases } from './0005-releases.ts';
+import { workers } from './0006-workers.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const ALL: Record<string, Migration> = {
   '0003-posts': posts,
   '0004-analytics': analytics,
   '0005-releases': releases,
+  '0006-workers': workers,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -245,6 +245,7 @@ export async function createAccount(
     last_post_at: null,
     created_at: at,
     updated_at: at,
+    worker_id: null,
   };
   try {
     await ctx.db.transaction().execute(async (tx) => {

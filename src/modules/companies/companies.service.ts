@@ -1,4 +1,5 @@
 // Companies are created and changed by operators through the admin CLI.
+import { validTimezone } from '../../dispatch/local-time.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db, DbOrTx, CompaniesTable } from '../../db/types.ts';
@@ -38,11 +39,7 @@ function checkPlan(plans: PlanTable, plan: string): void {
 }
 
 function checkTimezone(tz: string): void {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-  } catch {
-    throw new CompanyError(`"${tz}" is not an IANA timezone`);
-  }
+  if (!validTimezone(tz)) throw new CompanyError(`"${tz}" is not an IANA timezone`);
 }
 
 export interface CreateCompanyInput {

@@ -225,6 +225,8 @@ function newItems(
     post_url: null,
     failure_reason: null,
     updated_at: at,
+    claimed_at: null,
+    claimed_by: null,
   }));
 }
 

@@ -1,0 +1,31 @@
+// Report deadlines of released tasks (DECISIONS 6): a task no worker claimed, or claimed and
+// never reported, fails once TASK_REPORT_TIMEOUT_SECONDS have passed, with a reason saying
+// which. It is never put back in the queue on its own: a worker may have posted without
+// reporting, and releasing it again could post it twice. Runs with each dispatcher pass.
+import type { AppContext } from '../context.ts';
+import { failUnreported } from '../modules/posts/posts.state.ts';
+
+/** Items failed per transaction. */
+const CHUNK = 500;
+
+export interface DeadlineResult {
+  /** Tasks failed because no worker claimed them in time (nothing was posted). */
+  unclaimed: number;
+  /** Tasks failed because their claim was never reported (outcome unconfirmed). */
+  unconfirmed: number;
+}
+
+export async function failOverdueTasks(ctx: AppContext, now: Date): Promise<DeadlineResult> {
+  const cutoff = new Date(now.getTime() - ctx.config.taskReportTimeoutMs).toISOString();
+  const at = now.toISOString();
+  const result: DeadlineResult = { unclaimed: 0, unconfirmed: 0 };
+  for (;;) {
+    const failed = await ctx.db
+      .transaction()
+      .execute((tx) =>
+        failUnreported(tx, { releasedBefore: cutoff, claimedBefore: cutoff }, at, CHUNK),
+      );
+    for (const f of failed) result[f.claimed ? 'unconfirmed' : 'unclaimed']++;
+    if (failed.length < CHUNK) return result;
+  }
+}

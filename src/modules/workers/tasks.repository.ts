@@ -1,0 +1,107 @@
+import type { DbOrTx } from '../../db/types.ts';
+
+/** A released item with what its worker needs to post it: the post and the account. */
+export async function findTasks(db: DbOrTx, itemIds: readonly string[]) {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select([
+      'queue_items.id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.account_id',
+      'queue_items.status',
+      'queue_items.released_at',
+      'queue_items.claimed_at',
+      'queue_items.claimed_by',
+      'queue_items.posted_at',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'accounts.platform',
+      'accounts.username',
+      'accounts.worker_id',
+      'posts.caption',
+      'posts.hashtags',
+      'posts.sound',
+      'posts.platformb_post_format',
+      'posts.media_kind',
+      'posts.media_upload_ids',
+      'posts.media_keys',
+      'posts.slides',
+      'posts.thumbnail_key',
+      'posts.thumbnail_upload_id',
+    ])
+    .where('queue_items.id', 'in', [...itemIds])
+    .where('queue_items.released_at', 'is not', null)
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .execute();
+}
+export type TaskRow = Awaited<ReturnType<typeof findTasks>>[number];
+
+/**
+ * Ids of the open (released, unreported) tasks of a worker's accounts, oldest release first,
+ * after the (released_at, id) of the last one seen.
+ */
+export async function openTaskIds(
+  db: DbOrTx,
+  workerId: string,
+  opts: { claimed?: boolean; after?: [string, string]; limit: number },
+): Promise<string[]> {
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select(['queue_items.id'])
+    .where('accounts.worker_id', '=', workerId)
+    .where('queue_items.status', '=', 'posting');
+  if (opts.claimed !== undefined) {
+    q = q.where('queue_items.claimed_at', opts.claimed ? 'is not' : 'is', null);
+  }
+  const after = opts.after;
+  if (after) {
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('queue_items.released_at', 'queue_items.id'),
+        '>',
+        eb.tuple(after[0], after[1]),
+      ),
+    );
+  }
+  const rows = await q
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .limit(opts.limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function uploadTypes(db: DbOrTx, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['id', 'content_type'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.content_type]));
+}
+
+export async function touchWorker(db: DbOrTx, workerId: string, at: string): Promise<void> {
+  await db.updateTable('workers').set({ last_seen_at: at }).where('id', '=', workerId).execute();
+}
+
+/** lastPostAt of an account moves forward only. */
+export async function notePosted(
+  db: DbOrTx,
+  accountId: string,
+  postedAt: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ last_post_at: postedAt, updated_at: at })
+    .where('id', '=', accountId)
+    .where((eb) => eb.or([eb('last_post_at', 'is', null), eb('last_post_at', '<', postedAt)]))
+    .execute();
+}

@@ -1,0 +1,393 @@
+// The worker side of releases (DECISIONS 6): a worker claims the released items (tasks) of
+// the accounts it operates, downloads their media through signed URLs, reports each outcome,
+// and pushes analytics. Every status change goes through posts.state.ts. A worker sees only
+// tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { cursorScope } from '../../http/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import {
+  claimItems,
+  finishItem,
+  UNCLAIMED_REASON,
+  UNCONFIRMED_REASON,
+} from '../posts/posts.state.ts';
+import { postMediaPath } from '../posts/posts.view.ts';
+import type { SoundInput } from '../posts/posts.schemas.ts';
+import { mediaPath } from '../uploads/uploads.service.ts';
+import type { WorkerPrincipal } from './workers.service.ts';
+import * as workers from './workers.repository.ts';
+import * as repo from './tasks.repository.ts';
+import type {
+  AccountStatsInput,
+  ClaimInput,
+  HeartbeatOut,
+  ResultInput,
+  SnapshotInput,
+  TaskListInput,
+  TaskOut,
+} from './workers.schemas.ts';
+
+/** Signed media URLs of a task live at least this long (and until its report deadline). */
+const MIN_URL_MS = 60 * 60 * 1000;
+/** Reports may carry times slightly ahead of the service's clock. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+function taskNotFound(taskId: string): ApiError {
+  return new ApiError('task_not_found', `Task ${taskId} does not exist for this worker`);
+}
+
+function stateOf(row: repo.TaskRow): TaskOut['state'] {
+  if (row.status === 'posting') return row.claimed_at ? 'claimed' : 'released';
+  return row.status === 'posted' ? 'posted' : 'failed';
+}
+
+/** A task is the worker's while it operates the account, and always if it claimed it. */
+function visibleTo(row: repo.TaskRow, worker: WorkerPrincipal): boolean {
+  if (!['posting', 'posted', 'failed'].includes(row.status)) return false;
+  return row.worker_id === worker.workerId || row.claimed_by === worker.workerId;
+}
+
+function deadline(ctx: AppContext, row: repo.TaskRow): string | null {
+  if (row.status !== 'posting') return null;
+  const from = Date.parse(row.claimed_at ?? (row.released_at as string));
+  return new Date(from + ctx.config.taskReportTimeoutMs).toISOString();
+}
+
+async function toTasks(ctx: AppContext, rows: readonly repo.TaskRow[]): Promise<TaskOut[]> {
+  const uploads = rows.flatMap((r) =>
+    r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[]),
+  );
+  const types = await repo.uploadTypes(ctx.db, [...new Set(uploads)]);
+  const now = ctx.clock.now().getTime();
+  return rows.map((r) => {
+    const reportBy = deadline(ctx, r);
+    const expires = new Date(Math.max(now + MIN_URL_MS, reportBy ? Date.parse(reportBy) : 0));
+    const slides = r.media_keys ? (JSON.parse(r.media_keys) as string[]) : null;
+    const items = slides
+      ? slides.map((_, i) => ({
+          url: ctx.signer.sign(postMediaPath(r.post_id, `slide-${i}`), expires),
+          contentType: 'image/jpeg',
+        }))
+      : (JSON.parse(r.media_upload_ids) as string[]).map((id) => ({
+          url: ctx.signer.sign(mediaPath(id), expires),
+          contentType: types.get(id) ?? 'application/octet-stream',
+        }));
+    let thumbnailUrl: string | null = null;
+    if (r.thumbnail_key)
+      thumbnailUrl = ctx.signer.sign(postMediaPath(r.post_id, 'thumbnail'), expires);
+    else if (r.thumbnail_upload_id && !slides)
+      thumbnailUrl = ctx.signer.sign(mediaPath(r.thumbnail_upload_id, true), expires);
+    return {
+      taskId: r.id,
+      postId: r.post_id,
+      accountId: r.account_id,
+      platform: r.platform as TaskOut['platform'],
+      username: r.username,
+      state: stateOf(r),
+      caption: r.caption,
+      hashtags: JSON.parse(r.hashtags) as string[],
+      sound: r.sound ? (JSON.parse(r.sound) as SoundInput) : null,
+      platformBPostFormat: r.platformb_post_format as 'reel' | 'post',
+      media: {
+        kind: slides ? 'carousel' : r.media_kind === 'video' ? 'video' : 'images',
+        items,
+        thumbnailUrl,
+        expiresAt: new Date(Math.floor(expires.getTime() / 1000) * 1000).toISOString(),
+      },
+      releasedAt: r.released_at as string,
+      claimedAt: r.claimed_at,
+      reportBy,
+      postedAt: r.posted_at,
+      postUrl: r.post_url,
+      failureReason: r.failure_reason,
+    };
+  });
+}
+
+async function loadTask(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  taskId: string,
+): Promise<repo.TaskRow> {
+  const [row] = await repo.findTasks(ctx.db, [taskId]);
+  if (!row || !visibleTo(row, worker)) throw taskNotFound(taskId);
+  return row;
+}
+
+/** Notes the worker as seen and tells it which accounts it operates and what is open. */
+export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promise<HeartbeatOut> {
+  const now = ctx.clock.now();
+  await repo.touchWorker(ctx.db, worker.workerId, now.toISOString());
+  const [accounts, released, claimed] = await Promise.all([
+    workers.accountsOfWorker(ctx.db, worker.workerId),
+    repo.openTaskIds(ctx.db, worker.workerId, { claimed: false, limit: 10_000 }),
+    repo.openTaskIds(ctx.db, worker.workerId, { claimed: true, limit: 10_000 }),
+  ]);
+  return {
+    workerId: worker.workerId,
+    name: worker.name,
+    timezone: worker.timezone,
+    serverTime: now.toISOString(),
+    accounts: accounts.map((a) => ({
+      accountId: a.id,
+      platform: a.platform as 'platformA' | 'platformB',
+      username: a.username,
+      timezone: a.timezone,
+      status: a.status,
+    })),
+    openTasks: { released: released.length, claimed: claimed.length },
+  };
+}
+
+/** Claims up to `limit` released tasks of the worker's accounts; each is claimed only once. */
+export async function claimTasks(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  input: ClaimInput,
+): Promise<TaskOut[]> {
+  const at = ctx.clock.now().toISOString();
+  const ids = await ctx.db
+    .transaction()
+    .execute((tx) =>
+      claimItems(
+        tx,
+        ctx.dialect,
+        { id: worker.workerId, ...(input.accountId ? { accountId: input.accountId } : {}) },
+        input.limit ?? 10,
+        at,
+      ),
+    );
+  await repo.touchWorker(ctx.db, worker.workerId, at);
+  return toTasks(ctx, await repo.findTasks(ctx.db, ids));
+}
+
+/** Open tasks of the worker's accounts, oldest release first, with a cursor. */
+export async function listTasks(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  query: TaskListInput,
+): Promise<{ data: TaskOut[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const limit = query.limit ?? 25;
+  const scope = cursorScope(worker.workerId, 'worker-tasks', { state: query.state });
+  const after = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : undefined;
+  const ids = await repo.openTaskIds(ctx.db, worker.workerId, {
+    ...(query.state ? { claimed: query.state === 'claimed' } : {}),
+    ...(after ? { after } : {}),
+    limit: limit + 1,
+  });
+  const rows = await repo.findTasks(ctx.db, ids.slice(0, limit));
+  const last = rows[rows.length - 1];
+  return {
+    data: await toTasks(ctx, rows),
+    nextCursor:
+      ids.length > limit && last
+        ? ctx.cursors.encode(scope, [last.released_at as string, last.id], now)
+        : null,
+  };
+}
+
+export async function getTask(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  taskId: string,
+): Promise<TaskOut> {
+  const [task] = await toTasks(ctx, [await loadTask(ctx, worker, taskId)]);
+  return task as TaskOut;
+}
+
+function sameOutcome(row: repo.TaskRow, input: ResultInput): boolean {
+  if (input.outcome === 'posted') return row.status === 'posted' && row.post_url === input.postUrl;
+  return row.status === 'failed' && row.failure_reason === input.reason;
+}
+
+/**
+ * Records the outcome of a claimed task. Repeating the same report is harmless (the task
+ * comes back unchanged); a different outcome for a finished task is refused. A task that
+ * failed only because its report was overdue can still be confirmed as posted by the worker
+ * that claimed it: that report settles what really happened.
+ */
+export async function reportResult(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  taskId: string,
+  input: ResultInput,
+): Promise<TaskOut> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const row = await loadTask(ctx, worker, taskId);
+  if (sameOutcome(row, input)) return getTask(ctx, worker, taskId);
+  const late =
+    row.status === 'failed' &&
+    row.claimed_by === worker.workerId &&
+    (row.failure_reason === UNCONFIRMED_REASON || row.failure_reason === UNCLAIMED_REASON) &&
+    input.outcome === 'posted';
+  if (row.status !== 'posting' && !late) {
+    throw new ApiError(
+      'task_already_reported',
+      `Task ${taskId} is already ${row.status}; its outcome cannot change`,
+    );
+  }
+  if (row.status === 'posting' && row.claimed_by !== worker.workerId) {
+    throw new ApiError(
+      'task_not_claimed',
+      row.claimed_by
+        ? `Task ${taskId} is claimed by another worker`
+        : `Task ${taskId} is not claimed yet`,
+    );
+  }
+  let outcome: Parameters<typeof finishItem>[2];
+  if (input.outcome === 'posted') {
+    const postedAt = input.postedAt ? new Date(input.postedAt) : now;
+    if (postedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+      throw new ApiError('invalid_request', '/postedAt: must not be in the future', {
+        hint: 'Send the time the post went out, or leave postedAt out to use the current time.',
+      });
+    }
+    if (postedAt.getTime() < Date.parse(row.released_at as string)) {
+      throw new ApiError('invalid_request', '/postedAt: must not be before the task was released', {
+        hint: `The task was released at ${row.released_at as string}.`,
+      });
+    }
+    outcome = { outcome: 'posted', postUrl: input.postUrl, postedAt: postedAt.toISOString() };
+  } else {
+    outcome = { outcome: 'failed', reason: input.reason };
+  }
+  const moved = await ctx.db.transaction().execute(async (tx) => {
+    const ok = await finishItem(tx, { id: row.id, postId: row.post_id }, outcome, at, {
+      fromUnconfirmed: late,
+    });
+    if (ok && outcome.outcome === 'posted') {
+      await repo.notePosted(tx, row.account_id, outcome.postedAt, at);
+    }
+    return ok;
+  });
+  if (!moved) {
+    // Another report or the deadline settled it between the read and the write.
+    const current = await loadTask(ctx, worker, taskId);
+    if (sameOutcome(current, input)) return getTask(ctx, worker, taskId);
+    throw new ApiError(
+      'task_already_reported',
+      `Task ${taskId} is already ${current.status}; its outcome cannot change`,
+    );
+  }
+  return getTask(ctx, worker, taskId);
+}
+
+/** Stores an analytics snapshot of a posted task (SPEC 2.7 history). */
+export async function recordSnapshot(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  taskId: string,
+  input: SnapshotInput,
+) {
+  const now = ctx.clock.now();
+  const row = await loadTask(ctx, worker, taskId);
+  if (row.status !== 'posted') {
+    throw new ApiError('task_not_posted', `Task ${taskId} is ${stateOf(row)}, not posted`);
+  }
+  const collectedAt = input.collectedAt ? new Date(input.collectedAt) : now;
+  if (collectedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    throw new ApiError('invalid_request', '/collectedAt: must not be in the future', {
+      hint: 'Send the time the figures were read, or leave collectedAt out.',
+    });
+  }
+  const snapshot = {
+    id: newId('snp', now.getTime()),
+    company_id: row.company_id,
+    post_id: row.post_id,
+    queue_item_id: row.id,
+    account_id: row.account_id,
+    platform: row.platform,
+    post_url: row.post_url,
+    views: input.views,
+    likes: input.likes,
+    comments: input.comments,
+    shares: input.shares,
+    saves: input.saves,
+    collected_at: collectedAt.toISOString(),
+  };
+  await ctx.db.insertInto('post_analytics').values(snapshot).execute();
+  return {
+    id: snapshot.id,
+    videoId: row.post_id,
+    accountId: row.account_id,
+    platform: row.platform as 'platformA' | 'platformB',
+    postUrl: row.post_url,
+    views: input.views,
+    likes: input.likes,
+    comments: input.comments,
+    shares: input.shares,
+    saves: input.saves,
+    collectedAt: snapshot.collected_at,
+    taskId: row.id,
+  };
+}
+
+/** Replaces the statistics of an account the worker operates (SPEC 2.8). */
+export async function reportAccountStats(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  accountId: string,
+  input: AccountStatsInput,
+) {
+  const at = ctx.clock.now().toISOString();
+  const account = (await workers.accountsOfWorker(ctx.db, worker.workerId)).find(
+    (a) => a.id === accountId,
+  );
+  if (!account) {
+    throw new ApiError('account_not_found', `Account ${accountId} is not operated by this worker`, {
+      hint: 'Check the accountId against the accounts listed by POST /worker/v1/heartbeat.',
+    });
+  }
+  const stats = {
+    account_id: accountId,
+    company_id: account.company_id,
+    followers: input.followers,
+    posts: input.posts,
+    engagement: input.engagement,
+    views: input.views,
+    likes: input.likes,
+    comments: input.comments,
+    scanned_posts: input.scannedPosts,
+    updated_at: at,
+  };
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('account_stats')
+      .values(stats)
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          followers: input.followers,
+          posts: input.posts,
+          engagement: input.engagement,
+          views: input.views,
+          likes: input.likes,
+          comments: input.comments,
+          scanned_posts: input.scannedPosts,
+          updated_at: at,
+        }),
+      )
+      .execute();
+    await tx
+      .updateTable('accounts')
+      .set({
+        followers: input.followers,
+        ...(input.status ? { status: input.status } : {}),
+        updated_at: at,
+      })
+      .where('id', '=', accountId)
+      .execute();
+  });
+  return {
+    accountId,
+    followers: input.followers,
+    posts: input.posts,
+    engagement: input.engagement,
+    analytics: { views: input.views, likes: input.likes, comments: input.comments },
+    scannedPosts: input.scannedPosts,
+  };
+}

@@ -1,0 +1,203 @@
+// Workers (DECISIONS 6): the people or automations operating accounts. Each has an IANA
+// timezone, which becomes the timezone of every account it operates (DECISIONS 5), and a
+// token of its own for the worker API, stored like API keys: a SHA-256 digest of the whole
+// secret beside a visible prefix, compared in constant time. Managed from the admin CLI.
+import type { Db } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { safeEqual, sha256 } from '../../lib/crypto.ts';
+import { newId, randomToken } from '../../lib/ids.ts';
+import { validTimezone } from '../../dispatch/local-time.ts';
+import * as repo from './workers.repository.ts';
+
+const TOKEN_PATTERN = /^slw_([0-9a-z]{12})_([0-9a-z]{32})$/;
+const MAX_NAME = 80;
+
+/** Operator mistakes in worker administration; the CLI prints them without a stack trace. */
+export class WorkerError extends Error {}
+
+export interface WorkerInfo {
+  workerId: string;
+  name: string;
+  timezone: string;
+  tokenPrefix: string;
+  simulated: boolean;
+  accounts: number;
+  createdAt: string;
+  lastSeenAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface IssuedWorker extends WorkerInfo {
+  /** The full token; shown once and never stored. */
+  token: string;
+}
+
+/** The worker behind a verified token. */
+export interface WorkerPrincipal {
+  workerId: string;
+  name: string;
+  timezone: string;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || [...trimmed].length > MAX_NAME) {
+    throw new WorkerError(`worker name must be 1-${MAX_NAME} characters`);
+  }
+  return trimmed;
+}
+
+function checkTimezone(timezone: string): string {
+  if (!validTimezone(timezone)) {
+    throw new WorkerError(`"${timezone}" is not an IANA timezone (e.g. Europe/Berlin)`);
+  }
+  return timezone;
+}
+
+function newToken(): { prefix: string; token: string; hash: string } {
+  const prefix = randomToken(8).slice(0, 12);
+  const token = `slw_${prefix}_${randomToken(20).slice(0, 32)}`;
+  return { prefix, token, hash: sha256(token).toString('hex') };
+}
+
+function info(row: repo.WorkerRow, accounts: number): WorkerInfo {
+  return {
+    workerId: row.id,
+    name: row.name,
+    timezone: row.timezone,
+    tokenPrefix: row.token_prefix,
+    simulated: row.simulated === 1,
+    accounts,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+async function requireWorker(db: Db, workerId: string): Promise<repo.WorkerRow> {
+  const row = await repo.findWorker(db, workerId);
+  if (!row) throw new WorkerError(`worker ${workerId} does not exist`);
+  return row;
+}
+
+export async function createWorker(
+  db: Db,
+  clock: Clock,
+  input: { name: string; timezone: string; simulated?: boolean },
+): Promise<IssuedWorker> {
+  const name = checkName(input.name);
+  const timezone = checkTimezone(input.timezone);
+  const at = clock.now().toISOString();
+  const { prefix, token, hash } = newToken();
+  const row: repo.WorkerRow = {
+    id: newId('wrk'),
+    name,
+    timezone,
+    token_prefix: prefix,
+    token_hash: hash,
+    simulated: input.simulated ? 1 : 0,
+    created_at: at,
+    updated_at: at,
+    last_seen_at: null,
+    revoked_at: null,
+  };
+  await repo.insertWorker(db, row);
+  return { ...info(row, 0), token };
+}
+
+export async function listWorkers(db: Db): Promise<WorkerInfo[]> {
+  const rows = await repo.listWorkers(db);
+  return rows.map((r) => info(r, Number(r.accounts)));
+}
+
+export async function getWorker(db: Db, workerId: string): Promise<WorkerInfo> {
+  const row = await requireWorker(db, workerId);
+  return info(row, (await repo.accountsOfWorker(db, workerId)).length);
+}
+
+/** Renames a worker or moves it to another timezone, and its accounts with it. */
+export async function updateWorker(
+  db: Db,
+  clock: Clock,
+  workerId: string,
+  input: { name?: string; timezone?: string },
+): Promise<WorkerInfo> {
+  const name = input.name === undefined ? undefined : checkName(input.name);
+  const timezone = input.timezone === undefined ? undefined : checkTimezone(input.timezone);
+  const at = clock.now().toISOString();
+  await db.transaction().execute(async (tx) => {
+    const row = await repo.findWorker(tx, workerId);
+    if (!row) throw new WorkerError(`worker ${workerId} does not exist`);
+    await repo.updateWorker(tx, workerId, {
+      ...(name !== undefined ? { name } : {}),
+      ...(timezone !== undefined ? { timezone } : {}),
+      updated_at: at,
+    });
+    if (timezone !== undefined) await repo.setTimezoneOfWorkerAccounts(tx, workerId, timezone, at);
+  });
+  return getWorker(db, workerId);
+}
+
+/** A new token for the worker; the old one stops working at once. */
+export async function rotateWorkerToken(
+  db: Db,
+  clock: Clock,
+  workerId: string,
+): Promise<IssuedWorker> {
+  await requireWorker(db, workerId);
+  const { prefix, token, hash } = newToken();
+  await repo.updateWorker(db, workerId, {
+    token_prefix: prefix,
+    token_hash: hash,
+    revoked_at: null,
+    updated_at: clock.now().toISOString(),
+  });
+  return { ...(await getWorker(db, workerId)), token };
+}
+
+/** Revokes the worker's token; its accounts stay assigned until moved to another worker. */
+export async function revokeWorker(db: Db, clock: Clock, workerId: string): Promise<WorkerInfo> {
+  const row = await requireWorker(db, workerId);
+  if (row.revoked_at === null) {
+    const at = clock.now().toISOString();
+    await repo.updateWorker(db, workerId, { revoked_at: at, updated_at: at });
+  }
+  return getWorker(db, workerId);
+}
+
+/**
+ * Hands accounts to a worker (or takes them from their worker, `workerId` null). Assigned
+ * accounts take the worker's timezone; their future windows follow it (SPEC 4.5 rule 4).
+ */
+export async function assignAccounts(
+  db: Db,
+  clock: Clock,
+  workerId: string | null,
+  accountIds: readonly string[],
+): Promise<WorkerInfo | null> {
+  const ids = [...new Set(accountIds)];
+  if (ids.length === 0) throw new WorkerError('name at least one account');
+  const at = clock.now().toISOString();
+  await db.transaction().execute(async (tx) => {
+    const worker = workerId === null ? null : await repo.findWorker(tx, workerId);
+    if (workerId !== null && !worker) throw new WorkerError(`worker ${workerId} does not exist`);
+    if (worker?.revoked_at) throw new WorkerError(`worker ${workerId} is revoked`);
+    const found = new Set((await repo.findAccountsByIds(tx, ids)).map((a) => a.id));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) throw new WorkerError(`account(s) ${missing.join(', ')} do not exist`);
+    await repo.assignAccounts(tx, ids, worker ?? null, at);
+  });
+  return workerId === null ? null : getWorker(db, workerId);
+}
+
+/** The worker behind a bearer token, or null for anything not a live worker token. */
+export async function verifyWorkerToken(db: Db, token: string): Promise<WorkerPrincipal | null> {
+  const m = TOKEN_PATTERN.exec(token);
+  if (!m) return null;
+  const row = await repo.findWorkerByPrefix(db, m[1] as string);
+  // Hash even when the prefix is unknown so timing does not tell the two apart.
+  const digest = sha256(token);
+  if (!row || !safeEqual(digest, Buffer.from(row.token_hash, 'hex'))) return null;
+  if (row.revoked_at !== null) return null;
+  return { workerId: row.id, name: row.name, timezone: row.timezone };
+}
