@@ -3,7 +3,7 @@
 // operator CLI now and by the dashboard later; each call is one transaction,
 // conditional on the items' current status, followed by the post's status refresh.
 import type { AppContext } from '../../context.ts';
-import { refreshPostStatus } from '../posts/posts.state.ts';
+import { decideItems } from '../posts/posts.state.ts';
 
 export class ApprovalError extends Error {}
 
@@ -47,22 +47,19 @@ async function decide(
         `post ${target.postId} has no item waiting for approval${target.accountId ? ` for account ${target.accountId}` : ''}`,
       );
     }
-    await tx
-      .updateTable('queue_items')
-      .set(
-        outcome === 'approve'
-          ? { status: 'queued', approved_at: at, updated_at: at }
-          : { status: 'cancelled', failure_reason: 'rejected in review', updated_at: at },
-      )
-      .where(
-        'id',
-        'in',
-        pending.map((p) => p.id),
-      )
-      .where('status', '=', 'pending_approval')
-      .execute();
-    const postStatus = await refreshPostStatus(tx, post.id, at);
-    return { postId: post.id, changed: pending.map((p) => p.account_id), postStatus };
+    const { moved, status: postStatus } = await decideItems(
+      tx,
+      post.id,
+      pending.map((p) => p.id),
+      outcome,
+      at,
+    );
+    const movedIds = new Set(moved);
+    return {
+      postId: post.id,
+      changed: pending.filter((p) => movedIds.has(p.id)).map((p) => p.account_id),
+      postStatus,
+    };
   });
 }
 

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
-import { refreshPostStatus } from './posts.state.ts';
+import { failProcessingItems, openProcessedItems, refreshPostStatus } from './posts.state.ts';
 
 export function slideKey(post: Pick<PostsTable, 'company_id' | 'id'>, index: number): string {
   return `posts/${post.company_id}/${post.id}/slide-${index}.jpg`;
@@ -63,19 +63,7 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
     if (keys) {
       // Items before the post row: the lock order of every item change (posts.state.ts).
       // Items cancelled meanwhile stay cancelled; the rest open as they would have.
-      await tx
-        .updateTable('queue_items')
-        .set({ status: 'queued', approved_at: at, updated_at: at })
-        .where('post_id', '=', post.id)
-        .where('status', '=', 'processing')
-        .where('skip_approval', '=', 1)
-        .execute();
-      await tx
-        .updateTable('queue_items')
-        .set({ status: 'pending_approval', updated_at: at })
-        .where('post_id', '=', post.id)
-        .where('status', '=', 'processing')
-        .execute();
+      await openProcessedItems(tx, post.id, at);
       await tx
         .updateTable('posts')
         .set({
@@ -95,12 +83,7 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
 
 /** The post has no usable media: its items still processing fail with the reason. */
 async function failRender(tx: DbOrTx, postId: string, reason: string, at: string): Promise<void> {
-  await tx
-    .updateTable('queue_items')
-    .set({ status: 'failed', failure_reason: reason, updated_at: at })
-    .where('post_id', '=', postId)
-    .where('status', '=', 'processing')
-    .execute();
+  await failProcessingItems(tx, postId, reason, at);
   await tx
     .updateTable('posts')
     .set({ media_state: 'failed', media_error: reason, updated_at: at })

@@ -17,7 +17,7 @@ import * as repo from './posts.repository.ts';
 import * as q from './posts.queries.ts';
 import type { MediaUpload, TargetAccount } from './posts.queries.ts';
 import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
-import { refreshPostStatus } from './posts.state.ts';
+import { refreshPostStatus, reviveItems } from './posts.state.ts';
 import {
   derivePostStatus,
   isEditable,
@@ -416,14 +416,13 @@ export async function queuePost(
     const added = fresh.filter((f) => !byAccount.has(f.account_id));
     await consumePostQuota(tx, plan, companyId, now, fresh.length);
     await repo.insertItems(tx, added);
-    for (const item of revived) {
-      const old = byAccount.get(item.account_id) as QueueItemsTable;
-      await tx
-        .updateTable('queue_items')
-        .set({ ...item, id: old.id })
-        .where('id', '=', old.id)
-        .execute();
-    }
+    await reviveItems(
+      tx,
+      revived.map((fresh) => ({
+        oldId: (byAccount.get(fresh.account_id) as QueueItemsTable).id,
+        fresh,
+      })),
+    );
     await refreshPostStatus(tx, postId, at);
     return null;
   });

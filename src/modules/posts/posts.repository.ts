@@ -147,22 +147,6 @@ export async function itemsOfPost(
     .execute();
 }
 
-export async function setItemsStatus(
-  db: DbOrTx,
-  itemIds: string[],
-  from: string[],
-  patch: Partial<QueueItemsTable>,
-): Promise<number> {
-  if (itemIds.length === 0) return 0;
-  const res = await db
-    .updateTable('queue_items')
-    .set(patch)
-    .where('id', 'in', itemIds)
-    .where('status', 'in', from)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
-}
-
 /**
  * Locks the given items of a post that are still cancellable (PostgreSQL), in
  * account order so that transactions locking several items of one post take

@@ -1,6 +1,6 @@
 // The one place where queue items change status: every change goes through
 // here, inside the caller's transaction, and refreshes the post's derived status.
-import type { DbOrTx, Dialect } from '../../db/types.ts';
+import type { DbOrTx, Dialect, QueueItemsTable } from '../../db/types.ts';
 import { CANCELLABLE, derivePostStatus, type PostStatus } from './posts.status.ts';
 
 /**
@@ -26,6 +26,91 @@ export async function refreshPostStatus(
   const status = derivePostStatus(items);
   await tx.updateTable('posts').set({ status, updated_at: at }).where('id', '=', postId).execute();
   return status;
+}
+
+/**
+ * Approval (DECISIONS 2): the given items still `pending_approval` become `queued` with
+ * `approvedAt`, or `cancelled` when rejected. Returns the ids that moved; refreshes the post.
+ */
+export async function decideItems(
+  tx: DbOrTx,
+  postId: string,
+  itemIds: readonly string[],
+  outcome: 'approve' | 'reject',
+  at: string,
+): Promise<{ moved: string[]; status: PostStatus }> {
+  const rows = itemIds.length
+    ? await tx
+        .updateTable('queue_items')
+        .set(
+          outcome === 'approve'
+            ? { status: 'queued', approved_at: at, updated_at: at }
+            : { status: 'cancelled', failure_reason: 'rejected in review', updated_at: at },
+        )
+        .where('post_id', '=', postId)
+        .where('id', 'in', [...itemIds])
+        .where('status', '=', 'pending_approval')
+        .returning('id')
+        .execute()
+    : [];
+  const status = await refreshPostStatus(tx, postId, at);
+  return { moved: rows.map((r) => r.id), status };
+}
+
+/**
+ * A post's media became ready: its items still `processing` open as they would have at
+ * creation, `queued` (approved) when created with skipApproval, `pending_approval`
+ * otherwise. Items cancelled meanwhile stay cancelled. Call before changing the post row
+ * (lock order above); refresh the post afterwards with refreshPostStatus.
+ */
+export async function openProcessedItems(tx: DbOrTx, postId: string, at: string): Promise<void> {
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'queued', approved_at: at, updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .where('skip_approval', '=', 1)
+    .execute();
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'pending_approval', updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .execute();
+}
+
+/** A post's media cannot be made: its items still `processing` fail with the reason. */
+export async function failProcessingItems(
+  tx: DbOrTx,
+  postId: string,
+  reason: string,
+  at: string,
+): Promise<void> {
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'failed', failure_reason: reason, updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .execute();
+}
+
+/**
+ * Queueing a post again for accounts whose items ended `failed` or `cancelled` (a deliberate
+ * retry): each item starts over with the fresh values, under its old id, with its release,
+ * claim and outcome cleared. Conditional on the item still being final.
+ */
+export async function reviveItems(
+  tx: DbOrTx,
+  revived: readonly { oldId: string; fresh: QueueItemsTable }[],
+): Promise<void> {
+  for (const { oldId, fresh } of revived) {
+    await tx
+      .updateTable('queue_items')
+      .set({ ...fresh, id: oldId })
+      .where('id', '=', oldId)
+      .where('status', 'in', ['failed', 'cancelled'])
+      .execute();
+  }
 }
 
 /**
@@ -203,13 +288,15 @@ function slices<T>(list: readonly T[], size: number): T[][] {
 
 /**
  * refreshPostStatus for many posts at once, in a fixed number of statements
- * per 5,000 posts: the posts are touched first (the same lock order as
- * refreshPostStatus: a caller changes items first and refreshes last), then
- * all their items are read in one select and the derived statuses written with
- * one update per distinct status. With `lock` (PostgreSQL) the posts are
- * locked in id order, so two transactions refreshing overlapping sets of posts
- * (two dispatchers) never wait on each other in a cycle. Returns each post's
- * status.
+ * per 5,000 posts: the posts are locked first in one statement (the lock
+ * order of refreshPostStatus: callers change items first and refresh last),
+ * then all their items are read in one select and the derived statuses
+ * written with one update per distinct status. With `lock` (PostgreSQL only)
+ * the lock is a `select ... order by id for update`, which takes the row
+ * locks in id order, so two transactions refreshing overlapping sets of posts
+ * (two dispatchers) never wait on each other in a cycle, and writes each post
+ * once; without it, the posts are touched as refreshPostStatus does. Returns
+ * each post's status.
  */
 export async function refreshPostStatuses(
   tx: DbOrTx,
@@ -220,16 +307,17 @@ export async function refreshPostStatuses(
   const ids = [...new Set(postIds)].sort();
   const out = new Map<string, PostStatus>();
   for (const part of slices(ids, IDS_PER_STATEMENT)) {
-    let touch = tx.updateTable('posts').set({ updated_at: at });
     if (lock) {
-      // Locks are taken as the sorted rows come up, below the update.
-      touch = touch.where('id', 'in', (db) =>
-        db.selectFrom('posts').select('id').where('id', 'in', part).orderBy('id').forUpdate(),
-      );
+      await tx
+        .selectFrom('posts')
+        .select('id')
+        .where('id', 'in', part)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
     } else {
-      touch = touch.where('id', 'in', part);
+      await tx.updateTable('posts').set({ updated_at: at }).where('id', 'in', part).execute();
     }
-    await touch.execute();
     const items = await tx
       .selectFrom('queue_items')
       .select(['post_id', 'status'])
