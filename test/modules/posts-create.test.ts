@@ -91,6 +91,37 @@ describeEachDialect(
       assert.deepEqual(await usage(call), { today: 5, credits: 5 });
     });
 
+    test('a tag deleted while posts are being created never stays on any post', async () => {
+      const t = get();
+      const { co, call, accountIds, video } = await setup(t, 'starter', 1);
+      for (let round = 0; round < 3; round++) {
+        const tag = (await call('POST', '/v2/content-tags', { name: `Racing ${round}` })).body;
+        const creates = Array.from({ length: 12 }, () =>
+          call('POST', '/v2/posts', {
+            media: [video],
+            accountIds,
+            contentGroupIds: [tag.contentGroupId],
+          }),
+        );
+        const [deleted, ...created] = await Promise.all([
+          call('DELETE', `/v2/content-tags/${tag.tagId}`),
+          ...creates,
+        ]);
+        assert.equal(deleted?.status, 200, JSON.stringify(deleted?.body));
+        for (const r of created) {
+          if (r.status === 201) continue;
+          assertApiError(r, 400, 'tag_not_found');
+        }
+        const left = await t.ctx.db
+          .selectFrom('post_content_groups')
+          .select('post_id')
+          .where('company_id', '=', co.companyId)
+          .where('group_id', '=', tag.contentGroupId)
+          .execute();
+        assert.deepEqual(left, [], 'no post keeps the deleted tag');
+      }
+    });
+
     test('post credits are refused after the daily cap let the items through', async () => {
       const t = get();
       const { co, call, accountIds, video } = await setup(t, 'three_credits');

@@ -291,6 +291,12 @@ export async function createPost(
       });
       if (replay) return replay;
     }
+    if (groups.some((g) => g.startsWith('tag:'))) {
+      // Again inside the write: a tag deleted or archived since the first check must not
+      // end up on the post. PostgreSQL holds the tag rows until the commit; SQLite writes
+      // one transaction at a time.
+      await checkGroups(ctx, companyId, groups, { db: tx, lock: ctx.dialect === 'postgres' });
+    }
     await q.insertPost(tx, post);
     await q.insertGroups(tx, groupRows);
     await q.insertItems(tx, items);
