@@ -159,7 +159,7 @@ describeEachDialect('pagination', (get) => {
           assert.deepEqual(ids(seen), ids(f.tags));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
   });
 
@@ -176,7 +176,7 @@ describeEachDialect('pagination', (get) => {
           assert.deepEqual(ids(seen), ids(f.accounts[platform]));
         },
       ),
-      { numRuns: 50 },
+      { numRuns: 200 },
     );
   });
 
@@ -370,7 +370,8 @@ describeEachDialect('pagination', (get) => {
           assertInvalidCursor(await f.call('GET', pageUrl(path, 5, mutated)));
         },
       ),
-      { numRuns: 200 },
+      // Reliability target C3: 10,000 random mutations of valid cursors.
+      { numRuns: 10_000 },
     );
   });
 
