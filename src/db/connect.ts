@@ -7,6 +7,7 @@ import type { Database, Db, Dialect } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { withQueryCaches } from './sqlite-cache.ts';
 import { allowDirectReads } from './prepared.ts';
+import { startCheckpointer } from './checkpointer.ts';
 
 export interface DbHandle {
   db: Db;
@@ -48,10 +49,18 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, path);
   const { database } = withQueryCaches(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   allowDirectReads(db, database as unknown as Parameters<typeof allowDirectReads>[1]);
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */
