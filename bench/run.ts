@@ -5,6 +5,7 @@
 import { benchReads } from './reads.ts';
 import { benchProbe, benchPut } from './uploads.ts';
 import { benchPostsCreate, benchPostsDeep, benchPostsRead, benchRender } from './posts.ts';
+import { benchRelease } from './release.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'posts-create': benchPostsCreate,
   'posts-deep': benchPostsDeep,
   render: benchRender,
+  release: benchRelease,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

@@ -80,11 +80,30 @@ export function buildCli(): Command {
     .command('dispatch')
     .description('run the release dispatcher alone (PostgreSQL allows several at once)')
     .option('--once', 'one pass, then exit')
+    .option('--at <iso>', 'with --once: release what is due at this instant (RFC 3339)')
     .option('--json', 'machine-readable output')
-    .action(async (o) =>
-      withContext(async (ctx, config) => {
+    .action(async (o: { once?: boolean; at?: string; json?: boolean }) => {
+      /** RFC 3339 with an offset: a local time would leave the instant ambiguous. */
+      const dispatchInstant = (value: string): Date => {
+        const m =
+          /^(\d{4})-(\d{2})-(\d{2})[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(
+            value,
+          );
+        const ms = Date.parse(value);
+        // Date.parse takes 2026-02-30 for March 2; the calendar does not.
+        const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+        if (!m || Number.isNaN(ms) || day?.getUTCDate() !== Number(m[3])) {
+          throw new ConfigError(
+            `--at must be an RFC 3339 date-time with an offset, such as 2026-03-04T08:00:00Z (got "${value}")`,
+          );
+        }
+        return new Date(ms);
+      };
+      const at = o.at === undefined ? null : dispatchInstant(o.at);
+      if (at && !o.once) throw new ConfigError('--at needs --once (a fixed clock for one pass)');
+      return withContext(async (ctx, config) => {
         if (o.once) {
-          const r = await releaseDue(ctx, ctx.clock.now());
+          const r = await releaseDue(ctx, at ?? ctx.clock.now());
           print(!!o.json, r, `released ${r.released} item(s) across ${r.accounts} account(s)`);
           return;
         }
@@ -98,8 +117,8 @@ export function buildCli(): Command {
           process.once('SIGTERM', resolve);
         });
         await loop.stop();
-      }),
-    );
+      });
+    });
 
   const company = program.command('company').description('manage companies');
   company

@@ -6,14 +6,22 @@
 // Time comes from the caller; tests step a fake clock.
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
-import { refreshPostStatus } from '../modules/posts/posts.state.ts';
+import { isDeadlock } from '../db/errors.ts';
+import { releaseItems } from '../modules/posts/posts.state.ts';
 import { effectiveSchedule, parseStoredWindows } from './schedule-rules.ts';
 import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from './windows.ts';
 
 /** Releases of the last two days cover every local day a timezone can be in. */
 const HISTORY_MS = 2 * 24 * 60 * 60 * 1000;
-/** Releases written per transaction. */
-const CHUNK = 500;
+/**
+ * Releases written per transaction. A release row binds 8 parameters, so a
+ * chunk's insert binds 8,000: under SQLite's 32,766 and PostgreSQL's 65,535.
+ */
+const CHUNK = 1000;
+/** Accounts per read of accounts and past releases (one parameter each). */
+const READ_CHUNK = 5000;
+/** Tries of a chunk's transaction that PostgreSQL aborted as a deadlock. */
+const ATTEMPTS = 3;
 
 interface Candidate extends QueueEntry {
   postId: string;
@@ -74,8 +82,8 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
   const companies = new Map<string, string | null>();
   const history = new Map<string, { at: number; readyAt: number }[]>();
   const since = new Date(now.getTime() - HISTORY_MS).toISOString();
-  for (let i = 0; i < accountIds.length; i += CHUNK) {
-    const ids = accountIds.slice(i, i + CHUNK);
+  for (let i = 0; i < accountIds.length; i += READ_CHUNK) {
+    const ids = accountIds.slice(i, i + READ_CHUNK);
     const rows = await db
       .selectFrom('accounts')
       .innerJoin('companies', 'companies.id', 'accounts.company_id')
@@ -140,55 +148,83 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
   return { accounts: byAccount.size, due };
 }
 
-/** Releases everything due at `now`; safe to run in several processes at once. */
+/**
+ * Writes one chunk of planned releases in one transaction, in a fixed number of
+ * statements: the release rows in one insert, where the primary key (account,
+ * local date, slot) and the unique item id decide which this process takes;
+ * the taken items' move to `posting` with their posts' statuses
+ * (releaseItems); and the slots of items that left `queued` since they were
+ * planned given back. Returns how many items were released.
+ */
+async function releaseChunk(
+  ctx: AppContext,
+  chunk: readonly PlannedRelease[],
+  at: string,
+): Promise<number> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const taken = await tx
+      .insertInto('releases')
+      .values(
+        chunk.map((r) => ({
+          account_id: r.accountId,
+          local_date: r.localDate,
+          slot_label: r.slotLabel,
+          company_id: r.companyId,
+          queue_item_id: r.itemId,
+          slot_kind: r.slotKind,
+          ready_at: r.readyAt,
+          released_at: at,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning('queue_item_id')
+      .execute();
+    // The others went to another dispatcher: it holds their slot or their item.
+    if (taken.length === 0) return 0;
+    const itemIds = taken.map((r) => r.queue_item_id);
+    const moved = await releaseItems(tx, itemIds, at, ctx.dialect === 'postgres');
+    if (moved.length < itemIds.length) {
+      // Cancelled since they were planned: give their slots back.
+      const done = new Set(moved.map((m) => m.id));
+      await tx
+        .deleteFrom('releases')
+        .where(
+          'queue_item_id',
+          'in',
+          itemIds.filter((id) => !done.has(id)),
+        )
+        .execute();
+    }
+    return moved.length;
+  });
+}
+
+function byAccount(a: PlannedRelease, b: PlannedRelease): number {
+  return a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0;
+}
+
+/**
+ * Releases everything due at `now`; safe to run in several processes at once.
+ * Every process writes its releases in account order, so two dispatchers
+ * waiting on each other's release rows always wait the same way round, never
+ * in a cycle; a deadlock PostgreSQL still reports (with another writer of the
+ * same posts) rolls the chunk back, and it is tried again.
+ */
 export async function releaseDue(ctx: AppContext, now: Date): Promise<DispatchResult> {
   const { accounts, due } = await plan(ctx.db, now);
+  due.sort(byAccount);
   const at = now.toISOString();
   let released = 0;
   for (let i = 0; i < due.length; i += CHUNK) {
     const chunk = due.slice(i, i + CHUNK);
-    released += await ctx.db.transaction().execute(async (tx) => {
-      let n = 0;
-      const posts = new Set<string>();
-      for (const r of chunk) {
-        const slot = await tx
-          .insertInto('releases')
-          .values({
-            account_id: r.accountId,
-            local_date: r.localDate,
-            slot_label: r.slotLabel,
-            company_id: r.companyId,
-            queue_item_id: r.itemId,
-            slot_kind: r.slotKind,
-            ready_at: r.readyAt,
-            released_at: at,
-          })
-          .onConflict((oc) => oc.doNothing())
-          .returning('account_id')
-          .executeTakeFirst();
-        if (!slot) continue; // Another dispatcher took this slot or this item.
-        const moved = await tx
-          .updateTable('queue_items')
-          .set({ status: 'posting', released_at: at, updated_at: at })
-          .where('id', '=', r.itemId)
-          .where('status', '=', 'queued')
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) === 0) {
-          // Cancelled since it was planned: give the slot back.
-          await tx
-            .deleteFrom('releases')
-            .where('account_id', '=', r.accountId)
-            .where('local_date', '=', r.localDate)
-            .where('slot_label', '=', r.slotLabel)
-            .execute();
-          continue;
-        }
-        posts.add(r.postId);
-        n++;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        released += await releaseChunk(ctx, chunk, at);
+        break;
+      } catch (err) {
+        if (!isDeadlock(err) || attempt >= ATTEMPTS) throw err;
       }
-      for (const postId of posts) await refreshPostStatus(tx, postId, at);
-      return n;
-    });
+    }
   }
   return { accounts, released };
 }

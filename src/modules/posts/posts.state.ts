@@ -292,11 +292,11 @@ function slices<T>(list: readonly T[], size: number): T[][] {
  * order of refreshPostStatus: callers change items first and refresh last),
  * then all their items are read in one select and the derived statuses
  * written with one update per distinct status. With `lock` (PostgreSQL only)
- * the lock is a `select ... order by id for update`, which takes the row
- * locks in id order, so two transactions refreshing overlapping sets of posts
- * (two dispatchers) never wait on each other in a cycle, and writes each post
- * once; without it, the posts are touched as refreshPostStatus does. Returns
- * each post's status.
+ * the lock is a `select ... order by id for no key update` (the lock the touch
+ * of refreshPostStatus takes), which takes the row locks in id order, so two
+ * transactions refreshing overlapping sets of posts (two dispatchers) never
+ * wait on each other in a cycle, and writes each post once; without it, the
+ * posts are touched as refreshPostStatus does. Returns each post's status.
  */
 export async function refreshPostStatuses(
   tx: DbOrTx,
@@ -313,7 +313,7 @@ export async function refreshPostStatuses(
         .select('id')
         .where('id', 'in', part)
         .orderBy('id')
-        .forUpdate()
+        .forNoKeyUpdate()
         .execute();
     } else {
       await tx.updateTable('posts').set({ updated_at: at }).where('id', 'in', part).execute();
