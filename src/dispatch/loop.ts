@@ -1,7 +1,19 @@
 // Runs the dispatcher on a timer in the service process (or alone, `slotline
 // dispatch`). One pass at a time; a failed pass is reported and the next one runs.
+// A pass releases what is due, then fails released tasks past their report deadline.
 import type { AppContext } from '../context.ts';
+import { failOverdueTasks, type DeadlineResult } from './deadlines.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
+
+export interface PassResult extends DispatchResult {
+  overdue: DeadlineResult;
+}
+
+/** One dispatcher pass at `now`: releases, then report deadlines. */
+export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResult> {
+  const released = await releaseDue(ctx, now);
+  return { ...released, overdue: await failOverdueTasks(ctx, now) };
+}
 
 export interface DispatchLoop {
   stop(): Promise<void>;
@@ -10,12 +22,12 @@ export interface DispatchLoop {
 export function startDispatchLoop(
   ctx: AppContext,
   intervalMs: number,
-  report: { onPass?: (r: DispatchResult) => void; onError: (err: unknown) => void },
+  report: { onPass?: (r: PassResult) => void; onError: (err: unknown) => void },
 ): DispatchLoop {
   let running: Promise<void> | null = null;
   const pass = () => {
     if (running) return;
-    running = releaseDue(ctx, ctx.clock.now())
+    running = dispatchPass(ctx, ctx.clock.now())
       .then((r) => report.onPass?.(r))
       .catch(report.onError)
       .finally(() => {
