@@ -22,6 +22,7 @@ import { postSchemas, postsRoutes } from './modules/posts/posts.routes.ts';
 import { carouselScheduler } from './modules/posts/carousel.ts';
 import { queueRoutes, queueSchemas } from './modules/queue/queue.routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
+import { workerSchemas, workersRoutes } from './modules/workers/workers.routes.ts';
 
 export type App = FastifyInstance;
 
@@ -94,10 +95,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     ...postSchemas,
     ...queueSchemas,
     ...analyticsSchemas,
+    ...workerSchemas,
   ]) {
     app.addSchema(s);
   }
   app.decorateRequest('principal', null);
+  app.decorateRequest('worker', null);
 
   // Routes seen at registration, so an unknown method on a known path answers 405.
   const known = FindMyWay();
@@ -174,6 +177,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: '/v2' },
   );
+  // The worker API (DECISIONS 6): worker tokens, not company API keys.
+  await app.register(workersRoutes(ctx), { prefix: '/worker/v1' });
 
   return app;
 }

@@ -1,7 +1,9 @@
 // The security suite: walks every operation of the served OpenAPI document and
-// checks authentication, scopes and company isolation (SPEC 5, DECISIONS 1 and 7).
+// checks authentication, scopes and company isolation (SPEC 5, DECISIONS 1 and 7),
+// and for the Worker API (DECISIONS 6) worker tokens and worker isolation.
 // An operation missing from the tables below fails the suite, so new routes
-// must declare their scope and a sample request here.
+// must declare their scope (or be listed as a worker operation) and a sample
+// request here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from './helpers/dialects.ts';
@@ -10,6 +12,13 @@ import { SCOPES, type Scope } from '../src/modules/keys/scopes.ts';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { uploadFile } from './helpers/uploads.ts';
+import { releaseDue } from '../src/dispatch/dispatcher.ts';
+import {
+  assignAccounts,
+  createWorker,
+  revokeWorker,
+  rotateWorkerToken,
+} from '../src/modules/workers/workers.service.ts';
 
 /** SPEC 5 and DECISIONS 7: the scope each operation needs (null: no key). */
 const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
@@ -47,6 +56,17 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   getAccountAnalytics: ['analytics:read'],
 };
 
+/** DECISIONS 6: operations that take worker tokens (security `workerToken`), never API keys. */
+const WORKER_OPERATIONS = [
+  'workerHeartbeat',
+  'claimWorkerTasks',
+  'listWorkerTasks',
+  'getWorkerTask',
+  'reportWorkerTask',
+  'createWorkerTaskAnalytics',
+  'putWorkerAccountStats',
+];
+
 /** Ids of company A that sample bodies refer to (set in the setup test). */
 const sample = { uploadId: '', accountId: '' };
 
@@ -67,6 +87,18 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   createPost: () => ({ media: [sample.uploadId], accountIds: [sample.accountId] }),
   queuePost: () => ({ accountIds: [sample.accountId] }),
   updatePost: () => ({ caption: 'changed', contentGroupIds: [] }),
+  claimWorkerTasks: () => ({ limit: 50 }),
+  reportWorkerTask: () => ({ outcome: 'failed', reason: 'app crashed' }),
+  createWorkerTaskAnalytics: () => ({ views: 10, likes: 1, comments: 1, shares: 0, saves: 0 }),
+  putWorkerAccountStats: () => ({
+    followers: 5,
+    posts: 1,
+    engagement: 2.5,
+    views: 10,
+    likes: 1,
+    comments: 0,
+    scannedPosts: 1,
+  }),
 };
 
 interface Operation {
@@ -74,6 +106,8 @@ interface Operation {
   path: string;
   operationId: string;
   scopes: string[] | null;
+  /** A Worker API operation (worker tokens only). */
+  worker: boolean;
   pathParams: string[];
 }
 
@@ -91,11 +125,14 @@ async function operations(t: TestApp): Promise<Operation[]> {
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const security = op.security;
+      const worker = security?.length === 1 && security[0]?.workerToken !== undefined;
       out.push({
         method: method.toUpperCase() as Operation['method'],
         path,
         operationId: op.operationId,
-        scopes: security && security.length === 0 ? null : (security?.[0]?.bearerAuth ?? []),
+        scopes:
+          worker || (security && security.length === 0) ? null : (security?.[0]?.bearerAuth ?? []),
+        worker,
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
       });
     }
@@ -170,10 +207,18 @@ describeEachDialect('security suite', (get) => {
   });
 
   test('every operation is in the scope table and declares exactly the expected scopes', () => {
-    const ids = ops.map((o) => o.operationId).sort();
+    const ids = ops
+      .filter((o) => !o.worker)
+      .map((o) => o.operationId)
+      .sort();
     assert.deepEqual(ids, Object.keys(EXPECTED_SCOPES).sort());
-    for (const op of ops) {
+    for (const op of ops.filter((o) => !o.worker)) {
       assert.deepEqual(op.scopes, EXPECTED_SCOPES[op.operationId], op.operationId);
+    }
+    const workerIds = ops.filter((o) => o.worker).map((o) => o.operationId);
+    assert.deepEqual(workerIds.sort(), [...WORKER_OPERATIONS].sort());
+    for (const op of ops.filter((o) => o.worker)) {
+      assert.ok(op.path.startsWith('/worker/v1/'), `${op.operationId} is outside /worker/v1`);
     }
   });
 
@@ -306,6 +351,227 @@ describeEachDialect('security suite', (get) => {
       assert.equal(res.status, 200, op.operationId);
       const text = JSON.stringify(res.body);
       for (const m of markersOfA) assert.ok(!text.includes(m), `${op.operationId} leaked ${m}`);
+    }
+  });
+
+  // The Worker API (DECISIONS 6): worker A operates three accounts of company A with one
+  // released task each: `posted` (t1), `claimed` (t2) and `released` (t3). Worker B operates
+  // an account of company B and must never reach any of it.
+  const worker = {
+    tokenA: '',
+    tokenB: '',
+    revoked: '',
+    rotatedOut: '',
+    accounts: [] as string[],
+    tasks: [] as string[],
+  };
+  /** Worker A's ids per path parameter, per operation. */
+  const workerIdsOfA = (operationId: string): Record<string, string> => ({
+    taskId:
+      operationId === 'createWorkerTaskAnalytics'
+        ? (worker.tasks[0] as string)
+        : (worker.tasks[1] as string),
+    accountId: worker.accounts[0] as string,
+  });
+  const workerOps = () => ops.filter((o) => o.worker);
+  const workerSnapshot = async (t: TestApp) => {
+    await t.ctx.thumbnails.idle();
+    await t.ctx.renders.idle();
+    return JSON.stringify([
+      await t.ctx.db.selectFrom('queue_items').selectAll().orderBy('id').execute(),
+      await t.ctx.db.selectFrom('posts').selectAll().orderBy('id').execute(),
+      await t.ctx.db.selectFrom('accounts').selectAll().orderBy('id').execute(),
+      await t.ctx.db.selectFrom('post_analytics').selectAll().orderBy('id').execute(),
+      await t.ctx.db.selectFrom('account_stats').selectAll().orderBy('account_id').execute(),
+    ]);
+  };
+  const sendAs = (t: TestApp, token: string | null, op: Operation, ids: Record<string, string>) =>
+    client(t, token)(op.method, fill(op.path, ids), SAMPLE_BODIES[op.operationId]?.());
+
+  test('worker setup: two workers, A with a posted, a claimed and a released task', async () => {
+    const t = get();
+    const callA = client(t, a.key);
+    const callB = client(t, b.key);
+    const workerA = await createWorker(t.ctx.db, t.ctx.clock, { name: 'A', timezone: 'UTC' });
+    const workerB = await createWorker(t.ctx.db, t.ctx.clock, { name: 'B', timezone: 'UTC' });
+    const gone = await createWorker(t.ctx.db, t.ctx.clock, { name: 'Gone', timezone: 'UTC' });
+    await revokeWorker(t.ctx.db, t.ctx.clock, gone.workerId);
+    const rotated = await createWorker(t.ctx.db, t.ctx.clock, { name: 'Rot', timezone: 'UTC' });
+    await rotateWorkerToken(t.ctx.db, t.ctx.clock, rotated.workerId);
+    Object.assign(worker, {
+      tokenA: workerA.token,
+      tokenB: workerB.token,
+      revoked: gone.token,
+      rotatedOut: rotated.token,
+    });
+    for (let i = 0; i < 3; i++) {
+      const r = await callA('POST', '/v2/accounts', validAccount());
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      worker.accounts.push(r.body.accountId);
+    }
+    const ofB = await callB('POST', '/v2/accounts', validAccount());
+    assert.equal(ofB.status, 201, JSON.stringify(ofB.body));
+    await assignAccounts(t.ctx.db, t.ctx.clock, workerA.workerId, worker.accounts);
+    await assignAccounts(t.ctx.db, t.ctx.clock, workerB.workerId, [ofB.body.accountId]);
+    t.clock.set('2026-03-02T10:30:00.000Z');
+    const post = await callA('POST', '/v2/posts', {
+      media: [sample.uploadId],
+      accountIds: worker.accounts,
+      skipApproval: true,
+    });
+    assert.equal(post.status, 201, JSON.stringify(post.body));
+    t.clock.set('2026-03-02T11:00:00.000Z');
+    assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 3, 'one task per account');
+    const asA = client(t, worker.tokenA);
+    for (const accountId of worker.accounts.slice(0, 2)) {
+      const claimed = await asA('POST', '/worker/v1/tasks/claim', { accountId });
+      assert.equal(claimed.status, 200, JSON.stringify(claimed.body));
+      assert.equal(claimed.body.data.length, 1, 'one task claimed per account');
+      worker.tasks.push(claimed.body.data[0].taskId);
+    }
+    const open = await asA('GET', '/worker/v1/tasks?state=released');
+    assert.equal(open.body.data.length, 1, 'the third task waits for a claim');
+    worker.tasks.push(open.body.data[0].taskId);
+    const posted = await asA('POST', `/worker/v1/tasks/${worker.tasks[0]}/result`, {
+      outcome: 'posted',
+      postUrl: 'https://platform-a.example/p/alpha_marker',
+    });
+    assert.equal(posted.status, 200, JSON.stringify(posted.body));
+    // The sample requests succeed for worker A itself, so refusals below are about the caller
+    // (the report is left out: t2 stays open for worker B to try).
+    for (const op of workerOps().filter((o) => o.operationId !== 'reportWorkerTask')) {
+      const res = await sendAs(t, worker.tokenA, op, workerIdsOfA(op.operationId));
+      assert.ok(res.status < 300, `${op.operationId}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  });
+
+  test('worker operations refuse missing, malformed, unknown, revoked tokens and API keys', async () => {
+    const t = get();
+    const unknown = `slw_${'a'.repeat(12)}_${'b'.repeat(32)}`;
+    const wrongSecret = `${worker.tokenA.slice(0, 17)}${'c'.repeat(32)}`;
+    assert.equal(wrongSecret.length, worker.tokenA.length, 'same shape as a real token');
+    const variants: [string, Record<string, string>][] = [
+      ['missing', {}],
+      ['empty bearer', { authorization: 'Bearer ' }],
+      ['basic scheme', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
+      ['bare token', { authorization: worker.tokenA }],
+      ['garbage', { authorization: 'Bearer not-a-token' }],
+      ['unknown', { authorization: `Bearer ${unknown}` }],
+      ['wrong secret', { authorization: `Bearer ${wrongSecret}` }],
+      ['revoked', { authorization: `Bearer ${worker.revoked}` }],
+      ['rotated out', { authorization: `Bearer ${worker.rotatedOut}` }],
+      ['company API key', { authorization: `Bearer ${a.key}` }],
+    ];
+    const before = await workerSnapshot(t);
+    for (const op of workerOps()) {
+      const url = fill(op.path, workerIdsOfA(op.operationId));
+      const bodies: Record<string, unknown> = {};
+      for (const [name, headers] of variants) {
+        const body = SAMPLE_BODIES[op.operationId]?.();
+        const res = await t.app.inject({
+          method: op.method,
+          url,
+          headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { payload: JSON.stringify(body) } : {}),
+        });
+        assert.equal(res.statusCode, 401, `${op.operationId} ${name}`);
+        const json = res.json();
+        assert.equal(json.error.code, 'unauthorized', `${op.operationId} ${name}`);
+        assert.equal(json.error.requestId, res.headers['x-request-id']);
+        assert.match(json.error.hint, /worker token/i, `${op.operationId} ${name}: worker hint`);
+        assert.ok(!json.error.hint.includes('API_KEY'), `${op.operationId} ${name}: key hint`);
+        assert.equal(res.headers['www-authenticate'], 'Bearer');
+        bodies[name] = withoutRequestId(json);
+      }
+      // An API key, an unknown, a wrong-secret, a revoked and a replaced token look alike.
+      for (const name of ['wrong secret', 'revoked', 'rotated out', 'company API key']) {
+        assert.deepEqual(bodies[name], bodies.unknown, `${op.operationId} ${name}`);
+      }
+    }
+    assert.equal(await workerSnapshot(t), before, 'refused worker requests changed data');
+  });
+
+  test('worker tokens are refused on every API-key operation', async () => {
+    const t = get();
+    for (const op of ops.filter((o) => o.scopes !== null)) {
+      const res = await sendAs(t, worker.tokenA, op, idsOfA);
+      assert.equal(res.status, 401, `${op.operationId}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, 'unauthorized', op.operationId);
+    }
+  });
+
+  test('worker requests count against no company’s request meter', async () => {
+    const t = get();
+    const meter = t.ctx.meter;
+    const original = meter.take.bind(meter);
+    let taken = 0;
+    meter.take = async (...args) => {
+      taken++;
+      return original(...args);
+    };
+    try {
+      for (const op of workerOps().filter((o) => o.method === 'GET')) {
+        const res = await sendAs(t, worker.tokenA, op, workerIdsOfA(op.operationId));
+        assert.equal(res.status, 200, op.operationId);
+        assert.equal(res.headers['x-ratelimit-limit'], undefined, `${op.operationId} is metered`);
+      }
+      const heartbeat = await client(t, worker.tokenA)('POST', '/worker/v1/heartbeat');
+      assert.equal(heartbeat.status, 200, JSON.stringify(heartbeat.body));
+      assert.equal(taken, 0, 'the meter was called for a worker request');
+      // The spy works: an API-key request is metered.
+      assert.equal((await client(t, a.key)('GET', '/v2/accounts')).status, 200);
+      assert.equal(taken, 1, 'an API-key request is metered once');
+    } finally {
+      meter.take = original;
+    }
+  });
+
+  test('worker B cannot see, claim, report or push analytics for worker A’s tasks and accounts', async () => {
+    const t = get();
+    const asB = client(t, worker.tokenB);
+    const unknownIds = { taskId: 'qit_doesnotexist', accountId: 'acc_doesnotexist' };
+    for (const op of workerOps().filter((o) => o.pathParams.length > 0)) {
+      for (const taskId of worker.tasks) {
+        const ids: Record<string, string> = { ...workerIdsOfA(op.operationId), taskId };
+        const before = await workerSnapshot(t);
+        const foreign = await sendAs(t, worker.tokenB, op, ids);
+        assert.equal(await workerSnapshot(t), before, `${op.operationId} by B changed data`);
+        const unknown = await sendAs(t, worker.tokenB, op, unknownIds);
+        const code = op.pathParams.includes('taskId') ? 'task_not_found' : 'account_not_found';
+        for (const res of [foreign, unknown]) {
+          assert.equal(res.status, 404, `${op.operationId}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.code, code, op.operationId);
+        }
+        assert.equal(foreign.body.error.hint, unknown.body.error.hint, op.operationId);
+        // The caller named the id itself; nothing else of A may appear.
+        const text = JSON.stringify(foreign.body);
+        const named = op.pathParams.includes('taskId') ? taskId : ids.accountId;
+        for (const m of [a.companyId, 'alpha_marker', ...worker.accounts, ...worker.tasks]) {
+          if (m !== named) assert.ok(!text.includes(m), `${op.operationId} leaked ${m}`);
+        }
+      }
+    }
+    // Claims by B never take A's tasks, also when naming A's account.
+    const before = await workerSnapshot(t);
+    const named = await asB('POST', '/worker/v1/tasks/claim', { accountId: worker.accounts[2] });
+    assert.equal(named.status, 400, JSON.stringify(named.body));
+    assert.equal(named.body.error.code, 'account_not_found');
+    const any = await asB('POST', '/worker/v1/tasks/claim', { limit: 50 });
+    assert.equal(any.status, 200, JSON.stringify(any.body));
+    assert.deepEqual(any.body.data, [], 'B claimed a task of A');
+    assert.equal(await workerSnapshot(t), before, 'B’s claims changed data');
+    // B's own reads show nothing of A.
+    for (const [method, url] of [
+      ['GET', '/worker/v1/tasks'],
+      ['GET', '/worker/v1/tasks?state=claimed'],
+      ['POST', '/worker/v1/heartbeat'],
+    ] as const) {
+      const res = await asB(method, url);
+      assert.equal(res.status, 200, url);
+      const text = JSON.stringify(res.body);
+      for (const m of [...worker.accounts, ...worker.tasks, a.companyId]) {
+        assert.ok(!text.includes(m), `${url} leaked ${m}`);
+      }
     }
   });
 });

@@ -23,7 +23,13 @@ export async function failOverdueTasks(ctx: AppContext, now: Date): Promise<Dead
     const failed = await ctx.db
       .transaction()
       .execute((tx) =>
-        failUnreported(tx, { releasedBefore: cutoff, claimedBefore: cutoff }, at, CHUNK),
+        failUnreported(
+          tx,
+          { releasedBefore: cutoff, claimedBefore: cutoff },
+          at,
+          CHUNK,
+          ctx.dialect === 'postgres',
+        ),
       );
     for (const f of failed) result[f.claimed ? 'unconfirmed' : 'unclaimed']++;
     if (failed.length < CHUNK) return result;

@@ -7,6 +7,7 @@ import { verifyKey, type Principal } from '../modules/keys/keys.service.ts';
 import type { Scope } from '../modules/keys/scopes.ts';
 import { planOf } from '../modules/usage/usage.service.ts';
 import { ApiError } from './errors.ts';
+import { authenticateWorker } from './worker-auth.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,6 +33,8 @@ export function makeAuthHook(ctx: AppContext) {
     reply.header('x-request-id', req.id);
     const config = req.routeOptions.config;
     if (config.public || req.is404) return;
+    // Worker API routes take worker tokens only, and count against no company's meter.
+    if (config.worker) return authenticateWorker(ctx, req);
     const header = req.headers.authorization;
     if (!header) throw unauthorized('Authorization header is missing');
     const m = BEARER.exec(header);

@@ -23,8 +23,9 @@ export function openapiOptions(): SwaggerOptions {
         description:
           'Server-to-server publishing: upload media, create and queue posts to short-video and photo ' +
           'accounts, tag posts for analytics, read queues, analytics, schedules, the company workspace ' +
-          'and usage. Every call is bound to the company of its API key. Errors use one envelope: ' +
-          '`{ "error": { code, message, hint, requestId } }`.',
+          'and usage. Every /v2 call is bound to the company of its API key. The Worker API ' +
+          '(/worker/v1) is for the workers operating accounts and takes worker tokens instead. ' +
+          'Errors use one envelope: `{ "error": { code, message, hint, requestId } }`.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Slotline support' },
       },
@@ -37,6 +38,14 @@ export function openapiOptions(): SwaggerOptions {
             scheme: 'bearer',
             description:
               'An API key bound to one company, sent as "Authorization: Bearer <API_KEY>".',
+          },
+          workerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A worker token (`slw_...`) issued by the admin CLI, sent as ' +
+              '"Authorization: Bearer <WORKER_TOKEN>". Only the Worker API accepts it, and the ' +
+              'Worker API accepts nothing else.',
           },
         },
       },
@@ -52,6 +61,18 @@ export function openapiOptions(): SwaggerOptions {
         { name: 'media', description: 'Signed media downloads' },
         { name: 'usage', description: 'Plan and daily usage' },
         { name: 'meta', description: 'This description' },
+        {
+          name: 'Worker API',
+          description:
+            'For the workers (people with a device, or automations) operating accounts ' +
+            '(DECISIONS 6), authenticated with worker tokens, not company API keys. At each ' +
+            'window the dispatcher releases an item of an account; it becomes a task of the ' +
+            'account’s worker, which claims it, downloads its media through signed URLs, posts ' +
+            'it, reports `posted` or `failed` by the task’s `reportBy`, and later pushes ' +
+            'analytics. A worker sees only tasks of the accounts it operates and tasks it ' +
+            'claimed; anything else is not found. Worker requests count against no company’s ' +
+            'daily request cap.',
+        },
       ],
     },
     // The scopes a route needs become its security requirement, so the document
@@ -61,6 +82,9 @@ export function openapiOptions(): SwaggerOptions {
       describeSuccess(
         schema as { summary?: string; response?: Record<string, Record<string, unknown>> },
       );
+      if (schema && !schema.security && route.config?.worker) {
+        return { schema: { ...schema, security: [{ workerToken: [] }] }, url };
+      }
       if (!schema || schema.security || !scopes) return { schema, url };
       const needs = scopes.map((s) => `\`${s}\``).join(' or ');
       const description = [schema.description, `Requires scope ${needs}.`]

@@ -41,6 +41,17 @@ const SPEC_OPERATIONS = [
   'get /v2/accounts/{accountId}/analytics',
 ];
 
+/** The Worker API (DECISIONS 6): its own tag and its own security scheme. */
+const WORKER_OPERATIONS = [
+  'post /worker/v1/heartbeat',
+  'post /worker/v1/tasks/claim',
+  'get /worker/v1/tasks',
+  'get /worker/v1/tasks/{taskId}',
+  'post /worker/v1/tasks/{taskId}/result',
+  'post /worker/v1/tasks/{taskId}/analytics',
+  'put /worker/v1/accounts/{accountId}/stats',
+];
+
 test('the committed document equals the generated one (run `npm run openapi` after route changes)', async () => {
   const [committed, generated] = await Promise.all([
     readFile(OPENAPI_PATH, 'utf8'),
@@ -68,13 +79,15 @@ test('served document: OpenAPI 3.1, version 2.2.0, bearer scheme, every SPEC ope
       for (const method of Object.keys(methods)) ops.add(`${method} ${path}`);
     }
     for (const op of SPEC_OPERATIONS) assert.ok(ops.has(op), `missing ${op}`);
-    // Every authenticated operation documents its auth errors and the envelope.
+    // Every authenticated operation documents its auth errors and the envelope: API-key
+    // operations 401 and 403 (scopes), worker operations 401 (no scopes, so no 403).
     for (const [path, methods] of Object.entries(
       doc.paths as Record<string, Record<string, any>>,
     )) {
       for (const [method, op] of Object.entries(methods)) {
         if (op.security?.length === 0) continue;
-        for (const status of ['401', '403', '500']) {
+        const worker = path.startsWith('/worker/');
+        for (const status of worker ? ['401', '500'] : ['401', '403', '500']) {
           assert.ok(op.responses[status], `${method} ${path} lacks ${status}`);
           assert.equal(
             op.responses[status].content['application/json'].schema.$ref,
@@ -83,6 +96,67 @@ test('served document: OpenAPI 3.1, version 2.2.0, bearer scheme, every SPEC ope
         }
       }
     }
+  } finally {
+    await t.close();
+  }
+});
+
+test('served document: the Worker API is its own tagged section with its own token scheme', async () => {
+  const t = await createTestApp('sqlite');
+  try {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
+    const schemes = doc.components.securitySchemes;
+    assert.deepEqual(schemes.workerToken, {
+      type: 'http',
+      scheme: 'bearer',
+      description: schemes.workerToken.description,
+    });
+    assert.match(schemes.workerToken.description, /worker token/i);
+    assert.notEqual(schemes.workerToken.description, schemes.bearerAuth.description);
+    const tag = (doc.tags as { name: string; description?: string }[]).find(
+      (tg) => tg.name === 'Worker API',
+    );
+    assert.ok(
+      tag?.description && tag.description.length > 40,
+      'Worker API tag lacks a description',
+    );
+    assert.equal(doc.components.schemas.WorkerTask.additionalProperties, false);
+    const workerOps: string[] = [];
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, any>>,
+    )) {
+      for (const [method, op] of Object.entries(methods)) {
+        const name = `${method} ${path}`;
+        const isWorker = path.startsWith('/worker/v1/');
+        if (isWorker) workerOps.push(name);
+        if (op.security?.length === 0) {
+          assert.ok(!isWorker, `${name} is public`);
+          continue;
+        }
+        if (isWorker) {
+          // Worker tokens only, no API-key scheme, in the Worker API section alone.
+          assert.deepEqual(op.security, [{ workerToken: [] }], name);
+          assert.deepEqual(op.tags, ['Worker API'], name);
+          assert.equal(op.responses['403'], undefined, `${name} declares 403 but has no scopes`);
+          assert.match(op.responses['401'].description, /`unauthorized`/, name);
+          const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+          assert.equal(success.length, 1, `${name} has one success response`);
+          const body = op.responses[success[0] as string].content['application/json'].schema;
+          assert.ok(body.$ref || body.additionalProperties === false, `${name} response is open`);
+          if (op.requestBody) {
+            const req = op.requestBody.content['application/json'].schema;
+            assert.equal(req.additionalProperties, false, `${name} body allows unknown keys`);
+          }
+        } else {
+          assert.ok(
+            op.security.every((s: object) => Object.keys(s).join() === 'bearerAuth'),
+            `${name} must take API keys only`,
+          );
+          assert.ok(!op.tags?.includes('Worker API'), `${name} is tagged Worker API`);
+        }
+      }
+    }
+    assert.deepEqual(workerOps.sort(), [...WORKER_OPERATIONS].sort());
   } finally {
     await t.close();
   }

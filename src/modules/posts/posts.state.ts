@@ -147,6 +147,11 @@ export async function cancelItems(
  * release first. Each task is claimed once: the update is conditional on it being unclaimed,
  * and on PostgreSQL concurrent claimers skip rows another claim holds. Claiming changes no
  * status (the item stays `posting`), so no post status is refreshed.
+ *
+ * Two statements, not `update ... where id in (select ... limit n for update skip locked)`:
+ * PostgreSQL may plan that subquery as the inner side of a nested loop and rescan it for
+ * every row of the update; each rescan passes over the rows the statement already updated
+ * and yields the next ones, so one claim with `limit` 1 took every released task.
  */
 export async function claimItems(
   tx: DbOrTx,
@@ -172,10 +177,12 @@ export async function claimItems(
     .orderBy('queue_items.id')
     .limit(limit);
   if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+  const ids = (await candidates.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
   const rows = await tx
     .updateTable('queue_items')
     .set({ claimed_at: at, claimed_by: worker.id, updated_at: at })
-    .where('id', 'in', candidates)
+    .where('id', 'in', ids)
     .where('status', '=', 'posting')
     .where('claimed_at', 'is', null)
     .returning('id')
@@ -191,7 +198,7 @@ export type ItemOutcome =
  * time) or `failed` (with the reason). Conditional on the item still being `posting`, so a
  * late report can never overwrite a final outcome; returns false when nothing moved. With
  * `fromUnconfirmed`, a `posted` report instead settles an item that failed only because its
- * report was overdue (the worker did post it).
+ * claim went unreported (the worker did post it); an item nobody claimed was never posted.
  */
 export async function finishItem(
   tx: DbOrTx,
@@ -202,18 +209,22 @@ export async function finishItem(
 ): Promise<boolean> {
   const moved = await tx
     .updateTable('queue_items')
+    // A late `posted` report also clears the reason the deadline gave.
     .set(
       result.outcome === 'posted'
-        ? { status: 'posted', posted_at: result.postedAt, post_url: result.postUrl, updated_at: at }
+        ? {
+            status: 'posted',
+            posted_at: result.postedAt,
+            post_url: result.postUrl,
+            failure_reason: null,
+            updated_at: at,
+          }
         : { status: 'failed', failure_reason: result.reason, updated_at: at },
     )
     .where('id', '=', item.id)
     .where((eb) =>
       opts.fromUnconfirmed
-        ? eb('status', '=', 'failed').and('failure_reason', 'in', [
-            UNCLAIMED_REASON,
-            UNCONFIRMED_REASON,
-          ])
+        ? eb('status', '=', 'failed').and('failure_reason', '=', UNCONFIRMED_REASON)
         : eb('status', '=', 'posting'),
     )
     .executeTakeFirst();
@@ -232,13 +243,14 @@ export const UNCONFIRMED_REASON =
  * Fails released items with no report by the deadline: unclaimed ones released at or before
  * `releasedBefore`, claimed ones claimed at or before `claimedBefore`. They are never put
  * back in the queue: a worker may have posted without reporting, and a second release could
- * post twice. Returns the items failed.
+ * post twice. `lock` as in refreshPostStatuses (true on PostgreSQL). Returns the items failed.
  */
 export async function failUnreported(
   tx: DbOrTx,
   cutoff: { releasedBefore: string; claimedBefore: string },
   at: string,
   limit: number,
+  lock = false,
 ): Promise<{ id: string; postId: string; claimed: boolean }[]> {
   const stale = await tx
     .selectFrom('queue_items')
@@ -271,8 +283,15 @@ export async function failUnreported(
       .execute();
     for (const r of moved) failed.push({ id: r.id, postId: r.post_id, claimed });
   }
-  for (const postId of new Set(failed.map((f) => f.postId))) {
-    await refreshPostStatus(tx, postId, at);
+  // In one batch and, with `lock`, in post id order like releases, so a deadline pass and a
+  // release touching the same posts never wait on each other in a cycle.
+  if (failed.length) {
+    await refreshPostStatuses(
+      tx,
+      failed.map((f) => f.postId),
+      at,
+      lock,
+    );
   }
   return failed;
 }

@@ -42,8 +42,10 @@ export async function findTasks(db: DbOrTx, itemIds: readonly string[]) {
 export type TaskRow = Awaited<ReturnType<typeof findTasks>>[number];
 
 /**
- * Ids of the open (released, unreported) tasks of a worker's accounts, oldest release first,
- * after the (released_at, id) of the last one seen.
+ * Ids of a worker's open (released, unreported) tasks, oldest release first, after the
+ * (released_at, id) of the last one seen: the unclaimed tasks of the accounts it operates
+ * and the tasks it claimed itself (even of an account since moved to another worker).
+ * `claimed` narrows to one of the two.
  */
 export async function openTaskIds(
   db: DbOrTx,
@@ -54,11 +56,16 @@ export async function openTaskIds(
     .selectFrom('queue_items')
     .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
     .select(['queue_items.id'])
-    .where('accounts.worker_id', '=', workerId)
-    .where('queue_items.status', '=', 'posting');
-  if (opts.claimed !== undefined) {
-    q = q.where('queue_items.claimed_at', opts.claimed ? 'is not' : 'is', null);
-  }
+    .where('queue_items.status', '=', 'posting')
+    .where((eb) => {
+      const released = eb.and([
+        eb('queue_items.claimed_at', 'is', null),
+        eb('accounts.worker_id', '=', workerId),
+      ]);
+      const claimed = eb('queue_items.claimed_by', '=', workerId);
+      if (opts.claimed === undefined) return eb.or([released, claimed]);
+      return opts.claimed ? claimed : released;
+    });
   const after = opts.after;
   if (after) {
     q = q.where((eb) =>
@@ -75,6 +82,40 @@ export async function openTaskIds(
     .limit(opts.limit)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** How many tasks wait for a claim on the worker's accounts, and how many it claimed. */
+export async function openTaskCounts(
+  db: DbOrTx,
+  workerId: string,
+): Promise<{ released: number; claimed: number }> {
+  const [released, claimed] = await Promise.all([
+    db
+      .selectFrom('queue_items')
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('queue_items.status', '=', 'posting')
+      .where('queue_items.claimed_at', 'is', null)
+      .where('accounts.worker_id', '=', workerId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('queue_items.status', '=', 'posting')
+      .where('queue_items.claimed_by', '=', workerId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { released: Number(released.n), claimed: Number(claimed.n) };
+}
+
+/** An account the worker operates, or undefined. */
+export async function findWorkerAccount(db: DbOrTx, workerId: string, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'company_id'])
+    .where('id', '=', accountId)
+    .where('worker_id', '=', workerId)
+    .executeTakeFirst();
 }
 
 export async function uploadTypes(db: DbOrTx, ids: readonly string[]) {

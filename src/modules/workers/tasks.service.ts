@@ -6,12 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import {
-  claimItems,
-  finishItem,
-  UNCLAIMED_REASON,
-  UNCONFIRMED_REASON,
-} from '../posts/posts.state.ts';
+import { claimItems, finishItem, UNCONFIRMED_REASON } from '../posts/posts.state.ts';
 import { postMediaPath } from '../posts/posts.view.ts';
 import type { SoundInput } from '../posts/posts.schemas.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
@@ -35,6 +30,22 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 function taskNotFound(taskId: string): ApiError {
   return new ApiError('task_not_found', `Task ${taskId} does not exist for this worker`);
+}
+
+function accountNotFound(accountId: string, inBody: boolean): ApiError {
+  return new ApiError(
+    'account_not_found',
+    `${inBody ? '/accountId: a' : 'A'}ccount ${accountId} is not operated by this worker`,
+    {
+      inBody,
+      hint: 'Use an accountId listed by POST /worker/v1/heartbeat.',
+    },
+  );
+}
+
+/** Account engagement is a percentage kept to two decimals, like engagementRate (DECISIONS 7). */
+function twoDecimals(value: number): number {
+  return Math.round(value * 100) / 100;
 }
 
 function stateOf(row: repo.TaskRow): TaskOut['state'] {
@@ -119,10 +130,9 @@ async function loadTask(
 export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promise<HeartbeatOut> {
   const now = ctx.clock.now();
   await repo.touchWorker(ctx.db, worker.workerId, now.toISOString());
-  const [accounts, released, claimed] = await Promise.all([
+  const [accounts, openTasks] = await Promise.all([
     workers.accountsOfWorker(ctx.db, worker.workerId),
-    repo.openTaskIds(ctx.db, worker.workerId, { claimed: false, limit: 10_000 }),
-    repo.openTaskIds(ctx.db, worker.workerId, { claimed: true, limit: 10_000 }),
+    repo.openTaskCounts(ctx.db, worker.workerId),
   ]);
   return {
     workerId: worker.workerId,
@@ -136,7 +146,7 @@ export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promi
       timezone: a.timezone,
       status: a.status,
     })),
-    openTasks: { released: released.length, claimed: claimed.length },
+    openTasks,
   };
 }
 
@@ -147,6 +157,11 @@ export async function claimTasks(
   input: ClaimInput,
 ): Promise<TaskOut[]> {
   const at = ctx.clock.now().toISOString();
+  // DECISIONS 1: an id in the body naming no account of the caller is a 400 account_not_found.
+  const only = input.accountId;
+  if (only !== undefined && !(await repo.findWorkerAccount(ctx.db, worker.workerId, only))) {
+    throw accountNotFound(only, true);
+  }
   const ids = await ctx.db
     .transaction()
     .execute((tx) =>
@@ -162,7 +177,10 @@ export async function claimTasks(
   return toTasks(ctx, await repo.findTasks(ctx.db, ids));
 }
 
-/** Open tasks of the worker's accounts, oldest release first, with a cursor. */
+/**
+ * Open tasks of the worker, oldest release first, with a cursor: those waiting for a claim on
+ * the accounts it operates and those it claimed.
+ */
 export async function listTasks(
   ctx: AppContext,
   worker: WorkerPrincipal,
@@ -223,7 +241,7 @@ export async function reportResult(
   const late =
     row.status === 'failed' &&
     row.claimed_by === worker.workerId &&
-    (row.failure_reason === UNCONFIRMED_REASON || row.failure_reason === UNCLAIMED_REASON) &&
+    row.failure_reason === UNCONFIRMED_REASON &&
     input.outcome === 'posted';
   if (row.status !== 'posting' && !late) {
     throw new ApiError(
@@ -243,12 +261,12 @@ export async function reportResult(
   if (input.outcome === 'posted') {
     const postedAt = input.postedAt ? new Date(input.postedAt) : now;
     if (postedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
-      throw new ApiError('invalid_request', '/postedAt: must not be in the future', {
+      throw new ApiError('invalid_request', '/postedAt must not be in the future', {
         hint: 'Send the time the post went out, or leave postedAt out to use the current time.',
       });
     }
     if (postedAt.getTime() < Date.parse(row.released_at as string)) {
-      throw new ApiError('invalid_request', '/postedAt: must not be before the task was released', {
+      throw new ApiError('invalid_request', '/postedAt must not be before the task was released', {
         hint: `The task was released at ${row.released_at as string}.`,
       });
     }
@@ -291,8 +309,13 @@ export async function recordSnapshot(
   }
   const collectedAt = input.collectedAt ? new Date(input.collectedAt) : now;
   if (collectedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
-    throw new ApiError('invalid_request', '/collectedAt: must not be in the future', {
+    throw new ApiError('invalid_request', '/collectedAt must not be in the future', {
       hint: 'Send the time the figures were read, or leave collectedAt out.',
+    });
+  }
+  if (row.posted_at && collectedAt.getTime() < Date.parse(row.posted_at)) {
+    throw new ApiError('invalid_request', '/collectedAt must not be before the post went out', {
+      hint: `The task was posted at ${row.posted_at}.`,
     });
   }
   const snapshot = {
@@ -335,20 +358,15 @@ export async function reportAccountStats(
   input: AccountStatsInput,
 ) {
   const at = ctx.clock.now().toISOString();
-  const account = (await workers.accountsOfWorker(ctx.db, worker.workerId)).find(
-    (a) => a.id === accountId,
-  );
-  if (!account) {
-    throw new ApiError('account_not_found', `Account ${accountId} is not operated by this worker`, {
-      hint: 'Check the accountId against the accounts listed by POST /worker/v1/heartbeat.',
-    });
-  }
+  const account = await repo.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  if (!account) throw accountNotFound(accountId, false);
+  const engagement = twoDecimals(input.engagement);
   const stats = {
     account_id: accountId,
     company_id: account.company_id,
     followers: input.followers,
     posts: input.posts,
-    engagement: input.engagement,
+    engagement,
     views: input.views,
     likes: input.likes,
     comments: input.comments,
@@ -363,7 +381,7 @@ export async function reportAccountStats(
         oc.column('account_id').doUpdateSet({
           followers: input.followers,
           posts: input.posts,
-          engagement: input.engagement,
+          engagement,
           views: input.views,
           likes: input.likes,
           comments: input.comments,
@@ -386,7 +404,7 @@ export async function reportAccountStats(
     accountId,
     followers: input.followers,
     posts: input.posts,
-    engagement: input.engagement,
+    engagement,
     analytics: { views: input.views, likes: input.likes, comments: input.comments },
     scannedPosts: input.scannedPosts,
   };

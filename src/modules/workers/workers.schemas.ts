@@ -1,7 +1,7 @@
 // Worker API schemas (DECISIONS 6): what a worker sees of its tasks and what it reports.
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../schemas/common.ts';
-import { NextCursor } from '../../http/pagination.ts';
+import { DateTime, Nullable, StringEnum, ref } from '../../schemas/common.ts';
+import { NextCursor, pageQuery } from '../../http/pagination.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 import { Sound } from '../posts/posts.schemas.ts';
 
@@ -9,7 +9,14 @@ import { Sound } from '../posts/posts.schemas.ts';
 const Counter = (description: string) =>
   Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const HttpUrl = (description: string) =>
-  Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description });
+  Type.String({
+    format: 'uri',
+    maxLength: 2048,
+    pattern: '^https?://[^/?#@:]',
+    'x-pattern-message': 'must be an http or https URL',
+    description,
+  });
+const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 export const TaskState = StringEnum(['released', 'claimed', 'posted', 'failed'], {
   description:
@@ -72,50 +79,93 @@ export const ClaimBody = Type.Object(
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 50, description: 'Most tasks to claim (default 10)' }),
     ),
-    accountId: Type.Optional(Type.String({ description: 'Claim only tasks of this account' })),
+    accountId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Claim only tasks of this account, one this worker operates',
+      }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'Send `{}` to claim up to 10 tasks of any account this worker operates.',
+  },
 );
 export type ClaimInput = Static<typeof ClaimBody>;
 
 export const TaskListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-    state: Type.Optional(StringEnum(['released', 'claimed'])),
+    ...pageQuery(25),
+    state: Type.Optional(
+      StringEnum(['released', 'claimed'], {
+        description: 'Only tasks waiting for a claim, or only tasks this worker claimed',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type TaskListInput = Static<typeof TaskListQuery>;
 
-export const TaskList = Type.Object(
-  { data: Type.Array(Task), nextCursor: NextCursor },
+export const ClaimedTasks = Type.Object(
+  { data: Type.Array(ref(Task), { description: 'The tasks claimed now; empty when none wait' }) },
   { additionalProperties: false },
 );
 
-export const ResultBody = Type.Union(
-  [
-    Type.Object(
-      {
-        outcome: Type.Literal('posted'),
-        postUrl: HttpUrl('Where the post is published'),
-        postedAt: Type.Optional(
-          Type.String({ format: 'date-time', description: 'When it went out (default: now)' }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-    Type.Object(
-      {
-        outcome: Type.Literal('failed'),
-        reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why it did not go out' }),
-      },
-      { additionalProperties: false },
-    ),
-  ],
-  { description: 'The outcome of a claimed task' },
+export const TaskIdParams = Type.Object({ taskId: Id }, { additionalProperties: false });
+
+export const TaskList = Type.Object(
+  { data: Type.Array(ref(Task)), nextCursor: NextCursor },
+  { additionalProperties: false },
 );
-export type ResultInput = Static<typeof ResultBody>;
+
+export type ResultInput =
+  { outcome: 'posted'; postUrl: string; postedAt?: string } | { outcome: 'failed'; reason: string };
+
+/**
+ * The outcome of a claimed task. One object with if/then rather than a oneOf of two, so a
+ * validation error names the real field ("/reason must not be empty") instead of the first
+ * branch's ("/postUrl is required").
+ */
+export const ResultBody = Type.Unsafe<ResultInput>({
+  type: 'object',
+  description:
+    'The outcome of a claimed task: `{ "outcome": "posted", "postUrl", "postedAt"? }` or ' +
+    '`{ "outcome": "failed", "reason" }`.',
+  properties: {
+    outcome: { type: 'string', enum: ['posted', 'failed'] },
+    postUrl: HttpUrl('With `posted` (required): where the post is published'),
+    postedAt: Type.String({
+      format: 'date-time',
+      description:
+        'With `posted`: when it went out (default: now); not before the release, not in the future',
+    }),
+    reason: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      pattern: '\\S',
+      'x-pattern-message': 'must not be blank',
+      description: 'With `failed` (required): why it did not go out',
+    }),
+  },
+  required: ['outcome'],
+  additionalProperties: false,
+  if: { properties: { outcome: { const: 'posted' } }, required: ['outcome'] },
+  then: {
+    properties: { outcome: true, postUrl: true, postedAt: true },
+    required: ['postUrl'],
+    additionalProperties: false,
+  },
+  // A nested if, not a bare else: an unknown outcome must fail on /outcome, not on /reason.
+  else: {
+    if: { properties: { outcome: { const: 'failed' } }, required: ['outcome'] },
+    then: {
+      properties: { outcome: true, reason: true },
+      required: ['reason'],
+      additionalProperties: false,
+    },
+  },
+});
 
 export const SnapshotBody = Type.Object(
   {
@@ -134,12 +184,15 @@ export type SnapshotInput = Static<typeof SnapshotBody>;
 
 export const AccountStatsBody = Type.Object(
   {
-    followers: Counter('Followers now'),
+    // accounts.followers is a 32-bit integer column (PostgreSQL `integer`).
+    followers: Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Followers now' }),
     posts: Counter('Posts on the account'),
     engagement: Type.Number({
       minimum: 0,
       maximum: 1_000_000,
-      description: 'Engagement of the account as a percentage',
+      description:
+        'Engagement rate of the scanned posts as a percentage (4.25 means 4.25 %), stored ' +
+        'rounded to two decimals',
     }),
     views: Counter('Views over the scanned posts'),
     likes: Counter('Likes over the scanned posts'),

@@ -1,0 +1,217 @@
+// The worker API (DECISIONS 6) under /worker/v1: the worker operating an account claims the
+// tasks the dispatcher released, downloads their media through signed URLs, reports each
+// outcome and pushes analytics. Every route carries `config.worker`, so the auth hook accepts
+// worker tokens only (never API keys) and meters nothing against a company.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.ts';
+import type { ErrorCode } from '../../http/errors.ts';
+import { workerOf } from '../../http/worker-auth.ts';
+import { errorResponses, ref } from '../../schemas/common.ts';
+import { AccountIdParams } from '../accounts/accounts.schemas.ts';
+import { AccountAnalytics, AnalyticsSnapshot } from '../analytics/analytics.schemas.ts';
+import {
+  claimTasks,
+  getTask,
+  heartbeat,
+  listTasks,
+  recordSnapshot,
+  reportAccountStats,
+  reportResult,
+} from './tasks.service.ts';
+import {
+  AccountStatsBody,
+  ClaimBody,
+  ClaimedTasks,
+  Heartbeat,
+  ResultBody,
+  SnapshotBody,
+  Task,
+  TaskIdParams,
+  TaskList,
+  TaskListQuery,
+} from './workers.schemas.ts';
+
+export const workerSchemas = [Task];
+
+/** The OpenAPI tag of every worker operation. */
+export const WORKER_TAG = 'Worker API';
+
+/** What every worker operation can answer: no scopes, no request meter, hence no 403 or 429. */
+const WORKER_AUTH_ERRORS: ErrorCode[] = ['unauthorized', 'internal_error'];
+
+/** What every operation with a JSON body can also answer. */
+const BODY_ERRORS: ErrorCode[] = ['invalid_request', 'unsupported_media_type', 'request_too_large'];
+
+const worker = { worker: true } as const;
+
+export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/heartbeat',
+      {
+        config: worker,
+        schema: {
+          operationId: 'workerHeartbeat',
+          tags: [WORKER_TAG],
+          summary: 'Report in and read this worker’s accounts and open tasks',
+          description:
+            'Notes the worker as seen. Lists the accounts it operates (their timezone is the ' +
+            'worker’s) and counts its open tasks: `released` ones waiting for a claim and ' +
+            '`claimed` ones waiting for a report. No request body.',
+          response: { 200: Heartbeat, ...errorResponses(WORKER_AUTH_ERRORS) },
+        },
+      },
+      async (req) => heartbeat(ctx, workerOf(req)),
+    );
+
+    app.post(
+      '/tasks/claim',
+      {
+        config: worker,
+        schema: {
+          operationId: 'claimWorkerTasks',
+          tags: [WORKER_TAG],
+          summary: 'Claim released tasks',
+          description:
+            'Takes up to `limit` (1-50, default 10) released tasks of the accounts this worker ' +
+            'operates, oldest release first. Each task is claimed exactly once, also under ' +
+            'concurrent claims; an empty `data` means nothing is waiting. A claimed task must be ' +
+            'reported by its `reportBy`, or it fails as unconfirmed.',
+          body: ClaimBody,
+          response: {
+            200: ClaimedTasks,
+            ...errorResponses([...WORKER_AUTH_ERRORS, ...BODY_ERRORS], ['account_not_found']),
+          },
+        },
+      },
+      async (req) => ({ data: await claimTasks(ctx, workerOf(req), req.body) }),
+    );
+
+    app.get(
+      '/tasks',
+      {
+        config: worker,
+        schema: {
+          operationId: 'listWorkerTasks',
+          tags: [WORKER_TAG],
+          summary: 'List this worker’s open tasks',
+          description:
+            'Tasks waiting for a claim on the accounts this worker operates and tasks it claimed ' +
+            'and has not reported, oldest release first, `limit` per page (1-100, default 25).',
+          querystring: TaskListQuery,
+          response: {
+            200: TaskList,
+            ...errorResponses([...WORKER_AUTH_ERRORS, 'invalid_request', 'invalid_cursor']),
+          },
+        },
+      },
+      async (req) => listTasks(ctx, workerOf(req), req.query),
+    );
+
+    app.get(
+      '/tasks/:taskId',
+      {
+        config: worker,
+        schema: {
+          operationId: 'getWorkerTask',
+          tags: [WORKER_TAG],
+          summary: 'Get a task',
+          description:
+            'A task of an account this worker operates, or one it claimed. Media URLs are signed ' +
+            'afresh on every read.',
+          params: TaskIdParams,
+          response: {
+            200: ref(Task),
+            ...errorResponses([...WORKER_AUTH_ERRORS, 'invalid_request', 'task_not_found']),
+          },
+        },
+      },
+      async (req) => getTask(ctx, workerOf(req), req.params.taskId),
+    );
+
+    app.post(
+      '/tasks/:taskId/result',
+      {
+        config: worker,
+        schema: {
+          operationId: 'reportWorkerTask',
+          tags: [WORKER_TAG],
+          summary: 'Report the outcome of a claimed task',
+          description:
+            '`posted` with `postUrl` (and `postedAt`, default now) or `failed` with a `reason`. ' +
+            'Sending the same report again returns the task unchanged; a different outcome for a ' +
+            'reported task is `task_already_reported`. A task that failed because its claim went ' +
+            'unreported can still be reported `posted` by the worker that claimed it.',
+          params: TaskIdParams,
+          body: ResultBody,
+          response: {
+            200: ref(Task),
+            ...errorResponses([
+              ...WORKER_AUTH_ERRORS,
+              ...BODY_ERRORS,
+              'task_not_found',
+              'task_not_claimed',
+              'task_already_reported',
+            ]),
+          },
+        },
+      },
+      async (req) => reportResult(ctx, workerOf(req), req.params.taskId, req.body),
+    );
+
+    app.post(
+      '/tasks/:taskId/analytics',
+      {
+        config: worker,
+        schema: {
+          operationId: 'createWorkerTaskAnalytics',
+          tags: [WORKER_TAG],
+          summary: 'Add an analytics snapshot of a posted task',
+          description:
+            'The counters as read on the platform at `collectedAt` (default now). Each snapshot ' +
+            'is kept; GET /v2/posts/{postId}/analytics sums the latest one of every account.',
+          params: TaskIdParams,
+          body: SnapshotBody,
+          response: {
+            201: ref(AnalyticsSnapshot),
+            ...errorResponses([
+              ...WORKER_AUTH_ERRORS,
+              ...BODY_ERRORS,
+              'task_not_found',
+              'task_not_posted',
+            ]),
+          },
+        },
+      },
+      async (req, reply) => {
+        const snapshot = await recordSnapshot(ctx, workerOf(req), req.params.taskId, req.body);
+        return reply.status(201).send(snapshot);
+      },
+    );
+
+    app.put(
+      '/accounts/:accountId/stats',
+      {
+        config: worker,
+        schema: {
+          operationId: 'putWorkerAccountStats',
+          tags: [WORKER_TAG],
+          summary: 'Replace the statistics of an account this worker operates',
+          description:
+            'The figures GET /v2/accounts/{accountId}/analytics shows; `followers` also ' +
+            'becomes the account’s follower count and `status`, when sent, its status.',
+          params: AccountIdParams,
+          body: AccountStatsBody,
+          response: {
+            200: ref(AccountAnalytics),
+            ...errorResponses([...WORKER_AUTH_ERRORS, ...BODY_ERRORS, 'account_not_found']),
+          },
+        },
+      },
+      async (req) => reportAccountStats(ctx, workerOf(req), req.params.accountId, req.body),
+    );
+  };
+}
