@@ -127,6 +127,15 @@ describeEachDialect('worker API', (get, dialect) => {
     assert.equal(await releaseAt11(t, day), 2);
     const post = await s.call('GET', `/v2/posts/${postId}`);
     assert.equal(post.body.status, 'posting');
+    // A claim with the defaults needs no body. Undone below so the rest of the test claims.
+    const bodiless = await s.work('POST', '/worker/v1/tasks/claim');
+    assert.equal(bodiless.status, 200, JSON.stringify(bodiless.body));
+    assert.equal(bodiless.body.data.length, 2, 'a bodiless claim takes both tasks');
+    await t.ctx.db
+      .updateTable('queue_items')
+      .set({ claimed_at: null, claimed_by: null })
+      .where('account_id', 'in', s.accounts)
+      .execute();
 
     const heartbeat = await s.work('POST', '/worker/v1/heartbeat');
     assert.equal(heartbeat.status, 200, JSON.stringify(heartbeat.body));

@@ -71,6 +71,11 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
       '/tasks/claim',
       {
         config: worker,
+        // The document asks for a JSON body ({} for the defaults); a claim without one is
+        // taken as {} rather than refused.
+        preValidation: async (req) => {
+          if (req.body === undefined || req.body === null) req.body = {};
+        },
         schema: {
           operationId: 'claimWorkerTasks',
           tags: [WORKER_TAG],
