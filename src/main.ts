@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
+import { SIMULATOR_INTERVAL_MS, startSimulator, type SimulatorLoop } from './dispatch/simulator.ts';
 
 export async function serve(config: Config): Promise<void> {
   const logger = pino({
@@ -15,6 +16,7 @@ export async function serve(config: Config): Promise<void> {
   });
   const app = await buildApp(opened.ctx, { logger });
   let dispatch: DispatchLoop | null = null;
+  let simulator: SimulatorLoop | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -24,6 +26,7 @@ export async function serve(config: Config): Promise<void> {
     force.unref();
     try {
       await dispatch?.stop();
+      await simulator?.stop();
       await app.close();
       await opened.close();
     } finally {
@@ -35,8 +38,21 @@ export async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (config.dispatchIntervalMs > 0) {
     dispatch = startDispatchLoop(opened.ctx, config.dispatchIntervalMs, {
-      onPass: (r) => r.released > 0 && logger.info(r, 'released due items'),
+      onPass: (r) => {
+        if (r.released > 0) logger.info(r, 'released due items');
+        if (r.overdue.unclaimed + r.overdue.unconfirmed > 0) {
+          logger.warn(r.overdue, 'failed released tasks past their report deadline');
+        }
+      },
       onError: (err) => logger.error({ err }, 'dispatch pass failed'),
+    });
+  }
+  // Plays the simulated workers (DECISIONS 6); a pass is one query when there are none.
+  if (config.simulator) {
+    simulator = startSimulator(opened.ctx, SIMULATOR_INTERVAL_MS, {
+      onPass: (r) =>
+        (r.claimed > 0 || r.posted > 0) && logger.info(r, 'simulated workers claimed or posted'),
+      onError: (err) => logger.error({ err }, 'simulator pass failed'),
     });
   }
   logger.info(

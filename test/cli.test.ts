@@ -1,62 +1,19 @@
 // The admin CLI end to end, as an operator runs it, on both databases.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { DIALECTS, createPgDatabase } from './helpers/databases.ts';
-
-const run = promisify(execFile);
+import { DIALECTS } from './helpers/databases.ts';
+import { useCli } from './helpers/cli.ts';
 
 for (const dialect of DIALECTS) {
   describe(`slotline CLI [${dialect}]`, () => {
-    let dir = '';
-    let env: NodeJS.ProcessEnv = {};
-    let drop: (() => Promise<void>) | undefined;
-
-    before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'slotline-cli-'));
-      env = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
-      delete env.DATABASE_URL;
-      if (dialect === 'postgres') {
-        const db = await createPgDatabase();
-        env.DATABASE_URL = db.url;
-        drop = db.drop;
-      }
-    });
-    after(async () => {
-      await drop?.();
-      await rm(dir, { recursive: true, force: true });
-    });
-
-    async function cli(...args: string[]) {
-      const { stdout } = await run(process.execPath, ['bin/slotline.js', ...args], {
-        env,
-        timeout: 60_000,
-      });
-      return stdout;
-    }
-    async function cliJson(...args: string[]) {
-      return JSON.parse(await cli(...args, '--json'));
-    }
-    async function cliFails(...args: string[]): Promise<string> {
-      try {
-        await cli(...args);
-      } catch (err) {
-        const e = err as { code: number; stderr: string };
-        assert.equal(e.code, 1);
-        return e.stderr;
-      }
-      assert.fail(`expected failure: ${args.join(' ')}`);
-    }
+    const { cli, cliJson, cliFails, withDb, dir: scratch } = useCli(dialect);
 
     // Each command is a new process; give a loaded machine time.
     test('migrate, companies, keys, workspace and packs', { timeout: 400_000 }, async () => {
       const migrated = await cliJson('migrate');
-      assert.ok(Array.isArray(migrated.applied));
+      assert.ok(Array.isArray(migrated.applied), 'migrate lists what it applied');
       assert.deepEqual((await cliJson('migrate')).applied, []);
 
       const company = await cliJson('company', 'create', '--name', 'Acme', '--plan', 'growth');
@@ -100,8 +57,9 @@ for (const dialect of DIALECTS) {
         /unknown scope/,
       );
       const revoked = await cliJson('key', 'revoke', key.keyId);
-      assert.ok(revoked.revokedAt);
+      assert.ok(revoked.revokedAt, 'revokedAt is set');
 
+      const dir = scratch();
       const png = join(dir, 'one.png');
       const jpg = join(dir, 'two.jpg');
       await sharp({ create: { width: 40, height: 70, channels: 3, background: '#336699' } })
@@ -163,11 +121,43 @@ for (const dialect of DIALECTS) {
     });
 
     test('seed demo creates a usable company', { timeout: 200_000 }, async () => {
-      const seeded = await cliJson('seed', 'demo');
-      assert.match(seeded.apiKey, /^sl_/);
-      assert.equal(seeded.accountIds.length, 4);
-      assert.equal(seeded.folderIds.length, 2);
-      assert.equal(seeded.packIds.length, 2);
+      const r = await cliJson('seed', 'demo');
+      assert.match(r.apiKey, /^sl_/);
+      assert.equal(r.accountIds.length, 4);
+      assert.equal(r.folderIds.length, 2);
+      assert.equal(r.packIds.length, 2);
+      // A simulated worker operates every demo account, in its timezone.
+      assert.equal(r.worker.simulated, true);
+      assert.match(r.worker.workerId, /^wrk_/);
+      assert.ok(!('token' in r.worker), 'the simulated worker needs no token in the output');
+      const rows = await withDb((ctx) =>
+        ctx.db
+          .selectFrom('accounts')
+          .select(['worker_id', 'timezone'])
+          .where('id', 'in', r.accountIds)
+          .execute(),
+      );
+      assert.equal(rows.length, 4);
+      assert.ok(
+        rows.every((a) => a.worker_id === r.worker.workerId && a.timezone === r.worker.timezone),
+        `every demo account is operated by the simulated worker: ${JSON.stringify(rows)}`,
+      );
+      const statuses = r.posts.map((p: { status: string }) => p.status).sort();
+      assert.deepEqual(statuses, [...Array(5).fill('queued'), 'pending_approval'].sort());
+      const soonest = Math.min(
+        ...r.accounts.map((a: { nextWindow: string }) => Date.parse(a.nextWindow)),
+      );
+      assert.equal(Date.parse(r.nextWindow), soonest, 'nextWindow is the earliest account window');
+      assert.ok(
+        soonest - Date.now() < 2 * 3_600_000,
+        `the first window comes within hours (${r.nextWindow}, in ${r.worker.timezone})`,
+      );
+
+      // Seeding again makes a second, separate demo; the text form says what it set up.
+      const text = await cli('seed', 'demo', '--timezone', 'Asia/Tokyo');
+      assert.match(text, /simulated worker wrk_\S+ \(.+\) in Asia\/Tokyo operates them/);
+      assert.match(text, /posts: 5 queued, 1 waiting for approval/);
+      assert.match(text, /next window: \S+Z \(\d\d:00 Asia\/Tokyo, in \d+ min\)/);
     });
   });
 }

@@ -1,9 +1,25 @@
-// `slotline seed demo`: a demo company a newcomer can call right away.
+// `slotline seed demo`: a demo company a newcomer can call right away, with a simulated
+// worker operating its accounts and a few posts queued, so that `npm start` shows releases
+// going out at the next window, the simulator posting them and analytics filling in.
+// Every run creates a new, separate demo company (and worker); nothing is overwritten.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { AppContext } from '../context.ts';
+import type { UploadsTable } from '../db/types.ts';
+import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../dispatch/local-time.ts';
+import { nextWindowStart } from '../dispatch/windows.ts';
+import type { Principal } from '../modules/keys/keys.service.ts';
+import { createPost } from '../modules/posts/posts.create.ts';
+import {
+  completeUpload,
+  createSignedUpload,
+  receiveBytes,
+} from '../modules/uploads/uploads.service.ts';
+import { makeThumbnail } from '../modules/uploads/thumbnail-jobs.ts';
+import { assignAccounts, createWorker, WorkerError } from '../modules/workers/workers.service.ts';
 import { createCompany } from '../modules/companies/companies.service.ts';
 import { createKey } from '../modules/keys/keys.service.ts';
 import { SCOPES } from '../modules/keys/scopes.ts';
@@ -12,32 +28,105 @@ import { createTag } from '../modules/tags/tags.service.ts';
 import { setAccountSchedule, setCompanySchedule } from '../modules/schedules/schedules.service.ts';
 import { createPack, importImages } from '../modules/workspace/workspace.service.ts';
 
+/**
+ * The demo accounts and their schedules. SPEC 4.5 rule 1 keeps windows between 08:00 and
+ * 17:00 local, 3 hours apart; staggered across the accounts they put a window in every
+ * local hour from 08:00 to 17:00. `null` follows the company default (09:00, 13:00, 17:00).
+ */
 const DEMO_ACCOUNTS = [
   {
     platform: 'platformA',
     username: 'demo.kitchen',
     displayName: 'Demo Kitchen',
-    tz: 'America/New_York',
+    windows: ['08:00', '11:00', '14:00', '17:00'],
   },
   {
     platform: 'platformA',
     username: 'demo.travel',
     displayName: 'Demo Travel',
-    tz: 'Europe/London',
+    windows: ['09:00', '12:00', '15:00'],
   },
   {
     platform: 'platformB',
     username: 'demo.kitchen',
     displayName: 'Demo Kitchen',
-    tz: 'America/New_York',
+    windows: ['10:00', '13:00', '16:00'],
   },
   {
     platform: 'platformB',
     username: 'demo_studio',
     displayName: 'Demo Studio',
-    tz: 'Asia/Kolkata',
+    windows: null,
   },
 ] as const;
+const COMPANY_WINDOWS = ['09:00', '13:00', '17:00'];
+
+/**
+ * Posts to queue, by index into DEMO_ACCOUNTS. Two per account go out at its next windows;
+ * the last waits for approval in the dashboard (or `slotline approve`).
+ */
+const DEMO_POSTS = [
+  { title: 'Pasta in 10', images: 1, accounts: [0, 2], tag: 0, approval: false },
+  { title: '48h in Lisbon', images: 2, accounts: [1], tag: 2, approval: false },
+  { title: 'Studio tour', images: 1, accounts: [3], tag: 1, approval: false },
+  { title: 'Knife skills', images: 1, accounts: [0], tag: 0, approval: false },
+  { title: 'Packing list', images: 1, accounts: [1, 3], tag: 2, approval: false },
+  { title: 'Launch teaser', images: 1, accounts: [2], tag: 1, approval: true },
+] as const;
+
+/**
+ * One city per UTC offset, roughly. Without --timezone the demo worker lives where the
+ * working day (the 08:00 window) starts next, so something happens within the hour and
+ * every hour after it until 17:00 local, whenever the demo is seeded.
+ */
+const DEMO_TIMEZONES = [
+  'Pacific/Pago_Pago',
+  'Pacific/Honolulu',
+  'America/Anchorage',
+  'America/Los_Angeles',
+  'America/Denver',
+  'America/Chicago',
+  'America/New_York',
+  'America/Halifax',
+  'America/Sao_Paulo',
+  'Atlantic/South_Georgia',
+  'Atlantic/Azores',
+  'Europe/London',
+  'Europe/Berlin',
+  'Europe/Athens',
+  'Europe/Istanbul',
+  'Asia/Dubai',
+  'Asia/Karachi',
+  'Asia/Dhaka',
+  'Asia/Bangkok',
+  'Asia/Singapore',
+  'Asia/Tokyo',
+  'Australia/Brisbane',
+  'Pacific/Noumea',
+  'Pacific/Auckland',
+];
+/** Posts are queued before the first window starts, with room for a slow seed. */
+const LEAD_MS = 5 * MINUTE_MS;
+
+function localMinutes(timezone: string, at: number): number {
+  const wall = at + offsetMs(zoneOf(timezone), at);
+  return Math.floor(wall / MINUTE_MS) % (24 * 60);
+}
+
+/** The zone where 08:00 comes soonest, at least LEAD_MS from now. */
+export function demoTimezone(now: Date): string {
+  let best = DEMO_TIMEZONES[0] as string;
+  let bestWait = Infinity;
+  for (const tz of DEMO_TIMEZONES) {
+    const untilEight = (8 * 60 - localMinutes(tz, now.getTime())) * MINUTE_MS - LEAD_MS;
+    const wait = ((untilEight % DAY_MS) + DAY_MS) % DAY_MS;
+    if (wait < bestWait) {
+      best = tz;
+      bestWait = wait;
+    }
+  }
+  return best;
+}
 
 const PALETTE = [
   ['#0f172a', '#38bdf8'],
@@ -61,19 +150,70 @@ async function demoImage(title: string, from: string, to: string): Promise<Buffe
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
+/** Uploads generated image bytes through the signed upload flow, with its thumbnail. */
+async function uploadImage(
+  ctx: AppContext,
+  principal: Principal,
+  filename: string,
+  bytes: Buffer,
+): Promise<string> {
+  const created = await createSignedUpload(ctx, principal, {
+    kind: 'image',
+    filename,
+    contentType: 'image/jpeg',
+    sizeBytes: bytes.length,
+  });
+  const url = new URL(created.uploadUrl as string);
+  await receiveBytes(ctx, created.uploadId, {
+    expires: Number(url.searchParams.get('expires')),
+    signature: url.searchParams.get('signature') ?? '',
+    contentType: 'image/jpeg',
+    contentLength: bytes.length,
+    body: Readable.from([bytes]),
+  });
+  const ready: UploadsTable[] = [];
+  await completeUpload(ctx, principal, created.uploadId, (row) => ready.push(row));
+  // Made here rather than queued: the command's context closes right after the seed.
+  for (const row of ready) await makeThumbnail(ctx, row);
+  return created.uploadId;
+}
+
+export interface SeedAccount {
+  accountId: string;
+  platform: string;
+  username: string;
+  /** The account's windows, local to the worker; the company default when it has none. */
+  windows: string[];
+  nextWindow: string;
+}
+
 export interface SeedResult {
   companyId: string;
   apiKey: string;
   accountIds: string[];
+  accounts: SeedAccount[];
+  /** The simulated worker operating every demo account; its token is not kept. */
+  worker: { workerId: string; name: string; timezone: string; simulated: boolean };
+  posts: { postId: string; status: string; accountIds: string[] }[];
+  /** The earliest window start of the demo accounts: when the first release goes out. */
+  nextWindow: string;
   tagIds: string[];
   folderIds: string[];
   packIds: string[];
 }
 
-export async function seedDemo(ctx: AppContext): Promise<SeedResult> {
+export async function seedDemo(
+  ctx: AppContext,
+  options: { timezone?: string } = {},
+): Promise<SeedResult> {
+  const timezone = options.timezone ?? demoTimezone(ctx.clock.now());
+  if (!validTimezone(timezone)) {
+    throw new WorkerError(`"${timezone}" is not an IANA timezone (e.g. Europe/Berlin)`);
+  }
   const company = await createCompany(ctx.db, ctx.clock, ctx.config.plans, {
     name: 'Demo Company',
     plan: ctx.config.defaultPlan,
+    defaultTimezone: timezone,
     description: 'A demo workspace with accounts on both platforms',
     website: 'https://example.com',
   });
@@ -82,7 +222,7 @@ export async function seedDemo(ctx: AppContext): Promise<SeedResult> {
     scopes: [...SCOPES],
     name: 'Demo full-access key',
   });
-  const principal = {
+  const principal: Principal = {
     keyId: key.keyId,
     companyId: company.companyId,
     scopes: new Set<string>(SCOPES),
@@ -98,13 +238,15 @@ export async function seedDemo(ctx: AppContext): Promise<SeedResult> {
       profilePictureUrl: 'https://example.com/avatar.png',
       warmup: { searchTerms: ['recipes', 'travel tips', 'behind the scenes'] },
     });
-    await ctx.db
-      .updateTable('accounts')
-      .set({ timezone: a.tz })
-      .where('id', '=', account.accountId)
-      .execute();
     accountIds.push(account.accountId);
   }
+  const worker = await createWorker(ctx.db, ctx.clock, {
+    name: 'Demo phone (simulated)',
+    timezone,
+    simulated: true,
+  });
+  await assignAccounts(ctx.db, ctx.clock, worker.workerId, accountIds);
+
   const tagIds: string[] = [];
   for (const [name, color] of [
     ['Hooks that work', 'amber'],
@@ -113,12 +255,25 @@ export async function seedDemo(ctx: AppContext): Promise<SeedResult> {
   ] as const) {
     tagIds.push((await createTag(ctx, company.companyId, { name, color })).tagId);
   }
-  await setCompanySchedule(ctx, company.companyId, {
-    schedule: { windows: ['09:00', '13:00', '17:00'] },
-  });
-  await setAccountSchedule(ctx, company.companyId, accountIds[0] as string, {
-    schedule: { windows: ['08:00', '11:00', '14:00', '17:00'] },
-  });
+  await setCompanySchedule(ctx, company.companyId, { schedule: { windows: COMPANY_WINDOWS } });
+  const now = ctx.clock.now();
+  const accounts: SeedAccount[] = [];
+  for (const [i, a] of DEMO_ACCOUNTS.entries()) {
+    const accountId = accountIds[i] as string;
+    if (a.windows) {
+      await setAccountSchedule(ctx, company.companyId, accountId, {
+        schedule: { windows: [...a.windows] },
+      });
+    }
+    const windows = a.windows ? [...a.windows] : COMPANY_WINDOWS;
+    accounts.push({
+      accountId,
+      platform: a.platform,
+      username: a.username,
+      windows,
+      nextWindow: nextWindowStart(windows, timezone, now).toISOString(),
+    });
+  }
 
   const dir = await mkdtemp(join(tmpdir(), 'slotline-seed-'));
   const folderIds: string[] = [];
@@ -146,10 +301,55 @@ export async function seedDemo(ctx: AppContext): Promise<SeedResult> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+
+  const posts: SeedResult['posts'] = [];
+  for (const [p, demo] of DEMO_POSTS.entries()) {
+    const media: string[] = [];
+    for (let i = 0; i < demo.images; i++) {
+      const [from, to] = PALETTE[(p + i) % PALETTE.length] as [string, string];
+      const png = await demoImage(
+        demo.images > 1 ? `${demo.title} ${i + 1}` : demo.title,
+        from,
+        to,
+      );
+      const jpeg = await sharp(png).jpeg({ quality: 82 }).toBuffer();
+      media.push(await uploadImage(ctx, principal, `demo-${p + 1}-${i + 1}.jpg`, jpeg));
+    }
+    const written = await createPost(
+      ctx,
+      principal,
+      {
+        media,
+        accountIds: demo.accounts.map((i) => accountIds[i] as string),
+        caption: `${demo.title}: a demo post queued by slotline seed demo`,
+        hashtags: ['demo', 'slotline'],
+        contentGroupIds: [`tag:${tagIds[demo.tag] as string}`],
+        skipApproval: !demo.approval,
+      },
+      undefined,
+      // Image posts only: no carousel to render.
+      () => {},
+    );
+    posts.push({
+      postId: written.post.postId,
+      status: written.post.status,
+      accountIds: demo.accounts.map((i) => accountIds[i] as string),
+    });
+  }
+
   return {
     companyId: company.companyId,
     apiKey: key.secret,
     accountIds,
+    accounts,
+    worker: {
+      workerId: worker.workerId,
+      name: worker.name,
+      timezone: worker.timezone,
+      simulated: worker.simulated,
+    },
+    posts,
+    nextWindow: accounts.map((a) => a.nextWindow).sort()[0] as string,
     tagIds,
     folderIds,
     packIds,

@@ -1,0 +1,376 @@
+// The built-in simulator worker (DECISIONS 6): plays the worker of every simulated worker
+// (workers.simulated = 1, not revoked) for the demo and the tests. It goes through the same
+// service functions as the worker API, with the worker's own principal: heartbeat, claim the
+// released tasks, report each one posted once `postDelayMs` has passed since its claim, then
+// report analytics snapshots and account statistics.
+//
+// Everything it reports is a pure function of ids and elapsed time (seeded from the task or
+// account id), so passes can be repeated, run by two processes, or replayed in tests with a
+// fake clock: the same task always gets the same postUrl (a repeated report is harmless) and
+// figures that never decrease.
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { engagementRate } from '../modules/analytics/analytics.service.ts';
+import {
+  claimTasks,
+  heartbeat,
+  listTasks,
+  recordSnapshot,
+  reportAccountStats,
+  reportResult,
+} from '../modules/workers/tasks.service.ts';
+import type { WorkerPrincipal } from '../modules/workers/workers.service.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** Tasks claimed per call (the worker API's maximum). */
+const CLAIM_BATCH = 50;
+/** Recent posts an account's statistics cover, as a worker scanning its profile would. */
+const SCANNED_POSTS = 30;
+/** How often `slotline serve` runs a pass. */
+export const SIMULATOR_INTERVAL_MS = 10_000;
+
+export interface SimulatorOptions {
+  /** Time from a claim to the post going out (default 20 s). */
+  postDelayMs?: number;
+  /** Least time between two snapshots of one task (default 15 min). */
+  snapshotEveryMs?: number;
+  /** How long after posting snapshots keep coming (default 3 days). */
+  snapshotForMs?: number;
+}
+
+export interface SimulatorResult {
+  /** Simulated workers driven. */
+  workers: number;
+  claimed: number;
+  posted: number;
+  snapshots: number;
+  /** Accounts whose statistics changed and were reported. */
+  accountStats: number;
+}
+
+/** Reports another process or a deadline settled first; the next pass sees the new state. */
+const RACES = new Set(['task_not_found', 'task_not_claimed', 'task_already_reported']);
+
+// ---- Deterministic figures ---------------------------------------------------------------
+
+/** A uniform number in [0, 1) derived from `seed` and `label`. */
+function unit(seed: string, label: string): number {
+  const h = createHash('sha256').update(`${seed}\n${label}`).digest();
+  return h.readUIntBE(0, 6) / 2 ** 48;
+}
+
+function digits(seed: string, n: number): string {
+  const h = createHash('sha256').update(`${seed}\nurl`).digest();
+  let out = '';
+  for (let i = 0; out.length < n; i++) out += String((h[i % h.length] as number) % 10);
+  return out;
+}
+
+const CODE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+
+/** Where a simulated post "went out", fixed by the task id. */
+export function simulatedPostUrl(taskId: string, platform: string, username: string): string {
+  if (platform === 'platformB') {
+    const h = createHash('sha256').update(`${taskId}\ncode`).digest();
+    const code = [...h.subarray(0, 11)].map((b) => CODE_CHARS[b % 64]).join('');
+    return `https://platform-b.example/p/${code}/`;
+  }
+  return `https://platform-a.example/@${encodeURIComponent(username)}/video/7${digits(taskId, 18)}`;
+}
+
+export interface SimulatedFigures {
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  saves: number;
+}
+
+/**
+ * The figures of a simulated post `elapsedMs` after it went out: views rise fast and flatten
+ * towards a ceiling (between ~400 and ~100k, seeded), the rest are fixed fractions of views.
+ * Non-decreasing in `elapsedMs`.
+ */
+export function simulatedFigures(taskId: string, elapsedMs: number): SimulatedFigures {
+  const ceiling = 400 * 10 ** (2.4 * unit(taskId, 'ceiling'));
+  const halfLifeMs = (2 + 10 * unit(taskId, 'pace')) * HOUR_MS;
+  // A few minutes' head start so the first snapshot, taken right after posting, is not all zeros.
+  const t = Math.max(0, elapsedMs) + 5 * MINUTE_MS;
+  const views = Math.floor(ceiling * (1 - 2 ** (-t / halfLifeMs)));
+  const share = (label: string, from: number, span: number) =>
+    Math.floor(views * (from + span * unit(taskId, label)));
+  return {
+    views,
+    likes: share('likes', 0.03, 0.09),
+    comments: share('comments', 0.002, 0.012),
+    shares: share('shares', 0.002, 0.015),
+    saves: share('saves', 0.004, 0.02),
+  };
+}
+
+/**
+ * Followers of a simulated account: a seeded base, a steady daily gain since the account
+ * was created, and a bump per post. Non-decreasing over time and posts.
+ */
+function simulatedFollowers(accountId: string, createdAt: string, now: number, posts: number) {
+  const base = Math.floor(300 + 20_000 * unit(accountId, 'followers') ** 2);
+  const perDay = 5 + 60 * unit(accountId, 'daily');
+  const perPost = 3 + 40 * unit(accountId, 'per-post');
+  const days = Math.max(0, now - Date.parse(createdAt)) / DAY_MS;
+  return base + Math.floor(days * perDay) + Math.floor(posts * perPost);
+}
+
+// ---- Reads the worker API has no call for --------------------------------------------------
+
+async function simulatedWorkers(ctx: AppContext): Promise<WorkerPrincipal[]> {
+  const rows = await ctx.db
+    .selectFrom('workers')
+    .select(['id', 'name', 'timezone'])
+    .where('simulated', '=', 1)
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ workerId: r.id, name: r.name, timezone: r.timezone }));
+}
+
+/** Tasks the worker claimed and posted since `since`, with the time of their last snapshot. */
+async function recentlyPosted(ctx: AppContext, workerId: string, since: number) {
+  const rows = await ctx.db
+    .selectFrom('queue_items')
+    .select(['id', 'company_id', 'post_id', 'posted_at'])
+    .where('status', '=', 'posted')
+    // The simulator posts within seconds of the release, so this bound only narrows the
+    // (status, released_at) index range without losing its own tasks.
+    .where('released_at', '>=', new Date(since - DAY_MS).toISOString())
+    .where('posted_at', '>=', new Date(since).toISOString())
+    .where('claimed_by', '=', workerId)
+    .orderBy('id')
+    .execute();
+  const last = new Map<string, number>();
+  const byCompany = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = byCompany.get(r.company_id) ?? [];
+    if (list.length === 0) byCompany.set(r.company_id, list);
+    list.push(r);
+  }
+  for (const [companyId, list] of byCompany) {
+    const snaps = await ctx.db
+      .selectFrom('post_analytics')
+      .select(['queue_item_id', (eb) => eb.fn.max('collected_at').as('at')])
+      .where('company_id', '=', companyId)
+      .where('post_id', 'in', [...new Set(list.map((r) => r.post_id))])
+      .where(
+        'queue_item_id',
+        'in',
+        list.map((r) => r.id),
+      )
+      .groupBy('queue_item_id')
+      .execute();
+    for (const s of snaps) last.set(s.queue_item_id, Date.parse(s.at as string));
+  }
+  return rows.map((r) => ({
+    taskId: r.id,
+    postedAt: Date.parse(r.posted_at as string),
+    lastSnapshotAt: last.get(r.id) ?? null,
+  }));
+}
+
+/** Posted count, the most recent posts and the stored statistics of one account. */
+async function accountFacts(ctx: AppContext, accountId: string) {
+  const [count, recent, account, stats] = await Promise.all([
+    ctx.db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'posted')
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('queue_items')
+      .select(['id', 'posted_at'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'posted')
+      .orderBy('posted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(SCANNED_POSTS)
+      .execute(),
+    ctx.db
+      .selectFrom('accounts')
+      .select(['created_at'])
+      .where('id', '=', accountId)
+      .executeTakeFirst(),
+    ctx.db
+      .selectFrom('account_stats')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirst(),
+  ]);
+  return { posted: Number(count.n), recent, createdAt: account?.created_at ?? null, stats };
+}
+
+// ---- One pass ----------------------------------------------------------------------------
+
+async function skipRaces<T>(work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (err) {
+    // Matched by code: dispatch/ does not import http/ (GUIDE, rules of direction).
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && RACES.has(code)) return null;
+    throw err;
+  }
+}
+
+async function driveWorker(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  now: number,
+  opts: Required<SimulatorOptions>,
+  result: SimulatorResult,
+): Promise<void> {
+  const beat = await heartbeat(ctx, worker);
+
+  for (;;) {
+    const claimed = await claimTasks(ctx, worker, { limit: CLAIM_BATCH });
+    result.claimed += claimed.length;
+    if (claimed.length < CLAIM_BATCH) break;
+  }
+
+  // Claimed tasks whose post delay is over go out, at the moment the delay ended.
+  let cursor: string | undefined;
+  do {
+    const page = await listTasks(ctx, worker, {
+      state: 'claimed',
+      limit: 100,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const task of page.data) {
+      const postedAt = Date.parse(task.claimedAt as string) + opts.postDelayMs;
+      if (postedAt > now) continue;
+      const done = await skipRaces(() =>
+        reportResult(ctx, worker, task.taskId, {
+          outcome: 'posted',
+          postUrl: simulatedPostUrl(task.taskId, task.platform, task.username),
+          postedAt: new Date(postedAt).toISOString(),
+        }),
+      );
+      if (done) result.posted++;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+
+  for (const task of await recentlyPosted(ctx, worker.workerId, now - opts.snapshotForMs)) {
+    if (task.lastSnapshotAt !== null && now - task.lastSnapshotAt < opts.snapshotEveryMs) continue;
+    const figures = simulatedFigures(task.taskId, now - task.postedAt);
+    const stored = await skipRaces(() => recordSnapshot(ctx, worker, task.taskId, figures));
+    if (stored) result.snapshots++;
+  }
+
+  for (const account of beat.accounts) {
+    const facts = await accountFacts(ctx, account.accountId);
+    if (facts.createdAt === null) continue;
+    let views = 0;
+    let likes = 0;
+    let comments = 0;
+    let shares = 0;
+    let saves = 0;
+    for (const r of facts.recent) {
+      const f = simulatedFigures(
+        r.id,
+        Math.min(now - Date.parse(r.posted_at as string), opts.snapshotForMs),
+      );
+      views += f.views;
+      likes += f.likes;
+      comments += f.comments;
+      shares += f.shares;
+      saves += f.saves;
+    }
+    const stats = {
+      followers: simulatedFollowers(account.accountId, facts.createdAt, now, facts.posted),
+      posts: facts.posted,
+      engagement: engagementRate(views, likes, comments, shares, saves),
+      views,
+      likes,
+      comments,
+      scannedPosts: facts.recent.length,
+    };
+    const s = facts.stats;
+    // Followers grow by the hour; write only what changed.
+    const unchanged =
+      s &&
+      Number(s.followers) === stats.followers &&
+      Number(s.posts) === stats.posts &&
+      Number(s.views) === stats.views &&
+      Number(s.likes) === stats.likes &&
+      Number(s.comments) === stats.comments &&
+      Number(s.scanned_posts) === stats.scannedPosts;
+    if (unchanged) continue;
+    const reported = await skipRaces(() =>
+      reportAccountStats(ctx, worker, account.accountId, stats),
+    );
+    if (reported) result.accountStats++;
+  }
+}
+
+/**
+ * One pass over every simulated worker at `now`. The services run on a clock fixed at `now`,
+ * so what they stamp (claims, reports, snapshots) agrees with the simulator's own timing.
+ */
+export async function simulatePass(
+  ctx: AppContext,
+  now: Date,
+  options: SimulatorOptions = {},
+): Promise<SimulatorResult> {
+  const opts: Required<SimulatorOptions> = {
+    postDelayMs: options.postDelayMs ?? 20_000,
+    snapshotEveryMs: options.snapshotEveryMs ?? 15 * MINUTE_MS,
+    snapshotForMs: options.snapshotForMs ?? 3 * DAY_MS,
+  };
+  const at = now.getTime();
+  const fixed: AppContext = { ...ctx, clock: { now: () => new Date(at) } };
+  const result: SimulatorResult = {
+    workers: 0,
+    claimed: 0,
+    posted: 0,
+    snapshots: 0,
+    accountStats: 0,
+  };
+  for (const worker of await simulatedWorkers(fixed)) {
+    result.workers++;
+    await driveWorker(fixed, worker, at, opts, result);
+  }
+  return result;
+}
+
+export interface SimulatorLoop {
+  stop(): Promise<void>;
+}
+
+/** Runs passes on a timer, one at a time, like the dispatch loop; a failed pass is reported. */
+export function startSimulator(
+  ctx: AppContext,
+  intervalMs: number,
+  report: { onPass?: (r: SimulatorResult) => void; onError: (err: unknown) => void },
+  options: SimulatorOptions = {},
+): SimulatorLoop {
+  let running: Promise<void> | null = null;
+  const pass = () => {
+    if (running) return;
+    running = simulatePass(ctx, ctx.clock.now(), options)
+      .then((r) => report.onPass?.(r))
+      .catch(report.onError)
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(pass, intervalMs);
+  timer.unref();
+  pass();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// Runs the `slotline` command as an operator would, in a child process, against a fresh
+// database per suite; and opens that database in the test process to check what it stored.
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openContext } from '../../src/bootstrap.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import type { Dialect } from '../../src/db/types.ts';
+import { createPgDatabase } from './databases.ts';
+
+const run = promisify(execFile);
+
+export interface CliHarness {
+  /** A scratch directory of the suite (DATA_DIR is `<dir>/data`). */
+  dir(): string;
+  cli(...args: string[]): Promise<string>;
+  cliJson(...args: string[]): Promise<any>;
+  /** Runs a command that must fail as an operator error (exit code 1); its stderr. */
+  cliFails(...args: string[]): Promise<string>;
+  /** The CLI's database, opened in this process. */
+  withDb<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T>;
+}
+
+/** Call inside a `describe`: registers its before/after hooks. */
+export function useCli(dialect: Dialect): CliHarness {
+  let dir = '';
+  let env: NodeJS.ProcessEnv = {};
+  let drop: (() => Promise<void>) | undefined;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'slotline-cli-'));
+    env = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
+    delete env.DATABASE_URL;
+    if (dialect === 'postgres') {
+      const db = await createPgDatabase();
+      env.DATABASE_URL = db.url;
+      drop = db.drop;
+    }
+  });
+  after(async () => {
+    await drop?.();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function cli(...args: string[]) {
+    const { stdout } = await run(process.execPath, ['bin/slotline.js', ...args], {
+      env,
+      timeout: 60_000,
+    });
+    return stdout;
+  }
+  return {
+    dir: () => dir,
+    cli,
+    cliJson: async (...args) => JSON.parse(await cli(...args, '--json')),
+    async cliFails(...args) {
+      try {
+        await cli(...args);
+      } catch (err) {
+        const e = err as { code: number; stderr: string };
+        assert.equal(e.code, 1);
+        return e.stderr;
+      }
+      assert.fail(`expected failure: ${args.join(' ')}`);
+    },
+    async withDb(fn) {
+      const opened = await openContext(loadConfig(env), { skipMigrations: true });
+      try {
+        return await fn(opened.ctx);
+      } finally {
+        await opened.close();
+      }
+    },
+  };
+}
