@@ -11,6 +11,8 @@ const SENTINEL = '\u0000slotline-param:';
 interface DirectReader {
   inTransaction: boolean;
   prepare(sql: string): { all(params: readonly unknown[]): unknown[] };
+  /** See DataVersionSource in sqlite-cache.ts. */
+  slotlineDataVersion(): number | null;
 }
 const directReaders = new WeakMap<object, DirectReader>();
 
@@ -22,6 +24,20 @@ const directReaders = new WeakMap<object, DirectReader>();
  */
 export function allowDirectReads(db: Db, reader: DirectReader): void {
   directReaders.set(db, reader);
+}
+
+/**
+ * A number that changes whenever the data behind `db` may have changed, for
+ * caches of values derived from reads; null when there is none (PostgreSQL, a
+ * transaction, or a transaction open on the connection), and nothing may be
+ * kept. Read it before the reads a cached value is derived from, so a write in
+ * between leaves the value stale-marked rather than wrongly fresh. The request
+ * meter's own writes do not move it (sqlite-cache.ts): values derived from
+ * usage_counters must not be kept by it.
+ */
+export function dataVersion(db: DbOrTx): number | null {
+  const direct = directReaders.get(db);
+  return direct ? direct.slotlineDataVersion() : null;
 }
 
 /** The sentinel standing for parameter `name` while the query is compiled. */

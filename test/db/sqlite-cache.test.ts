@@ -67,3 +67,37 @@ test('cached reads follow own writes, other connections and rollbacks', async ()
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("the request meter's writes leave other cached reads in place, never its own", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'slotline-cache-'));
+  const raw = new SqliteDatabase(join(dir, 'c.db'));
+  raw.pragma('journal_mode = WAL');
+  raw.exec('create table t (id integer primary key, v text)');
+  raw.exec('create table usage_counters (company_id text primary key, count integer)');
+  raw.exec("insert into t (v) values ('a')");
+  const { database, stats } = withQueryCaches(raw);
+  const db = new Kysely<{
+    t: { id: Generated<number>; v: string };
+    usage_counters: { company_id: string; count: number };
+  }>({ dialect: new SqliteDialect({ database }) });
+  const readT = async () => (await db.selectFrom('t').select('v').execute()).map((r) => r.v);
+  const readCount = async () =>
+    (await db.selectFrom('usage_counters').select('count').execute()).map((r) => r.count);
+  try {
+    await readT();
+    await db.insertInto('usage_counters').values({ company_id: 'c', count: 1 }).execute();
+    const hits = stats.hits;
+    assert.deepEqual(await readT(), ['a']);
+    assert.equal(stats.hits, hits + 1, 'a meter write keeps the other cached reads');
+    assert.deepEqual(await readCount(), [1]);
+    await db.updateTable('usage_counters').set({ count: 2 }).execute();
+    assert.deepEqual(await readCount(), [2], "the meter's reads see its writes");
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto('t').values({ v: 'b' }).execute();
+    });
+    assert.deepEqual(await readT(), ['a', 'b'], 'a committed transaction is seen');
+  } finally {
+    await db.destroy();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AccountsTable, Database, Db, DbOrTx } from '../../db/types.ts';
 import { param, prepared } from '../../db/prepared.ts';
+import { keysetPage, keysetValues } from '../../db/keyset.ts';
 
 export async function findAccount(
   db: DbOrTx,
@@ -51,15 +52,7 @@ function pageOf<O>(
 ): SelectQueryBuilder<Database, 'accounts', O> {
   q = q.where('company_id', '=', param('company'));
   if (withPlatform) q = q.where('platform', '=', param('platform'));
-  if (withAfter) {
-    q = q.where((eb) =>
-      eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('afterAt'), param('afterId'))),
-    );
-  }
-  return q
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(sql<number>`${param('limit')}`);
+  return keysetPage(q, withAfter);
 }
 
 function pageQuery(withPlatform: boolean, withAfter: boolean) {
@@ -82,13 +75,7 @@ export interface PageOptions {
 }
 
 function pageValues(companyId: string, opts: PageOptions) {
-  return {
-    company: companyId,
-    platform: opts.platform,
-    afterAt: opts.after?.[0],
-    afterId: opts.after?.[1],
-    limit: opts.limit,
-  };
+  return { company: companyId, platform: opts.platform, ...keysetValues(opts) };
 }
 
 /** One page in creation order. */

@@ -10,7 +10,8 @@ import {
   CreateAccountBody,
   ListAccountsQuery,
 } from './accounts.schemas.ts';
-import { createAccount, getAccount, listAccounts } from './accounts.service.ts';
+import { createAccount, getAccount, listAccountsJson } from './accounts.service.ts';
+import { okSerializer, sendJson } from '../../http/json-template.ts';
 
 export const accountSchemas = [Account];
 
@@ -33,7 +34,11 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req) => listAccounts(ctx, principalOf(req).companyId, req.query),
+      async (req, reply) =>
+        sendJson(
+          reply,
+          await listAccountsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
+        ),
     );
 
     app.post(

@@ -15,6 +15,8 @@ import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
 import * as repo from './accounts.repository.ts';
+import { VersionedMemo } from '../../db/versioned-memo.ts';
+import { fill, makeTemplate, type HoleValue, type JsonTemplate } from '../../http/json-template.ts';
 
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window
@@ -57,8 +59,31 @@ const TODAY_LOOKBACK_MS = 48 * 60 * 60 * 1000;
 // Keeps the `in` list of one query well below every dialect's bound-parameter limit.
 const ACTIVITY_CHUNK = 1000;
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The earliest release that can count for today, rounded down to the hour so
+ * the activity query repeats with the same value (and its result is reused)
+ * for an hour; the extra hour of releases is filtered out by local day.
+ */
 function lookbackFrom(now: Date): string {
-  return new Date(now.getTime() - TODAY_LOOKBACK_MS).toISOString();
+  const ms = now.getTime() - TODAY_LOOKBACK_MS;
+  return new Date(ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS)).toISOString();
+}
+
+/** Release instants and queued items per account, from queue activity rows. */
+function groupActivity(rows: readonly repo.QueueActivityRow[]) {
+  const releases = new Map<string, number[]>();
+  const depth = new Map<string, number>();
+  for (const r of rows) {
+    depth.set(r.account_id, (depth.get(r.account_id) ?? 0) + Number(r.queued));
+    if (r.released_at === null) continue;
+    const at = Date.parse(r.released_at);
+    const list = releases.get(r.account_id) ?? [];
+    for (let i = 0; i < Number(r.n); i++) list.push(at);
+    releases.set(r.account_id, list);
+  }
+  return { releases, depth };
 }
 
 /**
@@ -71,16 +96,7 @@ function activityFromRows(
   rows: readonly repo.QueueActivityRow[],
   now: Date,
 ): Map<string, AccountActivity> {
-  const releases = new Map<string, number[]>();
-  const depth = new Map<string, number>();
-  for (const r of rows) {
-    depth.set(r.account_id, (depth.get(r.account_id) ?? 0) + Number(r.queued));
-    if (r.released_at === null) continue;
-    const at = Date.parse(r.released_at);
-    const list = releases.get(r.account_id) ?? [];
-    for (let i = 0; i < Number(r.n); i++) list.push(at);
-    releases.set(r.account_id, list);
-  }
+  const { releases, depth } = groupActivity(rows);
   const out = new Map<string, AccountActivity>();
   for (const row of accounts) {
     const released = releases.get(row.id);
@@ -148,39 +164,82 @@ export function toAccount(
   };
 }
 
-async function companySchedule(ctx: AppContext, companyId: string): Promise<string | null> {
+async function companyScheduleOf(ctx: AppContext, companyId: string): Promise<string | null> {
   const company = await getCompanyRow(ctx.db, companyId);
   return company ? company.schedule_windows : null;
 }
 
-export async function listAccounts(
+/** A page of accounts as read, with what its time-dependent fields are computed from. */
+interface AccountPageBody {
+  /** The body with holes for each account's postsToday and nextWindow, and the cursor. */
+  template: JsonTemplate;
+  accounts: {
+    row: AccountsTable;
+    /** Release instants since the lookback, for postsToday. */
+    releases: number[] | undefined;
+  }[];
+  companySchedule: string | null;
+  /** The (created_at, id) a next page starts after, or null on the last page. */
+  last: [string, string] | null;
+}
+const accountPages = new VersionedMemo<AccountPageBody>();
+const ACCOUNT_HOLES = { postsToday: '0', nextWindow: 'null', nextCursor: 'null' };
+
+/**
+ * GET /v2/accounts as its JSON body. The page, its queue activity and the
+ * company's schedule are read and serialized once per data version (and hour
+ * of the activity lookback); postsToday, nextWindow and the cursor depend on
+ * the time and are written into the body per request.
+ */
+export async function listAccountsJson(
   ctx: AppContext,
   companyId: string,
   query: ListAccountsInput,
-): Promise<{ data: AccountOut[]; nextCursor: string | null }> {
+  serialize: (page: unknown) => string,
+): Promise<string> {
   const now = ctx.clock.now();
   const limit = query.limit ?? 100;
   const scope = cursorScope(companyId, 'accounts', { platform: query.platform });
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  const pageOptions = { platform: query.platform, after, limit: limit + 1 };
-  // The activity query selects the same page itself, so all three run at once.
-  const [rows, windows, activityRows] = await Promise.all([
-    repo.pageAccounts(ctx.db, companyId, pageOptions),
-    companySchedule(ctx, companyId),
-    repo.pageActivity(ctx.db, companyId, pageOptions, lookbackFrom(now)),
-  ]);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const activity = activityFromRows(page, activityRows, now);
-  return {
-    data: page.map((r) => toAccount(r, windows, now, activity.get(r.id) ?? NO_ACTIVITY)),
-    nextCursor:
-      rows.length > limit && last
-        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
-        : null,
-  };
+  const since = lookbackFrom(now);
+  const key = JSON.stringify([companyId, query.platform ?? null, limit, after ?? null, since]);
+  const page = await accountPages.get(ctx.db, key, async (): Promise<AccountPageBody> => {
+    const pageOptions = { platform: query.platform, after, limit: limit + 1 };
+    // The activity query selects the same page itself, so all three run at once.
+    const [rows, companySchedule, activityRows] = await Promise.all([
+      repo.pageAccounts(ctx.db, companyId, pageOptions),
+      companyScheduleOf(ctx, companyId),
+      repo.pageActivity(ctx.db, companyId, pageOptions, since),
+    ]);
+    const data = rows.slice(0, limit);
+    const last = data[data.length - 1];
+    const { releases, depth } = groupActivity(activityRows);
+    const placeholders = data.map((row) =>
+      toAccount(row, companySchedule, now, {
+        postsToday: 0,
+        queueDepth: depth.get(row.id) ?? 0,
+      }),
+    );
+    for (const a of placeholders) (a as { nextWindow: string | null }).nextWindow = null;
+    const json = serialize({ data: placeholders, nextCursor: null });
+    return {
+      template: makeTemplate(json, ACCOUNT_HOLES, data.length * 2 + 1),
+      accounts: data.map((row) => ({ row, releases: releases.get(row.id) })),
+      companySchedule,
+      last: rows.length > limit && last ? [last.created_at, last.id] : null,
+    };
+  });
+  const values: HoleValue[] = [];
+  for (const { row, releases } of page.accounts) {
+    values.push(
+      releases ? postsToday(releases, row.timezone, now) : 0,
+      nextWindowOf(row.timezone, row.schedule_windows, page.companySchedule, now),
+    );
+  }
+  values.push(page.last ? ctx.cursors.encode(scope, page.last, now) : null);
+  return fill(page.template, values);
 }
 
 export async function getAccountRow(
@@ -203,7 +262,7 @@ export async function getAccount(
   const now = ctx.clock.now();
   const [row, windows] = await Promise.all([
     getAccountRow(ctx, companyId, accountId),
-    companySchedule(ctx, companyId),
+    companyScheduleOf(ctx, companyId),
   ]);
   const activity = await activityOf(ctx, companyId, [row], now);
   return toAccount(row, windows, now, activity.get(row.id) ?? NO_ACTIVITY);

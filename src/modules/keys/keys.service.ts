@@ -5,6 +5,7 @@
 import { newId, randomToken } from '../../lib/ids.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import type { Db } from '../../db/types.ts';
+import { dataVersion } from '../../db/prepared.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Scope } from './scopes.ts';
 import * as repo from './keys.repository.ts';
@@ -94,19 +95,31 @@ export async function createKey(
   };
 }
 
-// A verified secret and the exact key row it was checked against. The embedded
-// database hands back the same row object until anything changes, so a repeat
-// request with the same key skips hashing and parsing; any change to the key
-// (revocation) or its company yields a new row and a full check.
-const verified = new Map<string, { row: repo.KeyWithPlan; principal: Principal }>();
+// Verified secrets, each with the key row it was checked against and the data
+// version of the embedded database at the time. While that version holds, no
+// key or company row has changed (a revocation is a write, in this process or
+// another), so a repeat request with the same secret is answered from here
+// without a query or a hash; once it moves, the key is read and checked again.
+// The same row object back from the result cache also proves it unchanged.
+// Without a data version (PostgreSQL) every request is checked in full.
+const verified = new Map<
+  string,
+  { row: repo.KeyWithPlan; principal: Principal; version: number | null }
+>();
+const MAX_VERIFIED = 10_000;
 
 /** The principal behind a bearer secret, or null for anything not a live key. */
 export async function verifyKey(db: Db, secret: string): Promise<Principal | null> {
+  const hit = verified.get(secret);
+  const version = dataVersion(db);
+  if (hit && version !== null && hit.version === version) return hit.principal;
   const m = KEY_PATTERN.exec(secret);
   if (!m) return null;
   const row = await repo.findKeyByPrefix(db, m[1] as string);
-  const hit = verified.get(secret);
-  if (hit && row && hit.row === row) return hit.principal;
+  if (hit && row && hit.row === row) {
+    hit.version = version;
+    return hit.principal;
+  }
   // Hash even when the prefix is unknown so timing does not tell the two apart.
   const digest = sha256(secret);
   if (!row) return null;
@@ -119,8 +132,8 @@ export async function verifyKey(db: Db, secret: string): Promise<Principal | nul
     plan: row.plan,
   };
   if (Object.isFrozen(row)) {
-    if (verified.size >= 10_000) verified.clear();
-    verified.set(secret, { row, principal });
+    if (verified.size >= MAX_VERIFIED) verified.clear();
+    verified.set(secret, { row, principal, version });
   }
   return principal;
 }

@@ -5,8 +5,8 @@ import { cursorScope } from '../../http/cursor.ts';
 import { ApiError } from '../../http/errors.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
 import * as repo from './posts.repository.ts';
-import type { ListPostsInput, PostOut } from './posts.schemas.ts';
-import { viewPosts } from './posts.view.ts';
+import type { ListPostsInput } from './posts.schemas.ts';
+import { postPageJson } from './posts.view.ts';
 
 /**
  * created_at is stored as `toISOString()` text, so `since` is compared in that
@@ -27,11 +27,13 @@ function normaliseSince(since: string | undefined): string | undefined {
   return new Date(ms).toISOString();
 }
 
-export async function listPosts(
+/** GET /v2/posts as its JSON body (posts.view.ts postPageJson). */
+export async function listPostsJson(
   ctx: AppContext,
   companyId: string,
   query: ListPostsInput,
-): Promise<{ data: PostOut[]; nextCursor: string | null }> {
+  serialize: (page: unknown) => string,
+): Promise<string> {
   const now = ctx.clock.now();
   const limit = query.limit ?? 25;
   const since = normaliseSince(query.since);
@@ -45,17 +47,24 @@ export async function listPosts(
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  // An account that is unknown or another company's is named as such rather
-  // than answered with an empty page, so a typo in the filter is visible.
-  if (query.accountId !== undefined) await getAccountRow(ctx, companyId, query.accountId);
-  const rows = await repo.pagePosts(ctx.db, companyId, { ...filters, after, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    data: await viewPosts(ctx, page),
-    nextCursor:
-      rows.length > limit && last
-        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
-        : null,
-  };
+  const key = JSON.stringify(['list', scope, limit, after ?? null]);
+  return postPageJson(
+    ctx,
+    key,
+    async () => {
+      // An account that is unknown or another company's is named as such rather
+      // than answered with an empty page, so a typo in the filter is visible.
+      if (query.accountId !== undefined) await getAccountRow(ctx, companyId, query.accountId);
+      const rows = await repo.pagePosts(ctx.db, companyId, {
+        ...filters,
+        after,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return { page, last: rows.length > limit && last ? [last.created_at, last.id] : null };
+    },
+    (last) => ctx.cursors.encode(scope, last, now),
+    serialize,
+  );
 }

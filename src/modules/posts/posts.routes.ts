@@ -15,8 +15,10 @@ import {
   QueuePostBody,
   UpdatePostBody,
 } from './posts.schemas.ts';
-import { createPost, queuePost, readPost, type OnCarousel } from './posts.create.ts';
-import { listPosts } from './posts.list.ts';
+import { createPost, queuePost, type OnCarousel } from './posts.create.ts';
+import { listPostsJson } from './posts.list.ts';
+import { readPostJson } from './posts.view.ts';
+import { okSerializer, sendJson } from '../../http/json-template.ts';
 import { updatePost } from './posts.update.ts';
 import { cancelPost } from './posts.cancel.ts';
 import { openPostMedia } from './posts.media.ts';
@@ -135,7 +137,16 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
           },
         },
       },
-      async (req) => readPost(ctx, principalOf(req).companyId, req.params.postId),
+      async (req, reply) =>
+        sendJson(
+          reply,
+          await readPostJson(
+            ctx,
+            principalOf(req).companyId,
+            req.params.postId,
+            okSerializer(reply),
+          ),
+        ),
     );
 
     app.get(
@@ -167,7 +178,11 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
           },
         },
       },
-      async (req) => listPosts(ctx, principalOf(req).companyId, req.query),
+      async (req, reply) =>
+        sendJson(
+          reply,
+          await listPostsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
+        ),
     );
 
     app.patch(

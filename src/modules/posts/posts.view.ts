@@ -4,6 +4,9 @@ import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { ItemWithAccount } from './posts.repository.ts';
 import * as q from './posts.queries.ts';
+import { ApiError } from '../../http/errors.ts';
+import { VersionedMemo } from '../../db/versioned-memo.ts';
+import { fill, makeTemplate, type HoleValue, type JsonTemplate } from '../../http/json-template.ts';
 import type { PostOut, SoundInput } from './posts.schemas.ts';
 import type { PostStatus } from './posts.status.ts';
 
@@ -37,7 +40,15 @@ export function postThumbnailUrl(
   post: ThumbnailSource,
   thumbnailReady: boolean,
 ): string | null {
-  const expires = new Date(ctx.clock.now().getTime() + URL_MS);
+  return thumbnailUrlUntil(ctx, post, thumbnailReady, new Date(ctx.clock.now().getTime() + URL_MS));
+}
+
+function thumbnailUrlUntil(
+  ctx: AppContext,
+  post: ThumbnailSource,
+  thumbnailReady: boolean,
+  expires: Date,
+): string | null {
   if (post.carousel) {
     return post.thumbnail_key ? signed(ctx, postMediaPath(post.id, 'thumbnail'), expires) : null;
   }
@@ -171,6 +182,20 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
 
 /** Loads items, groups and thumbnail readiness for many posts in three queries. */
 export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<PostOut[]> {
+  return (await viewPostsWithThumbnails(ctx, posts)).map((v) => v.post);
+}
+
+/** A post as the API shows it, with what its thumbnail URL is made from. */
+interface ViewedPost {
+  post: PostOut;
+  source: ThumbnailSource;
+  ready: boolean;
+}
+
+async function viewPostsWithThumbnails(
+  ctx: AppContext,
+  posts: PostsTable[],
+): Promise<ViewedPost[]> {
   const ids = posts.map((p) => p.id);
   const [items, groups, ready] = await Promise.all([
     q.itemsOfPosts(ctx.db, ids),
@@ -189,13 +214,20 @@ export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<P
     if (list) list.push(g);
     else groupsBy.set(g.post_id, [g]);
   }
-  return posts.map((post) =>
-    toPost(
-      ctx,
-      { post, items: itemsBy.get(post.id) ?? [], groups: groupsBy.get(post.id) ?? [] },
-      !!post.thumbnail_upload_id && ready.has(post.thumbnail_upload_id),
-    ),
-  );
+  return posts.map((post) => {
+    const isReady = !!post.thumbnail_upload_id && ready.has(post.thumbnail_upload_id);
+    const bundle = { post, items: itemsBy.get(post.id) ?? [], groups: groupsBy.get(post.id) ?? [] };
+    return { post: toPost(ctx, bundle, isReady), source: thumbnailSource(post), ready: isReady };
+  });
+}
+
+function thumbnailSource(post: PostsTable): ThumbnailSource {
+  return {
+    id: post.id,
+    carousel: parsedColumns(post).carousel,
+    thumbnail_key: post.thumbnail_key,
+    thumbnail_upload_id: post.thumbnail_upload_id,
+  };
 }
 
 function compareText(a: string, b: string): number {
@@ -241,3 +273,84 @@ export async function viewReadPost(
   ]);
   return toPost(ctx, { post, items, groups }, thumbnailReady);
 }
+
+// ------------------------------------------------------------- JSON bodies
+//
+// Reads of posts as their JSON bodies: everything but the signed thumbnail URLs
+// (which carry an expiry) and the list cursor is serialized once per data
+// version, with holes for those, and filled per request (json-template.ts).
+
+/** A post or a page of posts, serialized with holes. */
+interface PostsBody {
+  template: JsonTemplate;
+  /** Thumbnail sources of the posts, in body order. */
+  thumbnails: { source: ThumbnailSource; ready: boolean }[];
+  /** The (created_at, id) a next page starts after; null on the last page or for one post. */
+  last: [string, string] | null;
+}
+
+const postBodies = new VersionedMemo<PostsBody>(5000);
+
+function withoutThumbnail(post: PostOut): PostOut {
+  return { ...post, media: { ...post.media, thumbnailUrl: null } };
+}
+
+function thumbnailValues(ctx: AppContext, body: PostsBody, now: Date): HoleValue[] {
+  const expires = new Date(now.getTime() + URL_MS);
+  return body.thumbnails.map((t) => thumbnailUrlUntil(ctx, t.source, t.ready, expires));
+}
+
+/** GET /v2/posts/{postId} as its JSON body; `post_not_found` when there is none. */
+export async function readPostJson(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  serialize: (post: unknown) => string,
+): Promise<string> {
+  const now = ctx.clock.now();
+  const key = JSON.stringify(['post', companyId, postId]);
+  const body = await postBodies.get(ctx.db, key, async () => {
+    const found = await q.findPost(ctx.db, companyId, postId);
+    if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+    const [viewed] = await viewPostsWithThumbnails(ctx, [found.post]);
+    const v = viewed as ViewedPost;
+    // The thumbnail readiness read with the post, as readPost uses it.
+    const ready = found.thumbnailReady;
+    return {
+      template: makeTemplate(serialize(withoutThumbnail(v.post)), THUMBNAIL, 1),
+      thumbnails: [{ source: v.source, ready }],
+      last: null,
+    };
+  });
+  return fill(body.template, thumbnailValues(ctx, body, now));
+}
+
+/**
+ * A page of posts as the JSON body of GET /v2/posts: `read` returns the page
+ * rows and the cursor key after them, and runs only when the data changed.
+ */
+export async function postPageJson(
+  ctx: AppContext,
+  key: string,
+  read: () => Promise<{ page: PostsTable[]; last: [string, string] | null }>,
+  cursor: (last: [string, string]) => string,
+  serialize: (page: unknown) => string,
+): Promise<string> {
+  const now = ctx.clock.now();
+  const body = await postBodies.get(ctx.db, key, async () => {
+    const { page, last } = await read();
+    const viewed = await viewPostsWithThumbnails(ctx, page);
+    const json = serialize({ data: viewed.map((v) => withoutThumbnail(v.post)), nextCursor: null });
+    return {
+      template: makeTemplate(json, THUMBNAIL_AND_CURSOR, viewed.length + 1),
+      thumbnails: viewed.map((v) => ({ source: v.source, ready: v.ready })),
+      last,
+    };
+  });
+  const values = thumbnailValues(ctx, body, now);
+  values.push(body.last ? cursor(body.last) : null);
+  return fill(body.template, values);
+}
+
+const THUMBNAIL = { thumbnailUrl: 'null' };
+const THUMBNAIL_AND_CURSOR = { thumbnailUrl: 'null', nextCursor: 'null' };

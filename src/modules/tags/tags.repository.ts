@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { ContentTagsTable, Db, DbOrTx } from '../../db/types.ts';
 import { param, prepared } from '../../db/prepared.ts';
+import { keysetPage, keysetValues } from '../../db/keyset.ts';
 
 export async function findTag(
   db: DbOrTx,
@@ -55,32 +55,21 @@ export async function deleteTag(db: DbOrTx, companyId: string, tagId: string): P
   return Number(res.numDeletedRows) > 0;
 }
 
-function pageQuery(withAfter: boolean) {
-  return prepared((db: Db) => {
-    let q = db.selectFrom('content_tags').selectAll().where('company_id', '=', param('company'));
-    if (withAfter) {
-      q = q.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(param('afterAt'), param('afterId'))),
-      );
-    }
-    return q
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(sql<number>`${param('limit')}`);
-  });
-}
+const pageQuery = (withAfter: boolean) =>
+  prepared((db: Db) =>
+    keysetPage(
+      db.selectFrom('content_tags').selectAll().where('company_id', '=', param('company')),
+      withAfter,
+    ),
+  );
 const FIRST_PAGE = pageQuery(false);
 const NEXT_PAGE = pageQuery(true);
 
+/** One page of the company's tags in creation order. */
 export async function pageTags(
   db: DbOrTx,
   companyId: string,
   opts: { after?: [string, string]; limit: number },
 ): Promise<ContentTagsTable[]> {
-  return (opts.after ? NEXT_PAGE : FIRST_PAGE)(db, {
-    company: companyId,
-    afterAt: opts.after?.[0],
-    afterId: opts.after?.[1],
-    limit: opts.limit,
-  });
+  return (opts.after ? NEXT_PAGE : FIRST_PAGE)(db, { company: companyId, ...keysetValues(opts) });
 }

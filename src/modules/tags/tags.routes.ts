@@ -12,7 +12,8 @@ import {
   TagPage,
   UpdateTagBody,
 } from './tags.schemas.ts';
-import { createTag, deleteTag, listTags, updateTag } from './tags.service.ts';
+import { createTag, deleteTag, listTagsJson, updateTag } from './tags.service.ts';
+import { okSerializer, sendJson } from '../../http/json-template.ts';
 
 export const tagSchemas = [ContentTag];
 
@@ -37,7 +38,11 @@ export function tagsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req) => listTags(ctx, principalOf(req).companyId, req.query),
+      async (req, reply) =>
+        sendJson(
+          reply,
+          await listTagsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
+        ),
     );
 
     app.post(

@@ -14,6 +14,8 @@ import type {
   UpdateTagInput,
 } from './tags.schemas.ts';
 import * as repo from './tags.repository.ts';
+import { VersionedMemo } from '../../db/versioned-memo.ts';
+import { fill, makeTemplate, type JsonTemplate } from '../../http/json-template.ts';
 
 export function contentGroupIdOf(tagId: string): string {
   return `tag:${tagId}`;
@@ -55,28 +57,45 @@ function notFound(tagId: string): ApiError {
   return new ApiError('tag_not_found', `Content tag ${tagId} does not exist`);
 }
 
-export async function listTags(
+/** The first page of tags and its cursor key, kept while the tags are unchanged. */
+interface TagPageBody {
+  template: JsonTemplate;
+  /** The (created_at, id) a next page starts after, or null on the last page. */
+  last: [string, string] | null;
+}
+const tagPages = new VersionedMemo<TagPageBody>();
+
+/**
+ * GET /v2/content-tags as its JSON body. Tags have no time-dependent field, so
+ * a page is serialized once per data version; only its cursor, which carries
+ * an expiry, is written per request.
+ */
+export async function listTagsJson(
   ctx: AppContext,
   companyId: string,
   query: ListTagsInput,
-): Promise<{ data: ContentTagOut[]; nextCursor: string | null }> {
+  serialize: (page: unknown) => string,
+): Promise<string> {
   const now = ctx.clock.now();
   const limit = query.limit ?? 100;
   const scope = cursorScope(companyId, 'content-tags', {});
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  const rows = await repo.pageTags(ctx.db, companyId, { after, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    data: page.map(toTag),
-    nextCursor:
-      rows.length > limit && last
-        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
-        : null,
-  };
+  const key = JSON.stringify([companyId, limit, after ?? null]);
+  const page = await tagPages.get(ctx.db, key, async () => {
+    const rows = await repo.pageTags(ctx.db, companyId, { after, limit: limit + 1 });
+    const data = rows.slice(0, limit);
+    const last = data[data.length - 1];
+    return {
+      template: makeTemplate(serialize({ data: data.map(toTag), nextCursor: null }), CURSOR, 1),
+      last: rows.length > limit && last ? [last.created_at, last.id] : null,
+    };
+  });
+  return fill(page.template, [page.last ? ctx.cursors.encode(scope, page.last, now) : null]);
 }
+
+const CURSOR = { nextCursor: 'null' };
 
 export async function createTag(
   ctx: AppContext,

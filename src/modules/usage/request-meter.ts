@@ -4,12 +4,13 @@
 // every second. The shared counter therefore never passes the cap, even with
 // several processes on one database; it may read a few leased-but-unused
 // requests high for up to a second; a usage read first settles this process's lease.
-import { secondsToUtcMidnight, utcDay } from '../../lib/clock.ts';
+import { utcDay } from '../../lib/clock.ts';
 import type { Db } from '../../db/types.ts';
 import { ApiError } from '../../http/errors.ts';
 import * as repo from './usage.repository.ts';
 
 const METRIC = 'api_requests';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface Lease {
   day: string;
@@ -46,10 +47,23 @@ export class RequestMeter {
     await this.flush();
   }
 
+  // The UTC day of the last request and where it ends, so requests within it
+  // neither format a date nor compute the next midnight.
+  private dayStart = 0;
+  private dayEnd = 0;
+  private dayText = '';
+
   /** Counts one request, or throws `rate_limited` when the day's cap is reached. */
   async take(companyId: string, limit: number, now: Date): Promise<MeterReading> {
-    const day = utcDay(now);
-    const resetSeconds = secondsToUtcMidnight(now);
+    const t = now.getTime();
+    if (t < this.dayStart || t >= this.dayEnd) {
+      this.dayText = utcDay(now);
+      this.dayStart = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
+      this.dayEnd = this.dayStart + DAY_MS;
+    }
+    const day = this.dayText;
+    // secondsToUtcMidnight, from the day's end.
+    const resetSeconds = Math.max(1, Math.ceil((this.dayEnd - t) / 1000));
     for (;;) {
       const held = this.leases.get(companyId);
       if (held && held.day === day && held.remaining > 0) {
