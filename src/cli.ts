@@ -20,8 +20,7 @@ import {
 } from './modules/keys/keys.service.ts';
 import { createPack, importImages, WorkspaceError } from './modules/workspace/workspace.service.ts';
 import { seedDemo } from './cli/seed.ts';
-import { releaseDue } from './dispatch/dispatcher.ts';
-import { startDispatchLoop } from './dispatch/loop.ts';
+import { dispatchPass, startDispatchLoop } from './dispatch/loop.ts';
 import { ApprovalError, approve, reject } from './modules/approvals/approvals.service.ts';
 import {
   assignAccounts,
@@ -158,12 +157,19 @@ export function buildCli(): Command {
       if (at && !o.once) throw new ConfigError('--at needs --once (a fixed clock for one pass)');
       return withContext(async (ctx, config) => {
         if (o.once) {
-          const r = await releaseDue(ctx, at ?? ctx.clock.now());
-          print(!!o.json, r, `released ${r.released} item(s) across ${r.accounts} account(s)`);
+          const r = await dispatchPass(ctx, at ?? ctx.clock.now());
+          print(
+            !!o.json,
+            r,
+            `released ${r.released} item(s) across ${r.accounts} account(s); ` +
+              `failed ${r.overdue.unclaimed + r.overdue.unconfirmed} overdue task(s)`,
+          );
           return;
         }
         const loop = startDispatchLoop(ctx, config.dispatchIntervalMs || 15_000, {
-          onPass: (r) => r.released > 0 && print(!!o.json, r, `released ${r.released} item(s)`),
+          onPass: (r) =>
+            (r.released > 0 || r.overdue.unclaimed + r.overdue.unconfirmed > 0) &&
+            print(!!o.json, r, `released ${r.released} item(s)`),
           onError: (err) =>
             console.error(`slotline: dispatch pass failed: ${(err as Error).message}`),
         });
