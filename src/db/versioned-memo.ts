@@ -7,29 +7,59 @@
 import { dataVersion } from './prepared.ts';
 import type { DbOrTx } from './types.ts';
 
-export class VersionedMemo<V> {
-  private readonly byDb = new WeakMap<object, Map<string, { version: number; value: V }>>();
+export interface MemoLimits<V> {
+  /** Entries kept per database before all are dropped. */
+  maxEntries: number;
+  /** With `sizeOf`: bytes kept per database before all are dropped. */
+  maxBytes?: number;
+  sizeOf?: (value: V) => number;
+}
 
-  constructor(private readonly maxEntries = 1000) {}
+interface Entries<V> {
+  map: Map<string, { version: number; value: V }>;
+  bytes: number;
+}
+
+export class VersionedMemo<V> {
+  private readonly byDb = new WeakMap<object, Entries<V>>();
+
+  constructor(private readonly limits: MemoLimits<V> = { maxEntries: 1000 }) {}
+
+  /** The value kept under `key` while its data is unchanged, without waiting on anything. */
+  peek(db: DbOrTx, key: string): V | undefined {
+    const hit = this.byDb.get(db)?.map.get(key);
+    if (hit === undefined) return undefined;
+    return hit.version === dataVersion(db) ? hit.value : undefined;
+  }
 
   /**
-   * The value kept under `key`, or a new one from `compute`. The version is
-   * read before computing, so a write racing the computation leaves an entry
-   * that no later read accepts.
+   * A new value from `compute`, kept under `key`. The version is read before
+   * computing, so a write racing the computation leaves an entry that no later
+   * read accepts.
    */
-  async get(db: DbOrTx, key: string, compute: () => Promise<V>): Promise<V> {
+  async compute(db: DbOrTx, key: string, compute: () => Promise<V>): Promise<V> {
     const version = dataVersion(db);
-    if (version === null) return compute();
-    let entries = this.byDb.get(db);
-    const hit = entries?.get(key);
-    if (hit && hit.version === version) return hit.value;
     const value = await compute();
+    if (version === null) return value;
+    let entries = this.byDb.get(db);
     if (!entries) {
-      entries = new Map();
+      entries = { map: new Map(), bytes: 0 };
       this.byDb.set(db, entries);
     }
-    if (entries.size >= this.maxEntries) entries.clear();
-    entries.set(key, { version, value });
+    const { maxEntries, maxBytes = Infinity, sizeOf } = this.limits;
+    const size = sizeOf ? sizeOf(value) : 0;
+    if (entries.map.size >= maxEntries || entries.bytes + size > maxBytes) {
+      entries.map.clear();
+      entries.bytes = 0;
+    }
+    if (size > maxBytes) return value;
+    entries.map.set(key, { version, value });
+    entries.bytes += size;
     return value;
+  }
+
+  /** The value kept under `key`, or a new one from `compute`. */
+  async get(db: DbOrTx, key: string, compute: () => Promise<V>): Promise<V> {
+    return this.peek(db, key) ?? this.compute(db, key, compute);
   }
 }

@@ -10,12 +10,16 @@
 import type { FastifyReply } from 'fastify';
 
 export interface JsonTemplate {
-  /** Text around the holes: one more part than holes. */
-  readonly parts: readonly string[];
+  /** UTF-8 text around the holes: one more part than holes. */
+  readonly parts: readonly Buffer[];
 }
 
-/** A value of a hole: text, a number or null, written as the serializer writes it. */
-export type HoleValue = string | number | null;
+/**
+ * A value of a hole: text, a number or null, written as the serializer writes
+ * it, or a Buffer holding JSON text already (for values repeated across
+ * requests, such as a URL signed for the current second).
+ */
+export type HoleValue = string | number | null | Buffer;
 
 /**
  * The template of `json`, whose every `"<key>":` for a key in `holes` is
@@ -42,14 +46,30 @@ export function makeTemplate(
     throw new Error(`json template: expected ${expected} holes, found ${found.length}`);
   }
   found.sort((a, b) => a.at - b.at);
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   let from = 0;
   for (const hole of found) {
-    parts.push(json.slice(from, hole.at));
+    parts.push(Buffer.from(json.slice(from, hole.at)));
     from = hole.end;
   }
-  parts.push(json.slice(from));
+  parts.push(Buffer.from(json.slice(from)));
   return { parts };
+}
+
+/** Bytes a template holds, for bounding what is kept of them. */
+export function templateBytes(template: JsonTemplate): number {
+  let n = 0;
+  for (const part of template.parts) n += part.length;
+  return n;
+}
+
+/** Limits of a memo of serialized bodies: 32 MB of bodies per database. */
+export function bodyLimits<V extends { template: JsonTemplate }>(maxEntries: number) {
+  return {
+    maxEntries,
+    maxBytes: 32 * 1024 * 1024,
+    sizeOf: (v: V) => templateBytes(v.template),
+  };
 }
 
 /**
@@ -57,23 +77,65 @@ export function makeTemplate(
  * JSON.stringify does (fast-json-stringify's escaping is the same), finite
  * numbers in their shortest form, anything else as null.
  */
-export function holeJson(value: HoleValue): string {
+export function holeJson(value: string | number | null): string {
   if (value === null) return 'null';
   if (typeof value === 'number') return Number.isFinite(value) ? `${value}` : 'null';
   return JSON.stringify(value);
 }
 
-/** The template with its holes filled in order. */
-export function fill(template: JsonTemplate, values: readonly HoleValue[]): string {
+/** A hole value encoded once, for reuse across requests. */
+export function encodedHole(value: string | number | null): Buffer {
+  return Buffer.from(holeJson(value));
+}
+
+const NULL = encodedHole(null);
+const SMALL_INTS = Array.from({ length: 64 }, (_, i) => encodedHole(i));
+
+function encode(value: HoleValue): Buffer {
+  if (value === null) return NULL;
+  if (Buffer.isBuffer(value)) return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 64) {
+    return SMALL_INTS[value] as Buffer;
+  }
+  return Buffer.from(holeJson(value));
+}
+
+/** The body: the template with its holes filled in order. */
+export function fill(template: JsonTemplate, values: readonly HoleValue[]): Buffer {
   const { parts } = template;
   if (values.length !== parts.length - 1) {
     throw new Error(`json template: ${parts.length - 1} holes, ${values.length} values`);
   }
-  let out = parts[0] as string;
+  const chunks: Buffer[] = new Array<Buffer>(parts.length * 2 - 1);
+  let first = parts[0] as Buffer;
+  chunks[0] = first;
+  let length = first.length;
   for (let i = 0; i < values.length; i++) {
-    out += holeJson(values[i] as HoleValue) + (parts[i + 1] as string);
+    const value = encode(values[i] as HoleValue);
+    first = parts[i + 1] as Buffer;
+    chunks[2 * i + 1] = value;
+    chunks[2 * i + 2] = first;
+    length += value.length + first.length;
   }
-  return out;
+  return Buffer.concat(chunks, length);
+}
+
+/**
+ * A hole value kept while what it is made from holds, such as a cursor within
+ * one millisecond (its expiry is in milliseconds) or a URL signed for one
+ * second.
+ */
+export class HoleMemo {
+  private at = NaN;
+  private value: Buffer = NULL;
+
+  get(at: number, make: () => string | number | null): Buffer {
+    if (at !== this.at) {
+      this.value = encode(make());
+      this.at = at;
+    }
+    return this.value;
+  }
 }
 
 /** The route's serializer for its 200 response. */
@@ -85,7 +147,16 @@ export function okSerializer(reply: FastifyReply): (payload: unknown) => string 
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Sends text that is already the JSON body, as the serializer would have. */
-export function sendJson(reply: FastifyReply, body: string): FastifyReply {
-  return reply.header('content-type', JSON_TYPE).send(body);
+/** Sends the JSON body, already serialized, with the headers the serializer's would have. */
+export function sendJson(reply: FastifyReply, body: Buffer): void {
+  reply.header('content-type', JSON_TYPE).send(body);
+}
+
+/**
+ * Sends a body that may still be in the making; for handlers that answer in
+ * the same turn when the body is at hand. Failures reach the error handler.
+ */
+export function respond(reply: FastifyReply, body: Buffer | Promise<Buffer>): Promise<void> | void {
+  if (Buffer.isBuffer(body)) return sendJson(reply, body);
+  return body.then((b) => sendJson(reply, b));
 }

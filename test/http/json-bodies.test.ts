@@ -35,7 +35,7 @@ describe('json templates', () => {
       ],
       nextCursor: 'c.d',
     };
-    assert.equal(fill(template, values), JSON.stringify(expected));
+    assert.equal(fill(template, values).toString(), JSON.stringify(expected));
   });
 
   test('a body whose holes differ from the expected count is refused', () => {

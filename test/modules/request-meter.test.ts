@@ -17,7 +17,7 @@ describeEachDialect('request meter', (get) => {
     const now = t.clock.now();
     const outcomes = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        (meters[i % 2] as RequestMeter).take(companyId, cap, now).then(
+        Promise.resolve((meters[i % 2] as RequestMeter).take(companyId, cap, now)).then(
           () => 'ok',
           (err: unknown) => {
             assert.ok(err instanceof ApiError);

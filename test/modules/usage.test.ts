@@ -143,7 +143,9 @@ describeEachDialect('usage', (get) => {
         void meter.flush();
       }
       if (cap === 3) {
-        await assert.rejects(meter.take(companyId, cap, now), { code: 'rate_limited' });
+        await assert.rejects(async () => meter.take(companyId, cap, now), {
+          code: 'rate_limited',
+        });
       }
       await meter.flush();
       const counters = await readCounters(t.ctx.db, companyId, [

@@ -11,7 +11,7 @@ import {
   ListAccountsQuery,
 } from './accounts.schemas.ts';
 import { createAccount, getAccount, listAccountsJson } from './accounts.service.ts';
-import { okSerializer, sendJson } from '../../http/json-template.ts';
+import { okSerializer, respond } from '../../http/json-template.ts';
 
 export const accountSchemas = [Account];
 
@@ -34,10 +34,10 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req, reply) =>
-        sendJson(
+      (req, reply) =>
+        respond(
           reply,
-          await listAccountsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
+          listAccountsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
         ),
     );
 

@@ -16,13 +16,54 @@ import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
 import * as repo from './accounts.repository.ts';
 import { VersionedMemo } from '../../db/versioned-memo.ts';
-import { fill, makeTemplate, type HoleValue, type JsonTemplate } from '../../http/json-template.ts';
+import {
+  bodyLimits,
+  encodedHole,
+  fill,
+  HoleMemo,
+  makeTemplate,
+  type HoleValue,
+  type JsonTemplate,
+} from '../../http/json-template.ts';
 
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window
 // starts in between; lists of many accounts sharing a schedule reuse it. The
 // key is the stored schedule text, so nothing is parsed on a hit.
-const nextWindowMemo = new Map<string, { computedAt: number; atMs: number; at: string }>();
+const nextWindowMemo = new Map<string, NextWindow>();
+
+interface NextWindow {
+  /** The instant the answer was computed for, and the window start it found. */
+  computedAt: number;
+  atMs: number;
+  at: string;
+}
+
+/** Whether an answer computed before holds at `t`: no window starts in between. */
+function holdsAt(w: NextWindow, t: number): boolean {
+  return w.computedAt <= t && w.atMs >= t;
+}
+
+function nextWindowAt(
+  timezone: string,
+  accountJson: string | null,
+  companyJson: string | null,
+  now: Date,
+): NextWindow {
+  const key = `${timezone}|${accountJson ?? ''}|${accountJson ? '' : (companyJson ?? '')}`;
+  const t = now.getTime();
+  const hit = nextWindowMemo.get(key);
+  if (hit && holdsAt(hit, t)) return hit;
+  const { windows } = effectiveSchedule(
+    parseStoredWindows(accountJson),
+    parseStoredWindows(companyJson),
+  );
+  const next = nextWindowStart(windows, timezone, now);
+  const found = { computedAt: t, atMs: next.getTime(), at: next.toISOString() };
+  if (nextWindowMemo.size > 10_000) nextWindowMemo.clear();
+  nextWindowMemo.set(key, found);
+  return found;
+}
 
 function nextWindowOf(
   timezone: string,
@@ -30,19 +71,7 @@ function nextWindowOf(
   companyJson: string | null,
   now: Date,
 ): string {
-  const key = `${timezone}|${accountJson ?? ''}|${accountJson ? '' : (companyJson ?? '')}`;
-  const t = now.getTime();
-  const hit = nextWindowMemo.get(key);
-  if (hit && hit.computedAt <= t && hit.atMs >= t) return hit.at;
-  const { windows } = effectiveSchedule(
-    parseStoredWindows(accountJson),
-    parseStoredWindows(companyJson),
-  );
-  const next = nextWindowStart(windows, timezone, now);
-  const at = next.toISOString();
-  if (nextWindowMemo.size > 10_000) nextWindowMemo.clear();
-  nextWindowMemo.set(key, { computedAt: t, atMs: next.getTime(), at });
-  return at;
+  return nextWindowAt(timezone, accountJson, companyJson, now).at;
 }
 
 /** SPEC 2.5 `postsToday` and `queueDepth` of one account. */
@@ -177,12 +206,15 @@ interface AccountPageBody {
     row: AccountsTable;
     /** Release instants since the lookback, for postsToday. */
     releases: number[] | undefined;
+    /** The last nextWindow written, while it holds. */
+    nextWindow: { window: NextWindow; json: Buffer } | null;
   }[];
   companySchedule: string | null;
   /** The (created_at, id) a next page starts after, or null on the last page. */
   last: [string, string] | null;
+  cursor: HoleMemo;
 }
-const accountPages = new VersionedMemo<AccountPageBody>();
+const accountPages = new VersionedMemo<AccountPageBody>(bodyLimits(1000));
 const ACCOUNT_HOLES = { postsToday: '0', nextWindow: 'null', nextCursor: 'null' };
 
 /**
@@ -191,12 +223,12 @@ const ACCOUNT_HOLES = { postsToday: '0', nextWindow: 'null', nextCursor: 'null' 
  * of the activity lookback); postsToday, nextWindow and the cursor depend on
  * the time and are written into the body per request.
  */
-export async function listAccountsJson(
+export function listAccountsJson(
   ctx: AppContext,
   companyId: string,
   query: ListAccountsInput,
   serialize: (page: unknown) => string,
-): Promise<string> {
+): Buffer | Promise<Buffer> {
   const now = ctx.clock.now();
   const limit = query.limit ?? 100;
   const scope = cursorScope(companyId, 'accounts', { platform: query.platform });
@@ -205,41 +237,54 @@ export async function listAccountsJson(
     : undefined;
   const since = lookbackFrom(now);
   const key = JSON.stringify([companyId, query.platform ?? null, limit, after ?? null, since]);
-  const page = await accountPages.get(ctx.db, key, async (): Promise<AccountPageBody> => {
-    const pageOptions = { platform: query.platform, after, limit: limit + 1 };
-    // The activity query selects the same page itself, so all three run at once.
-    const [rows, companySchedule, activityRows] = await Promise.all([
-      repo.pageAccounts(ctx.db, companyId, pageOptions),
-      companyScheduleOf(ctx, companyId),
-      repo.pageActivity(ctx.db, companyId, pageOptions, since),
-    ]);
-    const data = rows.slice(0, limit);
-    const last = data[data.length - 1];
-    const { releases, depth } = groupActivity(activityRows);
-    const placeholders = data.map((row) =>
-      toAccount(row, companySchedule, now, {
-        postsToday: 0,
-        queueDepth: depth.get(row.id) ?? 0,
-      }),
-    );
-    for (const a of placeholders) (a as { nextWindow: string | null }).nextWindow = null;
-    const json = serialize({ data: placeholders, nextCursor: null });
-    return {
-      template: makeTemplate(json, ACCOUNT_HOLES, data.length * 2 + 1),
-      accounts: data.map((row) => ({ row, releases: releases.get(row.id) })),
-      companySchedule,
-      last: rows.length > limit && last ? [last.created_at, last.id] : null,
-    };
-  });
-  const values: HoleValue[] = [];
-  for (const { row, releases } of page.accounts) {
-    values.push(
-      releases ? postsToday(releases, row.timezone, now) : 0,
-      nextWindowOf(row.timezone, row.schedule_windows, page.companySchedule, now),
-    );
-  }
-  values.push(page.last ? ctx.cursors.encode(scope, page.last, now) : null);
-  return fill(page.template, values);
+  const render = (page: AccountPageBody): Buffer => {
+    const t = now.getTime();
+    const values: HoleValue[] = [];
+    for (const account of page.accounts) {
+      const { row, releases } = account;
+      let nw = account.nextWindow;
+      if (!nw || !holdsAt(nw.window, t)) {
+        const window = nextWindowAt(row.timezone, row.schedule_windows, page.companySchedule, now);
+        nw = { window, json: encodedHole(window.at) };
+        account.nextWindow = nw;
+      }
+      values.push(releases ? postsToday(releases, row.timezone, now) : 0, nw.json);
+    }
+    const last = page.last;
+    values.push(last ? page.cursor.get(t, () => ctx.cursors.encode(scope, last, now)) : null);
+    return fill(page.template, values);
+  };
+  const kept = accountPages.peek(ctx.db, key);
+  if (kept) return render(kept);
+  return accountPages
+    .compute(ctx.db, key, async (): Promise<AccountPageBody> => {
+      const pageOptions = { platform: query.platform, after, limit: limit + 1 };
+      // The activity query selects the same page itself, so all three run at once.
+      const [rows, companySchedule, activityRows] = await Promise.all([
+        repo.pageAccounts(ctx.db, companyId, pageOptions),
+        companyScheduleOf(ctx, companyId),
+        repo.pageActivity(ctx.db, companyId, pageOptions, since),
+      ]);
+      const data = rows.slice(0, limit);
+      const last = data[data.length - 1];
+      const { releases, depth } = groupActivity(activityRows);
+      const placeholders = data.map((row) => ({
+        ...toAccount(row, companySchedule, now, {
+          postsToday: 0,
+          queueDepth: depth.get(row.id) ?? 0,
+        }),
+        nextWindow: null,
+      }));
+      const json = serialize({ data: placeholders, nextCursor: null });
+      return {
+        template: makeTemplate(json, ACCOUNT_HOLES, data.length * 2 + 1),
+        accounts: data.map((row) => ({ row, releases: releases.get(row.id), nextWindow: null })),
+        companySchedule,
+        last: rows.length > limit && last ? [last.created_at, last.id] : null,
+        cursor: new HoleMemo(),
+      };
+    })
+    .then(render);
 }
 
 export async function getAccountRow(

@@ -108,6 +108,16 @@ const verified = new Map<
 >();
 const MAX_VERIFIED = 10_000;
 
+/**
+ * The principal of a secret verified before, when nothing in the database has
+ * changed since; undefined when verifyKey must decide.
+ */
+export function verifiedKey(db: Db, secret: string): Principal | undefined {
+  const hit = verified.get(secret);
+  if (!hit || hit.version === null) return undefined;
+  return hit.version === dataVersion(db) ? hit.principal : undefined;
+}
+
 /** The principal behind a bearer secret, or null for anything not a live key. */
 export async function verifyKey(db: Db, secret: string): Promise<Principal | null> {
   const hit = verified.get(secret);

@@ -28,12 +28,12 @@ function normaliseSince(since: string | undefined): string | undefined {
 }
 
 /** GET /v2/posts as its JSON body (posts.view.ts postPageJson). */
-export async function listPostsJson(
+export function listPostsJson(
   ctx: AppContext,
   companyId: string,
   query: ListPostsInput,
   serialize: (page: unknown) => string,
-): Promise<string> {
+): Buffer | Promise<Buffer> {
   const now = ctx.clock.now();
   const limit = query.limit ?? 25;
   const since = normaliseSince(query.since);
@@ -47,7 +47,16 @@ export async function listPostsJson(
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  const key = JSON.stringify(['list', scope, limit, after ?? null]);
+  const key = JSON.stringify([
+    'list',
+    companyId,
+    filters.accountId ?? null,
+    filters.status ?? null,
+    filters.since ?? null,
+    filters.contentGroupId ?? null,
+    limit,
+    after ?? null,
+  ]);
   return postPageJson(
     ctx,
     key,

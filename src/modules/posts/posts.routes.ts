@@ -18,7 +18,7 @@ import {
 import { createPost, queuePost, type OnCarousel } from './posts.create.ts';
 import { listPostsJson } from './posts.list.ts';
 import { readPostJson } from './posts.view.ts';
-import { okSerializer, sendJson } from '../../http/json-template.ts';
+import { okSerializer, respond } from '../../http/json-template.ts';
 import { updatePost } from './posts.update.ts';
 import { cancelPost } from './posts.cancel.ts';
 import { openPostMedia } from './posts.media.ts';
@@ -137,15 +137,10 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
           },
         },
       },
-      async (req, reply) =>
-        sendJson(
+      (req, reply) =>
+        respond(
           reply,
-          await readPostJson(
-            ctx,
-            principalOf(req).companyId,
-            req.params.postId,
-            okSerializer(reply),
-          ),
+          readPostJson(ctx, principalOf(req).companyId, req.params.postId, okSerializer(reply)),
         ),
     );
 
@@ -178,10 +173,10 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
           },
         },
       },
-      async (req, reply) =>
-        sendJson(
+      (req, reply) =>
+        respond(
           reply,
-          await listPostsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
+          listPostsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
         ),
     );
 

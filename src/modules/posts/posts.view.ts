@@ -6,7 +6,14 @@ import type { ItemWithAccount } from './posts.repository.ts';
 import * as q from './posts.queries.ts';
 import { ApiError } from '../../http/errors.ts';
 import { VersionedMemo } from '../../db/versioned-memo.ts';
-import { fill, makeTemplate, type HoleValue, type JsonTemplate } from '../../http/json-template.ts';
+import {
+  bodyLimits,
+  fill,
+  HoleMemo,
+  makeTemplate,
+  type HoleValue,
+  type JsonTemplate,
+} from '../../http/json-template.ts';
 import type { PostOut, SoundInput } from './posts.schemas.ts';
 import type { PostStatus } from './posts.status.ts';
 
@@ -283,13 +290,17 @@ export async function viewReadPost(
 /** A post or a page of posts, serialized with holes. */
 interface PostsBody {
   template: JsonTemplate;
-  /** Thumbnail sources of the posts, in body order. */
-  thumbnails: { source: ThumbnailSource; ready: boolean }[];
+  /**
+   * Thumbnail sources of the posts, in body order, each with its URL of the
+   * last expiry second written (a signature covers whole seconds).
+   */
+  thumbnails: { source: ThumbnailSource; ready: boolean; url: HoleMemo }[];
   /** The (created_at, id) a next page starts after; null on the last page or for one post. */
   last: [string, string] | null;
+  cursor: HoleMemo;
 }
 
-const postBodies = new VersionedMemo<PostsBody>(5000);
+const postBodies = new VersionedMemo<PostsBody>(bodyLimits(5000));
 
 function withoutThumbnail(post: PostOut): PostOut {
   return { ...post, media: { ...post.media, thumbnailUrl: null } };
@@ -297,59 +308,82 @@ function withoutThumbnail(post: PostOut): PostOut {
 
 function thumbnailValues(ctx: AppContext, body: PostsBody, now: Date): HoleValue[] {
   const expires = new Date(now.getTime() + URL_MS);
-  return body.thumbnails.map((t) => thumbnailUrlUntil(ctx, t.source, t.ready, expires));
+  const second = Math.floor(expires.getTime() / 1000);
+  return body.thumbnails.map((t) =>
+    t.url.get(second, () => thumbnailUrlUntil(ctx, t.source, t.ready, expires)),
+  );
+}
+
+function postsBody(
+  template: JsonTemplate,
+  viewed: { source: ThumbnailSource; ready: boolean }[],
+  last: [string, string] | null,
+): PostsBody {
+  return {
+    template,
+    thumbnails: viewed.map((v) => ({ source: v.source, ready: v.ready, url: new HoleMemo() })),
+    last,
+    cursor: new HoleMemo(),
+  };
 }
 
 /** GET /v2/posts/{postId} as its JSON body; `post_not_found` when there is none. */
-export async function readPostJson(
+export function readPostJson(
   ctx: AppContext,
   companyId: string,
   postId: string,
   serialize: (post: unknown) => string,
-): Promise<string> {
+): Buffer | Promise<Buffer> {
   const now = ctx.clock.now();
-  const key = JSON.stringify(['post', companyId, postId]);
-  const body = await postBodies.get(ctx.db, key, async () => {
-    const found = await q.findPost(ctx.db, companyId, postId);
-    if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-    const [viewed] = await viewPostsWithThumbnails(ctx, [found.post]);
-    const v = viewed as ViewedPost;
-    // The thumbnail readiness read with the post, as readPost uses it.
-    const ready = found.thumbnailReady;
-    return {
-      template: makeTemplate(serialize(withoutThumbnail(v.post)), THUMBNAIL, 1),
-      thumbnails: [{ source: v.source, ready }],
-      last: null,
-    };
-  });
-  return fill(body.template, thumbnailValues(ctx, body, now));
+  const key = `post\n${companyId}\n${postId}`;
+  const render = (body: PostsBody) => fill(body.template, thumbnailValues(ctx, body, now));
+  const kept = postBodies.peek(ctx.db, key);
+  if (kept) return render(kept);
+  return postBodies
+    .compute(ctx.db, key, async () => {
+      const found = await q.findPost(ctx.db, companyId, postId);
+      if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+      const [viewed] = await viewPostsWithThumbnails(ctx, [found.post]);
+      const v = viewed as ViewedPost;
+      // The thumbnail readiness read with the post, as readPost uses it.
+      const template = makeTemplate(serialize(withoutThumbnail(v.post)), THUMBNAIL, 1);
+      return postsBody(template, [{ source: v.source, ready: found.thumbnailReady }], null);
+    })
+    .then(render);
 }
 
 /**
  * A page of posts as the JSON body of GET /v2/posts: `read` returns the page
  * rows and the cursor key after them, and runs only when the data changed.
+ * `key` names the page (company, filters, size, position) among all pages.
  */
-export async function postPageJson(
+export function postPageJson(
   ctx: AppContext,
   key: string,
   read: () => Promise<{ page: PostsTable[]; last: [string, string] | null }>,
   cursor: (last: [string, string]) => string,
   serialize: (page: unknown) => string,
-): Promise<string> {
+): Buffer | Promise<Buffer> {
   const now = ctx.clock.now();
-  const body = await postBodies.get(ctx.db, key, async () => {
-    const { page, last } = await read();
-    const viewed = await viewPostsWithThumbnails(ctx, page);
-    const json = serialize({ data: viewed.map((v) => withoutThumbnail(v.post)), nextCursor: null });
-    return {
-      template: makeTemplate(json, THUMBNAIL_AND_CURSOR, viewed.length + 1),
-      thumbnails: viewed.map((v) => ({ source: v.source, ready: v.ready })),
-      last,
-    };
-  });
-  const values = thumbnailValues(ctx, body, now);
-  values.push(body.last ? cursor(body.last) : null);
-  return fill(body.template, values);
+  const render = (body: PostsBody) => {
+    const values = thumbnailValues(ctx, body, now);
+    const last = body.last;
+    values.push(last ? body.cursor.get(now.getTime(), () => cursor(last)) : null);
+    return fill(body.template, values);
+  };
+  const kept = postBodies.peek(ctx.db, key);
+  if (kept) return render(kept);
+  return postBodies
+    .compute(ctx.db, key, async () => {
+      const { page, last } = await read();
+      const viewed = await viewPostsWithThumbnails(ctx, page);
+      const json = serialize({
+        data: viewed.map((v) => withoutThumbnail(v.post)),
+        nextCursor: null,
+      });
+      return postsBody(makeTemplate(json, THUMBNAIL_AND_CURSOR, viewed.length + 1), viewed, last);
+    })
+    .then(render);
 }
 
 const THUMBNAIL = { thumbnailUrl: 'null' };

@@ -13,7 +13,7 @@ import {
   UpdateTagBody,
 } from './tags.schemas.ts';
 import { createTag, deleteTag, listTagsJson, updateTag } from './tags.service.ts';
-import { okSerializer, sendJson } from '../../http/json-template.ts';
+import { okSerializer, respond } from '../../http/json-template.ts';
 
 export const tagSchemas = [ContentTag];
 
@@ -38,10 +38,10 @@ export function tagsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req, reply) =>
-        sendJson(
+      (req, reply) =>
+        respond(
           reply,
-          await listTagsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
+          listTagsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
         ),
     );
 

@@ -53,17 +53,38 @@ export class RequestMeter {
   private dayEnd = 0;
   private dayText = '';
 
-  /** Counts one request, or throws `rate_limited` when the day's cap is reached. */
-  async take(companyId: string, limit: number, now: Date): Promise<MeterReading> {
+  private dayOf(now: Date): { day: string; resetSeconds: number } {
     const t = now.getTime();
     if (t < this.dayStart || t >= this.dayEnd) {
       this.dayText = utcDay(now);
       this.dayStart = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
       this.dayEnd = this.dayStart + DAY_MS;
     }
-    const day = this.dayText;
     // secondsToUtcMidnight, from the day's end.
-    const resetSeconds = Math.max(1, Math.ceil((this.dayEnd - t) / 1000));
+    return { day: this.dayText, resetSeconds: Math.max(1, Math.ceil((this.dayEnd - t) / 1000)) };
+  }
+
+  /**
+   * Counts one request, or fails with `rate_limited` when the day's cap is
+   * reached. Counted from this process's current lease, the reading comes back
+   * at once; otherwise a lease is taken first.
+   */
+  take(companyId: string, limit: number, now: Date): MeterReading | Promise<MeterReading> {
+    return this.takeHeld(companyId, limit, now) ?? this.takeLeased(companyId, limit, now);
+  }
+
+  /** Counts one request from this process's current lease; null when there is none. */
+  private takeHeld(companyId: string, limit: number, now: Date): MeterReading | null {
+    const held = this.leases.get(companyId);
+    if (!held || held.remaining <= 0) return null;
+    const { day, resetSeconds } = this.dayOf(now);
+    if (held.day !== day) return null;
+    held.remaining -= 1;
+    return { count: held.counted - held.remaining, limit, resetSeconds };
+  }
+
+  private async takeLeased(companyId: string, limit: number, now: Date): Promise<MeterReading> {
+    const { day, resetSeconds } = this.dayOf(now);
     for (;;) {
       const held = this.leases.get(companyId);
       if (held && held.day === day && held.remaining > 0) {
