@@ -240,7 +240,9 @@ describeEachDialect('worker API', (get, dialect) => {
     assert.equal(failed.status, 200, JSON.stringify(failed.body));
     assert.equal(failed.body.state, 'failed');
     assert.equal(failed.body.failureReason, 'Login expired');
-    assert.equal((await s.call('GET', `/v2/posts/${postB}`)).body.status, 'failed');
+    const viewB = (await s.call('GET', `/v2/posts/${postB}`)).body;
+    assert.equal(viewB.status, 'failed');
+    assert.equal(viewB.accounts[0].error, 'Login expired');
     assert.equal((await s.call('GET', `/v2/accounts/${accB}`)).body.lastPostAt, null);
 
     // The same report again is harmless and changes nothing.
@@ -524,7 +526,12 @@ describeEachDialect('worker API', (get, dialect) => {
     assert.equal(a.state, 'failed');
     assert.equal(a.failureReason, UNCONFIRMED_REASON);
     assert.notEqual(UNCLAIMED_REASON, UNCONFIRMED_REASON);
-    assert.equal((await s.call('GET', `/v2/posts/${postId}`)).body.status, 'failed');
+    const failedPost = (await s.call('GET', `/v2/posts/${postId}`)).body;
+    assert.equal(failedPost.status, 'failed');
+    // The company sees why each account's item failed.
+    const errorOf = new Map(failedPost.accounts.map((e: any) => [e.accountId, e.error]));
+    assert.equal(errorOf.get(c.accountId), UNCLAIMED_REASON);
+    assert.equal(errorOf.get(a.accountId), UNCONFIRMED_REASON);
     assert.deepEqual((await s.work('GET', '/worker/v1/tasks')).body.data, [], 'nothing open');
 
     // The claiming worker did post A: its late report settles the task as posted.

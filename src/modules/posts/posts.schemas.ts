@@ -139,6 +139,14 @@ export const PostAccount = Type.Object(
     scheduledSlotStart: Type.Optional(DateTime),
     postedAt: Type.Optional(DateTime),
     postUrl: Type.Optional(Type.String({ format: 'uri' })),
+    error: Type.Optional(
+      Type.String({
+        description:
+          'Why the item failed, present when its status is `failed`: the worker’s reason, a ' +
+          'media error, or a missed report deadline (nothing is retried on its own; queue ' +
+          'the post again for the account to retry)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -182,6 +182,7 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
       if (i.scheduled_after) entry.scheduledAfter = i.scheduled_after;
       if (i.posted_at) entry.postedAt = i.posted_at;
       if (i.post_url) entry.postUrl = i.post_url;
+      if (i.status === 'failed' && i.failure_reason) entry.error = i.failure_reason;
       return entry;
     }),
   };
