@@ -92,6 +92,20 @@ export function openapiOptions(): SwaggerOptions {
         .join('\n\n');
       return { schema: { ...schema, description, security: [{ bearerAuth: [...scopes] }] }, url };
     },
+    // @fastify/swagger marks every body required; an operation that takes a missing body
+    // as {} says so with `x-body-optional`, which becomes `requestBody.required: false`.
+    transformObject(documentObject) {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const { openapiObject } = documentObject;
+      for (const path of Object.values(openapiObject.paths ?? {})) {
+        for (const op of Object.values(path as Record<string, Record<string, unknown>>)) {
+          if (!op || typeof op !== 'object' || !op['x-body-optional']) continue;
+          delete op['x-body-optional'];
+          if (op.requestBody) (op.requestBody as { required?: boolean }).required = false;
+        }
+      }
+      return openapiObject;
+    },
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;

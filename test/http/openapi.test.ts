@@ -128,6 +128,12 @@ test('served document: the Worker API is its own tagged section with its own tok
       for (const [method, op] of Object.entries(methods)) {
         const name = `${method} ${path}`;
         const isWorker = path.startsWith('/worker/v1/');
+        // Only a claim may leave its body out (the defaults apply); no extension key leaks.
+        if (op.requestBody) {
+          const optional = name === 'post /worker/v1/tasks/claim';
+          assert.equal(op.requestBody.required, !optional, `${name} requestBody.required`);
+        }
+        assert.equal(op['x-body-optional'], undefined, `${name} leaks x-body-optional`);
         if (isWorker) workerOps.push(name);
         if (op.security?.length === 0) {
           assert.ok(!isWorker, `${name} is public`);

@@ -71,20 +71,20 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
       '/tasks/claim',
       {
         config: worker,
-        // The document asks for a JSON body ({} for the defaults); a claim without one is
-        // taken as {} rather than refused.
+        // A claim without a body takes the defaults, as if it sent {}.
         preValidation: async (req) => {
           if (req.body === undefined || req.body === null) req.body = {};
         },
         schema: {
           operationId: 'claimWorkerTasks',
+          'x-body-optional': true,
           tags: [WORKER_TAG],
           summary: 'Claim released tasks',
           description:
             'Takes up to `limit` (1-50, default 10) released tasks of the accounts this worker ' +
             'operates, oldest release first. Each task is claimed exactly once, also under ' +
             'concurrent claims; an empty `data` means nothing is waiting. A claimed task must be ' +
-            'reported by its `reportBy`, or it fails as unconfirmed.',
+            'reported by its `reportBy`, or it fails as unconfirmed. The body may be left out.',
           body: ClaimBody,
           response: {
             200: ClaimedTasks,
