@@ -14,6 +14,7 @@ import { createCompany } from '../../src/modules/companies/companies.service.ts'
 import { createKey } from '../../src/modules/keys/keys.service.ts';
 import { SCOPES, type Scope } from '../../src/modules/keys/scopes.ts';
 import { createPgDatabase } from './databases.ts';
+import { checkContract } from './contract.ts';
 
 export interface TestApp {
   app: App;
@@ -107,7 +108,9 @@ export function client(t: TestApp, key: string | null) {
         : {}),
     });
     let parsed: unknown = undefined;
-    if ((res.headers['content-type'] ?? '').toString().includes('json')) parsed = res.json();
+    const contentType = (res.headers['content-type'] ?? '').toString();
+    if (contentType.includes('json')) parsed = res.json();
+    checkContract(method, url, res.statusCode, contentType, parsed);
     return { status: res.statusCode, body: parsed, headers: res.headers, raw: res };
   };
 }

@@ -73,6 +73,8 @@ export function uploadsRoutes(
               'request_too_large',
               'quota_exceeded',
               ...MEDIA_ERRORS,
+              // A remote source that cannot be fetched (unreachable, timeout, HTTP error).
+              'source_fetch_failed',
             ]),
           },
         },
