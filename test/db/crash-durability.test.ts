@@ -57,7 +57,7 @@ async function startService(env: NodeJS.ProcessEnv, base: string) {
 }
 
 describeEachDialect('crash durability', (get, dialect) => {
-  test('SIGKILL during creates loses no acknowledged post and duplicates none', async () => {
+  test('SIGKILL during creates loses no acknowledged post and duplicates none', async (ctx) => {
     const t = get();
     const co = await seedCompany(t, { plan: 'scale' });
     const call = client(t, co.key);
@@ -133,8 +133,8 @@ describeEachDialect('crash durability', (get, dialect) => {
         .execute();
       const captions = posts.map((p) => p.caption);
       assert.equal(new Set(captions).size, captions.length, 'one post per Idempotency-Key');
-      console.log(
-        `# ${dialect}: ${acked.size} acknowledged creates over ${ROUNDS} kills; ` +
+      ctx.diagnostic(
+        `${dialect}: ${acked.size} acknowledged creates over ${ROUNDS} kills; ` +
           `first healthy answer after start: ${healthy.join(', ')} ms`,
       );
     } finally {
