@@ -2,6 +2,7 @@
 // dispatch`). One pass at a time; a failed pass is reported and the next one runs.
 // A pass releases what is due, then fails released tasks past their report deadline.
 import type { AppContext } from '../context.ts';
+import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
 import { failOverdueTasks, type DeadlineResult } from './deadlines.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
 
@@ -15,32 +16,12 @@ export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResu
   return { ...released, overdue: await failOverdueTasks(ctx, now) };
 }
 
-export interface DispatchLoop {
-  stop(): Promise<void>;
-}
+export type DispatchLoop = Periodic;
 
 export function startDispatchLoop(
   ctx: AppContext,
   intervalMs: number,
-  report: { onPass?: (r: PassResult) => void; onError: (err: unknown) => void },
+  report: PassReport<PassResult>,
 ): DispatchLoop {
-  let running: Promise<void> | null = null;
-  const pass = () => {
-    if (running) return;
-    running = dispatchPass(ctx, ctx.clock.now())
-      .then((r) => report.onPass?.(r))
-      .catch(report.onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  pass();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(() => dispatchPass(ctx, ctx.clock.now()), intervalMs, report);
 }

@@ -10,6 +10,7 @@
 // figures that never decrease.
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
 import { engagementRate } from '../modules/analytics/analytics.service.ts';
 import {
   claimTasks,
@@ -343,34 +344,14 @@ export async function simulatePass(
   return result;
 }
 
-export interface SimulatorLoop {
-  stop(): Promise<void>;
-}
+export type SimulatorLoop = Periodic;
 
 /** Runs passes on a timer, one at a time, like the dispatch loop; a failed pass is reported. */
 export function startSimulator(
   ctx: AppContext,
   intervalMs: number,
-  report: { onPass?: (r: SimulatorResult) => void; onError: (err: unknown) => void },
+  report: PassReport<SimulatorResult>,
   options: SimulatorOptions = {},
 ): SimulatorLoop {
-  let running: Promise<void> | null = null;
-  const pass = () => {
-    if (running) return;
-    running = simulatePass(ctx, ctx.clock.now(), options)
-      .then((r) => report.onPass?.(r))
-      .catch(report.onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  pass();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(() => simulatePass(ctx, ctx.clock.now(), options), intervalMs, report);
 }
