@@ -3,6 +3,7 @@
 // second on either database), for the release benchmark and the
 // multi-process dispatcher test. The rows are shaped as the API writes them:
 // a ready video post to one account, approved (skipApproval) when queued.
+// Its row builders also serve tests that write posts straight into the tables.
 import type { Insertable } from 'kysely';
 import type { AccountsTable, Db, PostsTable, QueueItemsTable } from '../src/db/types.ts';
 import { newId } from '../src/lib/ids.ts';
@@ -33,6 +34,68 @@ export interface DueAccounts {
   accountIds: string[];
   postIds: string[];
   itemIds: string[];
+}
+
+/** A ready video post as the API writes it; `fields` change any column. */
+export function videoPostRow(
+  id: string,
+  companyId: string,
+  at: string,
+  fields: Partial<PostsTable> = {},
+): PostsTable {
+  return {
+    id,
+    company_id: companyId,
+    status: 'queued',
+    media_kind: 'video',
+    media_upload_ids: '["upl_x"]',
+    slides: null,
+    media_state: 'ready',
+    media_keys: null,
+    media_error: null,
+    thumbnail_upload_id: null,
+    thumbnail_key: null,
+    caption: null,
+    hashtags: '[]',
+    sound: null,
+    notes: null,
+    platformb_post_format: 'reel',
+    template_id: null,
+    created_at: at,
+    updated_at: at,
+    ...fields,
+  };
+}
+
+/** A queue item of `postId` for `accountId`, queued at `at`; `fields` change any column. */
+export function queueItemRow(
+  id: string,
+  companyId: string,
+  postId: string,
+  accountId: string,
+  at: string,
+  fields: Partial<QueueItemsTable> = {},
+): QueueItemsTable {
+  return {
+    id,
+    company_id: companyId,
+    post_id: postId,
+    account_id: accountId,
+    status: 'queued',
+    skip_approval: 0,
+    priority: 0,
+    queued_at: at,
+    approved_at: null,
+    scheduled_after: null,
+    released_at: null,
+    posted_at: null,
+    post_url: null,
+    failure_reason: null,
+    updated_at: at,
+    claimed_at: null,
+    claimed_by: null,
+    ...fields,
+  };
 }
 
 /** `n` accounts of the company, each with one queued item ready since QUEUED_AT. */
@@ -70,44 +133,18 @@ export async function seedDueAccounts(db: Db, companyId: string, n: number): Pro
         created_at: at,
         updated_at: at,
       });
-      posts.push({
-        id: postId,
-        company_id: companyId,
-        status: 'queued',
-        media_kind: 'video',
-        media_upload_ids: JSON.stringify([newId('upl', ms)]),
-        slides: null,
-        media_state: 'ready',
-        media_keys: null,
-        media_error: null,
-        thumbnail_upload_id: null,
-        thumbnail_key: null,
-        caption: `Post ${i}`,
-        hashtags: '[]',
-        sound: null,
-        notes: null,
-        platformb_post_format: 'reel',
-        template_id: null,
-        created_at: at,
-        updated_at: at,
-      });
-      items.push({
-        id: itemId,
-        company_id: companyId,
-        post_id: postId,
-        account_id: accountId,
-        status: 'queued',
-        skip_approval: 1,
-        priority: 0,
-        queued_at: at,
-        approved_at: at,
-        scheduled_after: null,
-        released_at: null,
-        posted_at: null,
-        post_url: null,
-        failure_reason: null,
-        updated_at: at,
-      });
+      posts.push(
+        videoPostRow(postId, companyId, at, {
+          media_upload_ids: JSON.stringify([newId('upl', ms)]),
+          caption: `Post ${i}`,
+        }),
+      );
+      items.push(
+        queueItemRow(itemId, companyId, postId, accountId, at, {
+          skip_approval: 1,
+          approved_at: at,
+        }),
+      );
       out.accountIds.push(accountId);
       out.postIds.push(postId);
       out.itemIds.push(itemId);

@@ -140,6 +140,17 @@ async function operations(t: TestApp): Promise<Operation[]> {
   return out;
 }
 
+/** The operation's sample body (if any) sent to `url` with the given headers. */
+function sendSample(t: TestApp, op: Operation, url: string, headers: Record<string, string>) {
+  const body = SAMPLE_BODIES[op.operationId]?.();
+  return t.app.inject({
+    method: op.method,
+    url,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { payload: JSON.stringify(body) } : {}),
+  });
+}
+
 function fill(path: string, ids: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -246,13 +257,7 @@ describeEachDialect('security suite', (get) => {
       const url = fill(op.path, idsOfA);
       const bodies: Record<string, unknown> = {};
       for (const [name, headers] of variants) {
-        const body = SAMPLE_BODIES[op.operationId]?.();
-        const res = await t.app.inject({
-          method: op.method,
-          url,
-          headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { payload: JSON.stringify(body) } : {}),
-        });
+        const res = await sendSample(t, op, url, headers);
         assert.equal(res.statusCode, 401, `${op.operationId} ${name}`);
         const json = res.json();
         assert.equal(json.error.code, 'unauthorized');
@@ -467,13 +472,7 @@ describeEachDialect('security suite', (get) => {
       const url = fill(op.path, workerIdsOfA(op.operationId));
       const bodies: Record<string, unknown> = {};
       for (const [name, headers] of variants) {
-        const body = SAMPLE_BODIES[op.operationId]?.();
-        const res = await t.app.inject({
-          method: op.method,
-          url,
-          headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { payload: JSON.stringify(body) } : {}),
-        });
+        const res = await sendSample(t, op, url, headers);
         assert.equal(res.statusCode, 401, `${op.operationId} ${name}`);
         const json = res.json();
         assert.equal(json.error.code, 'unauthorized', `${op.operationId} ${name}`);

@@ -45,6 +45,23 @@ export function Nullable<T extends TSchema>(schema: T) {
 
 export const DateTime = Type.String({ format: 'date-time' });
 
+/** An id in a request: 1-200 characters. */
+export const Id = Type.String({ minLength: 1, maxLength: 200 });
+
+/**
+ * An http or https URL a client can fetch. RFC 3986 (format uri) allows an empty host, which
+ * no http client can use, so the host must start right after the scheme.
+ */
+export function HttpUrl(description?: string) {
+  return Type.String({
+    format: 'uri',
+    maxLength: 2048,
+    pattern: '^https?://[^/?#@:]',
+    'x-pattern-message': 'must be an http or https URL',
+    ...(description === undefined ? {} : { description }),
+  });
+}
+
 /** Error responses of an operation, one entry per status, naming every code it can return. */
 export function errorResponses(
   codes: readonly ErrorCode[],

@@ -11,6 +11,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { refreshPostStatus } from '../../src/modules/posts/posts.state.ts';
 import { derivePostStatus, POST_STATUSES } from '../../src/modules/posts/posts.status.ts';
 import type { PostsTable, QueueItemsTable } from '../../src/db/types.ts';
+import { queueItemRow, videoPostRow } from '../../bench/due-accounts.ts';
 
 interface Page {
   ids: string[];
@@ -101,47 +102,13 @@ async function insertPosts(
     const at = new Date(ms).toISOString();
     const id = newId('pst', ms);
     const status = derivePostStatus(s.items);
-    posts.push({
-      id,
-      company_id: companyId,
-      status,
-      media_kind: 'video',
-      media_upload_ids: '["upl_x"]',
-      slides: null,
-      media_state: 'ready',
-      media_keys: null,
-      media_error: null,
-      thumbnail_upload_id: null,
-      thumbnail_key: null,
-      caption: null,
-      hashtags: '[]',
-      sound: null,
-      notes: null,
-      platformb_post_format: 'reel',
-      template_id: null,
-      created_at: at,
-      updated_at: at,
-    });
+    posts.push(videoPostRow(id, companyId, at, { status }));
     for (const it of s.items) {
-      items.push({
-        id: newId('qit'),
-        company_id: companyId,
-        post_id: id,
-        account_id: accounts[it.acc] as string,
-        status: it.status,
-        skip_approval: 0,
-        priority: 0,
-        queued_at: at,
-        approved_at: null,
-        scheduled_after: null,
-        released_at: null,
-        posted_at: null,
-        post_url: null,
-        failure_reason: null,
-        updated_at: at,
-        claimed_at: null,
-        claimed_by: null,
-      });
+      items.push(
+        queueItemRow(newId('qit'), companyId, id, accounts[it.acc] as string, at, {
+          status: it.status,
+        }),
+      );
     }
     for (const g of s.groups)
       groups.push({ post_id: id, company_id: companyId, group_id: g, created_at: at });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, ref, StringEnum } from '../../schemas/common.ts';
+import { DateTime, HttpUrl, Nullable, ref, StringEnum } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../http/pagination.ts';
 
 export const Platform = StringEnum(['platformA', 'platformB'], {
@@ -37,16 +37,6 @@ export const Account = Type.Object(
   { $id: 'Account', additionalProperties: false },
 );
 export type AccountOut = Static<typeof Account>;
-
-const HttpUrl = (description: string) =>
-  Type.String({
-    format: 'uri',
-    maxLength: 2048,
-    // RFC 3986 (format uri) allows an empty host, which no http client can fetch.
-    pattern: '^https?://[^/?#@:]',
-    'x-pattern-message': 'must be an http or https URL',
-    description,
-  });
 
 export const CreateAccountBody = Type.Object(
   {

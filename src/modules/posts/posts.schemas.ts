@@ -1,27 +1,20 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, StringEnum, ref } from '../../schemas/common.ts';
+import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 import { NextCursor, pageQuery } from '../../http/pagination.ts';
 import { POST_STATUSES } from './posts.status.ts';
 
 const GROUP_PATTERN = '^(template|tag):[^:]+$';
-const Id = Type.String({ minLength: 1, maxLength: 200 });
-const HttpUrl = Type.String({
-  format: 'uri',
-  maxLength: 2048,
-  pattern: '^https?://[^/?#@:]',
-  'x-pattern-message': 'must be an http or https URL',
-});
 
 export const PostStatus = StringEnum(POST_STATUSES);
 
 export const Sound = Type.Object(
   {
     mode: StringEnum(['trending', 'original', 'specific']),
-    url: Type.Optional(HttpUrl),
+    url: Type.Optional(HttpUrl()),
     urlsByPlatform: Type.Optional(
       Type.Object(
-        { platformA: Type.Optional(HttpUrl), platformB: Type.Optional(HttpUrl) },
+        { platformA: Type.Optional(HttpUrl()), platformB: Type.Optional(HttpUrl()) },
         { additionalProperties: false },
       ),
     ),

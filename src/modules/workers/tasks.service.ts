@@ -361,9 +361,7 @@ export async function reportAccountStats(
   const account = await repo.findWorkerAccount(ctx.db, worker.workerId, accountId);
   if (!account) throw accountNotFound(accountId, false);
   const engagement = twoDecimals(input.engagement);
-  const stats = {
-    account_id: accountId,
-    company_id: account.company_id,
+  const figures = {
     followers: input.followers,
     posts: input.posts,
     engagement,
@@ -376,19 +374,8 @@ export async function reportAccountStats(
   await ctx.db.transaction().execute(async (tx) => {
     await tx
       .insertInto('account_stats')
-      .values(stats)
-      .onConflict((oc) =>
-        oc.column('account_id').doUpdateSet({
-          followers: input.followers,
-          posts: input.posts,
-          engagement,
-          views: input.views,
-          likes: input.likes,
-          comments: input.comments,
-          scanned_posts: input.scannedPosts,
-          updated_at: at,
-        }),
-      )
+      .values({ account_id: accountId, company_id: account.company_id, ...figures })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet(figures))
       .execute();
     await tx
       .updateTable('accounts')

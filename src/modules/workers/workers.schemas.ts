@@ -1,6 +1,6 @@
 // Worker API schemas (DECISIONS 6): what a worker sees of its tasks and what it reports.
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, StringEnum, ref } from '../../schemas/common.ts';
+import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../http/pagination.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 import { Sound } from '../posts/posts.schemas.ts';
@@ -8,15 +8,6 @@ import { Sound } from '../posts/posts.schemas.ts';
 /** Counters are whole numbers within JavaScript's exact integer range. */
 const Counter = (description: string) =>
   Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-const HttpUrl = (description: string) =>
-  Type.String({
-    format: 'uri',
-    maxLength: 2048,
-    pattern: '^https?://[^/?#@:]',
-    'x-pattern-message': 'must be an http or https URL',
-    description,
-  });
-const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 export const TaskState = StringEnum(['released', 'claimed', 'posted', 'failed'], {
   description:

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../schemas/common.ts';
+import { DateTime, Id, Nullable, StringEnum } from '../../schemas/common.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 
 const WorkspaceAccount = Type.Object(
@@ -80,8 +80,6 @@ export const Workspace = Type.Object(
   { additionalProperties: false },
 );
 export type WorkspaceOut = Static<typeof Workspace>;
-
-const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 export const MediaUrlsBody = Type.Object(
   {
