@@ -166,6 +166,7 @@ describeEachDialect('worker API', (get, dialect) => {
     assertApiError(tampered, 400, 'invalid_cursor');
 
     t.clock.set(`${day}T11:10:00.000Z`);
+    await t.ctx.thumbnails.idle();
     const tasks = await claim(s, { limit: 50 });
     assert.equal(tasks.length, 2);
     assert.deepEqual(await claim(s, { limit: 50 }), [], 'a second claim returns nothing');
@@ -193,6 +194,10 @@ describeEachDialect('worker API', (get, dialect) => {
       const download = await t.app.inject({ method: 'GET', url: local(task.media.items[0].url) });
       assert.equal(download.statusCode, 200, download.body);
       assert.ok(download.rawPayload.equals(await fixture('h264-noaudio.mp4')), 'bytes differ');
+      // The thumbnail is the post's own: the upload's, made by now.
+      assert.ok(task.media.thumbnailUrl, 'the task has the post thumbnail');
+      const thumb = await t.app.inject({ method: 'GET', url: local(task.media.thumbnailUrl) });
+      assert.equal(thumb.statusCode, 200, 'the task thumbnail downloads');
     }
     const again = await s.work('POST', '/worker/v1/heartbeat');
     assert.deepEqual(again.body.openTasks, { released: 0, claimed: 2 });

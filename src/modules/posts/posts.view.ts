@@ -50,7 +50,8 @@ export function postThumbnailUrl(
   return thumbnailUrlUntil(ctx, post, thumbnailReady, new Date(ctx.clock.now().getTime() + URL_MS));
 }
 
-function thumbnailUrlUntil(
+/** The signed thumbnail URL of a post (as postThumbnailUrl) valid until `expires`. */
+export function thumbnailUrlUntil(
   ctx: AppContext,
   post: ThumbnailSource,
   thumbnailReady: boolean,

@@ -7,7 +7,7 @@ import { ApiError } from '../../http/errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { claimItems, finishItem, UNCONFIRMED_REASON } from '../posts/posts.state.ts';
-import { postMediaPath } from '../posts/posts.view.ts';
+import { postMediaPath, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
 import type { SoundInput } from '../posts/posts.schemas.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { WorkerPrincipal } from './workers.service.ts';
@@ -69,7 +69,10 @@ async function toTasks(ctx: AppContext, rows: readonly repo.TaskRow[]): Promise<
   const uploads = rows.flatMap((r) =>
     r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[]),
   );
-  const types = await repo.uploadTypes(ctx.db, [...new Set(uploads)]);
+  const [types, ready] = await Promise.all([
+    repo.uploadTypes(ctx.db, [...new Set(uploads)]),
+    readyThumbnails(ctx, rows),
+  ]);
   const now = ctx.clock.now().getTime();
   return rows.map((r) => {
     const reportBy = deadline(ctx, r);
@@ -84,11 +87,18 @@ async function toTasks(ctx: AppContext, rows: readonly repo.TaskRow[]): Promise<
           url: ctx.signer.sign(mediaPath(id), expires),
           contentType: types.get(id) ?? 'application/octet-stream',
         }));
-    let thumbnailUrl: string | null = null;
-    if (r.thumbnail_key)
-      thumbnailUrl = ctx.signer.sign(postMediaPath(r.post_id, 'thumbnail'), expires);
-    else if (r.thumbnail_upload_id && !slides)
-      thumbnailUrl = ctx.signer.sign(mediaPath(r.thumbnail_upload_id, true), expires);
+    // The post's own thumbnail: its rendered cover, or its upload's once that exists.
+    const thumbnailUrl = thumbnailUrlUntil(
+      ctx,
+      {
+        id: r.post_id,
+        carousel: r.slides !== null,
+        thumbnail_key: r.thumbnail_key,
+        thumbnail_upload_id: r.thumbnail_upload_id,
+      },
+      r.thumbnail_upload_id !== null && ready.has(r.thumbnail_upload_id),
+      expires,
+    );
     return {
       taskId: r.id,
       postId: r.post_id,
