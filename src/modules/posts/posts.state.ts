@@ -241,13 +241,14 @@ export const UNCONFIRMED_REASON =
 
 /**
  * Fails released items with no report by the deadline: unclaimed ones released at or before
- * `releasedBefore`, claimed ones claimed at or before `claimedBefore`. They are never put
+ * `before`, claimed ones claimed at or before it (the deadline runs from the claim once there
+ * is one). They are never put
  * back in the queue: a worker may have posted without reporting, and a second release could
  * post twice. `lock` as in refreshPostStatuses (true on PostgreSQL). Returns the items failed.
  */
 export async function failUnreported(
   tx: DbOrTx,
-  cutoff: { releasedBefore: string; claimedBefore: string },
+  before: string,
   at: string,
   limit: number,
   lock = false,
@@ -258,8 +259,8 @@ export async function failUnreported(
     .where('status', '=', 'posting')
     .where((eb) =>
       eb.or([
-        eb.and([eb('claimed_at', 'is', null), eb('released_at', '<=', cutoff.releasedBefore)]),
-        eb('claimed_at', '<=', cutoff.claimedBefore),
+        eb.and([eb('claimed_at', 'is', null), eb('released_at', '<=', before)]),
+        eb('claimed_at', '<=', before),
       ]),
     )
     .orderBy('released_at')
