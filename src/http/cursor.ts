@@ -56,15 +56,19 @@ export class CursorCodec {
   }
 }
 
-/** A stable text form of a list's identity: company, list name and filters. */
+/**
+ * A canonical text form of a list's identity: company, list name and filters.
+ * JSON quotes every value, so no filter value can spell a separator and make two
+ * different filter sets share a scope (and a cursor).
+ */
 export function cursorScope(
   companyId: string,
   list: string,
   filters: Record<string, unknown>,
 ): string {
-  const parts = Object.keys(filters)
+  const pairs = Object.keys(filters)
     .sort()
     .filter((k) => filters[k] !== undefined && filters[k] !== null)
-    .map((k) => `${k}=${String(filters[k])}`);
-  return [companyId, list, ...parts].join('\n');
+    .map((k) => [k, String(filters[k])]);
+  return JSON.stringify([companyId, list, pairs]);
 }

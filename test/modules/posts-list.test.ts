@@ -376,6 +376,12 @@ describeEachDialect('posts list', (get) => {
     await bad('&status=pending_approval&contentGroupId=tag:a', cursor, 'another status');
     await bad(`${same}&accountId=${accounts[0]}`, cursor, 'a filter added');
     await bad(`${same}&since=2020-01-01T00:00:00Z`, cursor, 'since added');
+    // A filter value that spells a separator and another filter is still one filter.
+    await bad(
+      `&contentGroupId=${encodeURIComponent('tag:a\nstatus=queued')}`,
+      cursor,
+      'a filter smuggled inside another',
+    );
     await bad(same, cursor.slice(0, -1), 'truncated');
     await bad(
       same,

@@ -1,6 +1,7 @@
 // Pure rules: schedule windows, plan tables, configuration, ids, cursors, signed URLs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   checkWindows,
   effectiveSchedule,
@@ -98,6 +99,34 @@ test('cursors: round trip, bound to scope, tamper-evident, expiring', () => {
   bad(() => codec.decode(scope, c.slice(0, -1), now, 2));
   bad(() => codec.decode(scope, 'garbage', now, 2));
   bad(() => codec.decode(scope, c, new Date(now.getTime() + 25 * 3600_000), 2));
+});
+
+test('cursor scopes: two different filter sets never share a scope', () => {
+  // Values are drawn mostly from separator characters of every plausible encoding.
+  const piece = fc.string({
+    unit: fc.constantFrom('\n', '=', '&', '"', '\\', ',', '[', ']', ':', '\u0000', 'a', 'b'),
+    maxLength: 6,
+  });
+  const filters = fc.dictionary(fc.constantFrom('a', 'b', 'status', 'a\nb', 'x=y'), piece, {
+    maxKeys: 4,
+  });
+  const normal = (f: Record<string, string>) =>
+    Object.keys(f)
+      .sort()
+      .map((k) => [k, f[k]]);
+  fc.assert(
+    fc.property(piece, piece, filters, piece, piece, filters, (c1, l1, f1, c2, l2, f2) => {
+      const same =
+        c1 === c2 && l1 === l2 && JSON.stringify(normal(f1)) === JSON.stringify(normal(f2));
+      assert.equal(cursorScope(c1, l1, f1) === cursorScope(c2, l2, f2), same);
+    }),
+    { numRuns: 5000 },
+  );
+  // The collision that joining pairs with a newline allowed.
+  assert.notEqual(
+    cursorScope('cmp_1', 'posts', { contentGroupId: 'tag:T\nstatus=queued' }),
+    cursorScope('cmp_1', 'posts', { contentGroupId: 'tag:T', status: 'queued' }),
+  );
 });
 
 test('signed URLs: valid until expiry, bound to path and expiry', () => {
