@@ -6,6 +6,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { ApiError, envelope } from './http/errors.ts';
+import { makeClientErrorHandler } from './http/client-errors.ts';
 import { compileValidator, validationError } from './http/validation.ts';
 import { makeAuthHook } from './http/auth.ts';
 import { openapiOptions } from './http/openapi.ts';
@@ -73,10 +74,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Unique, not secret: a per-process random prefix and a sequence number.
   const requestPrefix = randomToken(5).slice(0, 8);
   let requestSeq = 0;
+  const nextRequestId = () => `req_${requestPrefix}${(requestSeq++).toString(36).padStart(7, '0')}`;
+  const logger = options.logger;
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    genReqId: () => `req_${requestPrefix}${(requestSeq++).toString(36).padStart(7, '0')}`,
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    genReqId: nextRequestId,
     requestIdHeader: false,
+    clientErrorHandler: makeClientErrorHandler(nextRequestId, (err, requestId, status) =>
+      logger?.info({ err, requestId, status }, 'malformed request refused'),
+    ),
     bodyLimit: ctx.config.bodyLimit,
     return503OnClosing: true,
     // Query strings keep repeated keys as arrays so `?limit=1&limit=2` is refused, not merged.

@@ -105,6 +105,10 @@ export const ERROR_CATALOG = {
     status: 409,
     hint: 'Report the task as posted before sending analytics for it.',
   },
+  request_timeout: {
+    status: 408,
+    hint: 'Send the whole request line, headers and body without pausing; retry on a new connection.',
+  },
   file_too_large: {
     status: 413,
     hint: 'Send a smaller file (SPEC limits: 200 MB video, 50 MiB image).',
