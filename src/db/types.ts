@@ -115,7 +115,11 @@ export interface UploadsTable {
   size_bytes: number | null;
   stored_bytes: number | null;
   blob_key: string;
+  /** SHA-256 (hex) of the content at blob_key, recorded with it. */
+  sha256: string | null;
   thumbnail_key: string | null;
+  /** Why a thumbnail could not be made for this ready upload. */
+  thumbnail_error: string | null;
   error: string | null;
   media_info: string | null;
   expires_at: string | null;

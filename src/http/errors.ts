@@ -85,6 +85,10 @@ export const ERROR_CATALOG = {
     status: 409,
     hint: 'The upload is already complete; read it with GET /v2/uploads/{uploadId}.',
   },
+  upload_content_conflict: {
+    status: 409,
+    hint: 'The upload already has other bytes; complete it, or create a new upload with POST /v2/uploads to send a different file.',
+  },
   upload_incomplete: {
     status: 409,
     hint: 'Send the file bytes to uploadUrl before completing the upload.',

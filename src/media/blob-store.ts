@@ -1,5 +1,6 @@
 // Where media bytes live. The embedded default keeps them on local disk under
 // DATA_DIR; an object store (S3-compatible) implements the same interface.
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -23,9 +24,17 @@ export class BlobSizeError extends Error {
   }
 }
 
+export interface StoredBlob {
+  size: number;
+  sha256: string;
+}
+
 export interface BlobStore {
-  /** Stores bytes under `key`; nothing is visible under the key until all bytes are written. */
-  put(key: string, source: Readable | Buffer, options?: PutOptions): Promise<{ size: number }>;
+  /**
+   * Stores bytes under `key`; nothing is visible under the key until all bytes are
+   * written. The result names their size and SHA-256 (hex), computed as they stream.
+   */
+  put(key: string, source: Readable | Buffer, options?: PutOptions): Promise<StoredBlob>;
   get(key: string): Promise<Readable | null>;
   stat(key: string): Promise<{ size: number } | null>;
   /** A local file path for in-process readers (probing); null for remote stores. */
@@ -53,21 +62,21 @@ export class LocalBlobStore implements BlobStore {
     return this.path(key);
   }
 
-  async put(
-    key: string,
-    source: Readable | Buffer,
-    options: PutOptions = {},
-  ): Promise<{ size: number }> {
+  async put(key: string, source: Readable | Buffer, options: PutOptions = {}): Promise<StoredBlob> {
     const final = this.path(key);
     await mkdir(dirname(final), { recursive: true });
     const temp = `${final}.${randomToken(6)}.partial`;
     let size = 0;
+    const hash = createHash('sha256');
     const limit = options.exactBytes ?? options.maxBytes ?? Number.POSITIVE_INFINITY;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         size += chunk.length;
         if (size > limit) cb(new BlobSizeError('too_large', size));
-        else cb(null, chunk);
+        else {
+          hash.update(chunk);
+          cb(null, chunk);
+        }
       },
     });
     const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
@@ -77,7 +86,7 @@ export class LocalBlobStore implements BlobStore {
         throw new BlobSizeError('too_short', size);
       }
       await rename(temp, final);
-      return { size };
+      return { size, sha256: hash.digest('hex') };
     } catch (err) {
       await rm(temp, { force: true });
       throw err;

@@ -1,11 +1,15 @@
 // Uploads end to end through the API on both databases: the signed flow, every
 // media fixture with its outcome, the byte-upload rules, caps and quotas.
 import { test } from 'node:test';
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { assertApiError, planWith, writePlansFile } from '../helpers/api-error.ts';
 import { fixture, local, putBytes, uploadFile } from '../helpers/uploads.ts';
+import { makeAccounts, readyUpload } from '../helpers/posts.ts';
+import { makeThumbnail } from '../../src/modules/uploads/thumbnail-jobs.ts';
 
 const VIDEO_OUTCOMES: [string, string | null][] = [
   ['h264-aac-faststart.mp4', null],
@@ -81,10 +85,12 @@ describeEachDialect('uploads', (get) => {
     );
     const put = await putBytes(t, created.body.uploadUrl, bytes, 'video/mp4');
     assert.equal(put.statusCode, 200);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
     assert.deepEqual(put.json(), {
       uploadId: created.body.uploadId,
       status: 'pending',
       receivedBytes: bytes.length,
+      sha256,
     });
     const done = await call('POST', `/v2/uploads/${created.body.uploadId}/complete`);
     assert.equal(done.status, 200);
@@ -92,10 +98,14 @@ describeEachDialect('uploads', (get) => {
     assert.equal(done.body.width, 160);
     assert.equal(done.body.height, 90);
     assert.equal(done.body.durationSeconds, 2);
+    assert.equal(done.body.sha256, sha256);
+    assert.equal(done.body.sizeBytes, bytes.length);
+    assert.equal(done.body.thumbnailStatus, 'pending');
     // The thumbnail is made off the request path and appears once done.
     await t.ctx.thumbnails.idle();
     const got = await call('GET', `/v2/uploads/${created.body.uploadId}`);
     assert.equal(got.body.status, 'ready');
+    assert.equal(got.body.thumbnailStatus, 'ready');
     const thumb = await t.app.inject({ method: 'GET', url: local(got.body.thumbnailUrl) });
     assert.equal(thumb.statusCode, 200);
     assert.equal(thumb.headers['content-type'], 'image/jpeg');
@@ -109,6 +119,42 @@ describeEachDialect('uploads', (get) => {
     const late = await putBytes(t, created.body.uploadUrl, bytes, 'video/mp4');
     assert.equal(late.statusCode, 409);
     assert.equal(late.json().error.code, 'upload_already_completed');
+  });
+
+  test('a thumbnail that cannot be made shows on the upload, and no view promises one', async () => {
+    const t = get();
+    const call = client(t, (await seedCompany(t)).key);
+    const uploadId = await readyUpload(t, call, 'h264-aac-faststart.mp4');
+    await t.ctx.thumbnails.idle();
+    // The stored file is damaged after validation (a disk fault): a new thumbnail fails.
+    const row = await t.ctx.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', uploadId)
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .updateTable('uploads')
+      .set({ thumbnail_key: null })
+      .where('id', '=', uploadId)
+      .execute();
+    await writeFile(t.ctx.blobs.localPath(row.blob_key) as string, Buffer.alloc(4096));
+    await assert.rejects(makeThumbnail(t.ctx, { ...row, thumbnail_key: null }));
+    const got = await call('GET', `/v2/uploads/${uploadId}`);
+    assert.equal(got.body.status, 'ready');
+    assert.equal(got.body.thumbnailStatus, 'failed');
+    assert.match(got.body.thumbnailError, /could not be decoded/);
+    assert.equal(got.body.thumbnailUrl, undefined);
+    const [accountId] = await makeAccounts(call, 1);
+    const post = await call('POST', '/v2/posts', {
+      media: [uploadId],
+      accountIds: [accountId],
+      skipApproval: true,
+    });
+    assert.equal(post.status, 201, JSON.stringify(post.body));
+    assert.equal(post.body.media.thumbnailUrl, null);
+    const queue = await call('GET', `/v2/accounts/${accountId}/queue`);
+    assert.equal(queue.body.data.length, 1);
+    assert.equal(queue.body.data[0].thumbnailUrl, undefined);
   });
 
   test('every video fixture gets its outcome; failures are recorded on the upload', async () => {

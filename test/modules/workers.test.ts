@@ -3,6 +3,7 @@
 // reports the outcome and pushes analytics; what the company sees through /v2 follows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type Call, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
@@ -194,6 +195,11 @@ describeEachDialect('worker API', (get, dialect) => {
       const download = await t.app.inject({ method: 'GET', url: local(task.media.items[0].url) });
       assert.equal(download.statusCode, 200, download.body);
       assert.ok(download.rawPayload.equals(await fixture('h264-noaudio.mp4')), 'bytes differ');
+      assert.equal(
+        task.media.items[0].sha256,
+        createHash('sha256').update(download.rawPayload).digest('hex'),
+        'the worker can check the download against the validated content',
+      );
       // The thumbnail is the post's own: the upload's, made by now.
       assert.ok(task.media.thumbnailUrl, 'the task has the post thumbnail');
       const thumb = await t.app.inject({ method: 'GET', url: local(task.media.thumbnailUrl) });

@@ -30,20 +30,45 @@ async function placeholder(row: UploadsTable): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
 }
 
-/** Renders and stores the thumbnail of one ready upload. */
+/** What an upload shows when its thumbnail cannot be made. */
+function thumbnailFailure(err: unknown): string {
+  if (err instanceof ThumbnailError) {
+    return err.reason === 'unavailable' || err.reason === 'timeout'
+      ? `no thumbnail could be made (${err.reason}); the file itself is unaffected`
+      : `the first frame could not be decoded (${err.reason}); the file itself is unaffected`;
+  }
+  return 'no thumbnail could be made; the file itself is unaffected';
+}
+
+/**
+ * Renders and stores the thumbnail of one ready upload. A failure is recorded on the
+ * upload (thumbnailStatus `failed`), so no view waits for a thumbnail that will not
+ * come, and is then rethrown for the log.
+ */
 export async function makeThumbnail(ctx: AppContext, row: UploadsTable): Promise<void> {
   const path = ctx.blobs.localPath(row.blob_key);
   if (!path) throw new Error('thumbnails need a local blob path');
   let jpeg: Buffer;
   try {
-    jpeg = row.kind === 'video' ? await videoThumbnail(path) : await imageThumbnail(path);
+    try {
+      jpeg = row.kind === 'video' ? await videoThumbnail(path) : await imageThumbnail(path);
+    } catch (err) {
+      if (!(err instanceof ThumbnailError && err.reason === 'unsupported')) throw err;
+      jpeg = await placeholder(row);
+    }
   } catch (err) {
-    if (!(err instanceof ThumbnailError && err.reason === 'unsupported')) throw err;
-    jpeg = await placeholder(row);
+    const at = ctx.clock.now().toISOString();
+    await setThumbnail(ctx.db, row.id, { thumbnail_error: thumbnailFailure(err) }, at);
+    throw err;
   }
   const key = thumbnailKeyOf(row);
   await ctx.blobs.put(key, jpeg);
-  await setThumbnail(ctx.db, row.id, key, ctx.clock.now().toISOString());
+  await setThumbnail(
+    ctx.db,
+    row.id,
+    { thumbnail_key: key, thumbnail_error: null },
+    ctx.clock.now().toISOString(),
+  );
 }
 
 /** The hook the upload routes call when an upload becomes ready. */
@@ -52,7 +77,11 @@ export function thumbnailScheduler(ctx: AppContext): (row: UploadsTable) => void
     try {
       ctx.thumbnails.enqueue(() => makeThumbnail(ctx, row));
     } catch {
-      // A full or closing queue leaves this upload without a thumbnail; the file is fine.
+      // A full or closing queue makes no thumbnail; the upload says so rather than wait.
+      const error = 'no thumbnail was made (the service was busy); the file itself is unaffected';
+      setThumbnail(ctx.db, row.id, { thumbnail_error: error }, ctx.clock.now().toISOString()).catch(
+        () => {},
+      );
     }
   };
 }

@@ -102,7 +102,9 @@ export async function createRemoteUpload(
     size_bytes: null,
     stored_bytes: null,
     blob_key: `uploads/${principal.companyId}/${id}`,
+    sha256: null,
     thumbnail_key: null,
+    thumbnail_error: null,
     error: null,
     media_info: null,
     expires_at: null,
@@ -117,14 +119,14 @@ export async function createRemoteUpload(
   });
 
   const limit = maxBytes(input.kind);
-  let fetched: { info: FetchedInfo; size: number };
+  let fetched: { info: FetchedInfo; size: number; sha256: string };
   try {
     fetched = await fetchToStore(
       sourceUrl,
       { maxBytes: limit, allow: ctx.config.remoteFetchAllow },
       async (body, info) => ({
         info,
-        size: (await ctx.blobs.put(row.blob_key, body, { maxBytes: limit })).size,
+        ...(await ctx.blobs.put(row.blob_key, body, { maxBytes: limit })),
       }),
     );
   } catch (err) {
@@ -147,6 +149,7 @@ export async function createRemoteUpload(
     content_type: declared.contentType,
     size_bytes: fetched.size,
     stored_bytes: fetched.size,
+    sha256: fetched.sha256,
     updated_at: at,
   };
   await repo.transition(ctx.db, id, 'pending', stored);

@@ -41,17 +41,23 @@ export async function transition(
   return Number(res.numUpdatedRows) > 0;
 }
 
-export async function setStoredBytes(
+/**
+ * The one change that makes a stored file the upload's content: only while the upload
+ * is pending and has no content yet, so a file validated by `complete` never changes.
+ * False when another attempt or `complete` came first.
+ */
+export async function setContent(
   db: DbOrTx,
   uploadId: string,
-  storedBytes: number,
+  content: Pick<UploadsTable, 'blob_key' | 'stored_bytes' | 'sha256'>,
   at: string,
 ): Promise<boolean> {
   const res = await db
     .updateTable('uploads')
-    .set({ stored_bytes: storedBytes, updated_at: at })
+    .set({ ...content, updated_at: at })
     .where('id', '=', uploadId)
     .where('status', '=', 'pending')
+    .where('stored_bytes', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
@@ -59,12 +65,12 @@ export async function setStoredBytes(
 export async function setThumbnail(
   db: DbOrTx,
   uploadId: string,
-  thumbnailKey: string,
+  outcome: { thumbnail_key: string; thumbnail_error: null } | { thumbnail_error: string },
   at: string,
 ): Promise<void> {
   await db
     .updateTable('uploads')
-    .set({ thumbnail_key: thumbnailKey, updated_at: at })
+    .set({ ...outcome, updated_at: at })
     .where('id', '=', uploadId)
     .execute();
 }

@@ -104,7 +104,10 @@ export function uploadsRoutes(
             description:
               'The `uploadUrl` from POST /v2/uploads, called with no API key. `Content-Type` must ' +
               'equal the declared `contentType` and the body must be exactly `sizeBytes` long; ' +
-              'anything else stores nothing. The URL expires after an hour.',
+              'anything else stores nothing. The first complete body becomes the upload’s content: ' +
+              'the same bytes again are accepted as a retry, other bytes are refused with ' +
+              '`upload_content_conflict`, and bytes arriving after `complete` with ' +
+              '`upload_already_completed`. The URL expires after an hour.',
             security: [],
             params: UploadIdParams,
             querystring: SignedQuery,
@@ -114,6 +117,7 @@ export function uploadsRoutes(
                 'invalid_request',
                 'invalid_signature',
                 'upload_already_completed',
+                'upload_content_conflict',
                 'file_too_large',
                 'unsupported_media_type',
                 'internal_error',

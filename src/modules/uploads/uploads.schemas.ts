@@ -60,10 +60,25 @@ export const Upload = Type.Object(
     thumbnailUrl: Type.Optional(
       Type.String({ format: 'uri', description: 'Signed; appears once the thumbnail is made' }),
     ),
+    thumbnailStatus: Type.Optional(
+      StringEnum(['pending', 'ready', 'failed'], {
+        description:
+          'Ready uploads only: `pending` until the thumbnail is made, `failed` (with ' +
+          '`thumbnailError`) when it cannot be; posts made from it then have no thumbnail',
+      }),
+    ),
+    thumbnailError: Type.Optional(
+      Type.String({ description: 'Why no thumbnail could be made (thumbnailStatus failed)' }),
+    ),
     error: Type.Optional(Type.String({ description: 'Why the upload failed' })),
     filename: Type.String(),
     contentType: Type.String(),
     sizeBytes: Type.Optional(Type.Integer()),
+    sha256: Type.Optional(
+      Type.String({
+        description: 'Ready uploads: SHA-256 (hex) of the validated content, which never changes',
+      }),
+    ),
     width: Type.Optional(Type.Integer()),
     height: Type.Optional(Type.Integer()),
     durationSeconds: Type.Optional(Type.Number()),
@@ -91,6 +106,8 @@ export const ReceivedBytes = Type.Object(
     uploadId: Type.String(),
     status: StringEnum(['pending']),
     receivedBytes: Type.Integer(),
+    sha256: Type.String({ description: 'SHA-256 (hex) of the bytes received' }),
   },
   { additionalProperties: false },
 );
+export type ReceivedBytesOut = Static<typeof ReceivedBytes>;

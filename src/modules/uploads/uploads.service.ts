@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
 import { ApiError, type ErrorCode } from '../../http/errors.ts';
-import { newId } from '../../lib/ids.ts';
-import { BlobSizeError } from '../../media/blob-store.ts';
+import { newId, randomToken } from '../../lib/ids.ts';
+import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
 import {
   IMAGE_LIMITS,
   VIDEO_LIMITS,
@@ -20,7 +20,12 @@ import {
 import type { Principal } from '../keys/keys.service.ts';
 import { consumeDaily, consumeVideoQuota, planOf } from '../usage/usage.service.ts';
 import { readCounters } from '../usage/usage.repository.ts';
-import type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
+import type {
+  CreateUploadInput,
+  CreatedUploadOut,
+  ReceivedBytesOut,
+  UploadOut,
+} from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
 
 /** DECISIONS 3: upload URLs expire after an hour; so do media URLs handed out on reads. */
@@ -74,7 +79,16 @@ export function toUpload(ctx: AppContext, row: UploadsTable): UploadOut {
   if (row.status === 'ready') {
     const expires = new Date(ctx.clock.now().getTime() + MEDIA_URL_MS);
     out.url = ctx.signer.sign(mediaPath(row.id), expires);
-    if (row.thumbnail_key) out.thumbnailUrl = ctx.signer.sign(mediaPath(row.id, true), expires);
+    if (row.sha256) out.sha256 = row.sha256;
+    if (row.thumbnail_key) {
+      out.thumbnailUrl = ctx.signer.sign(mediaPath(row.id, true), expires);
+      out.thumbnailStatus = 'ready';
+    } else if (row.thumbnail_error) {
+      out.thumbnailStatus = 'failed';
+      out.thumbnailError = row.thumbnail_error;
+    } else {
+      out.thumbnailStatus = 'pending';
+    }
   }
   if (row.status === 'failed' && row.error) out.error = row.error;
   if (row.media_info) {
@@ -151,8 +165,11 @@ export async function createSignedUpload(
     content_type: contentType,
     size_bytes: sizeBytes,
     stored_bytes: null,
+    // Replaced by the file of the PUT attempt that wins (receiveBytes).
     blob_key: `uploads/${principal.companyId}/${id}`,
+    sha256: null,
     thumbnail_key: null,
+    thumbnail_error: null,
     error: null,
     media_info: null,
     expires_at: expiresAt.toISOString(),
@@ -180,12 +197,17 @@ export interface IncomingBytes {
   body: Readable;
 }
 
-/** PUT {uploadUrl}: streams the body straight to the blob store, exactly `sizeBytes` long. */
+/**
+ * PUT {uploadUrl}: streams the body straight to the blob store, exactly `sizeBytes`
+ * long. The first complete body becomes the upload's content; the same bytes again are
+ * accepted as a retry, other bytes or bytes arriving after `complete` are refused (409)
+ * and their file deleted, so the validated content never changes.
+ */
 export async function receiveBytes(
   ctx: AppContext,
   uploadId: string,
   incoming: IncomingBytes,
-): Promise<{ uploadId: string; status: 'pending'; receivedBytes: number }> {
+): Promise<ReceivedBytesOut> {
   const row = await repo.findUploadById(ctx.db, uploadId);
   const check = row
     ? ctx.signer.check(
@@ -233,8 +255,11 @@ export async function receiveBytes(
           },
         );
   }
+  // Each attempt writes a file of its own; it becomes the content only through setContent.
+  const key = `uploads/${row.company_id}/${row.id}.${randomToken(6).toLowerCase()}`;
+  let stored: StoredBlob;
   try {
-    await ctx.blobs.put(row.blob_key, incoming.body, { exactBytes: size });
+    stored = await ctx.blobs.put(key, incoming.body, { exactBytes: size });
   } catch (err) {
     if (err instanceof BlobSizeError) {
       throw err.kind === 'too_large'
@@ -251,11 +276,27 @@ export async function receiveBytes(
     }
     throw err;
   }
-  const stored = await repo.setStoredBytes(ctx.db, uploadId, size, ctx.clock.now().toISOString());
-  if (!stored) {
-    throw new ApiError('upload_already_completed', `Upload ${uploadId} was completed meanwhile`);
+  const content = { blob_key: key, stored_bytes: stored.size, sha256: stored.sha256 };
+  if (await repo.setContent(ctx.db, uploadId, content, ctx.clock.now().toISOString())) {
+    return { uploadId, status: 'pending', receivedBytes: size, sha256: stored.sha256 };
   }
-  return { uploadId, status: 'pending', receivedBytes: size };
+  // Another attempt or `complete` came first: this file never becomes the content.
+  await ctx.blobs.delete(key);
+  const now = await repo.findUploadById(ctx.db, uploadId);
+  if (now?.status === 'pending' && now.sha256 === stored.sha256) {
+    // The same bytes again (a retry whose first answer was lost): nothing changes.
+    return { uploadId, status: 'pending', receivedBytes: size, sha256: stored.sha256 };
+  }
+  if (now?.status === 'pending') {
+    throw new ApiError(
+      'upload_content_conflict',
+      `Upload ${uploadId} already has its bytes (SHA-256 ${now.sha256 ?? 'unknown'}); other bytes cannot replace them`,
+    );
+  }
+  throw new ApiError(
+    'upload_already_completed',
+    `Upload ${uploadId} was completed while these bytes were arriving; its content is unchanged`,
+  );
 }
 
 /** Validates stored bytes; the upload becomes ready, or failed with the reason. */

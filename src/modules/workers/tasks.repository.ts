@@ -118,14 +118,16 @@ export async function findWorkerAccount(db: DbOrTx, workerId: string, accountId:
     .executeTakeFirst();
 }
 
-export async function uploadTypes(db: DbOrTx, ids: readonly string[]) {
-  if (ids.length === 0) return new Map<string, string>();
+/** Content type and SHA-256 of each upload a task's media is made of. */
+export async function uploadFacts(db: DbOrTx, ids: readonly string[]) {
+  type Facts = { content_type: string; sha256: string | null };
+  if (ids.length === 0) return new Map<string, Facts>();
   const rows = await db
     .selectFrom('uploads')
-    .select(['id', 'content_type'])
+    .select(['id', 'content_type', 'sha256'])
     .where('id', 'in', [...ids])
     .execute();
-  return new Map(rows.map((r) => [r.id, r.content_type]));
+  return new Map<string, Facts>(rows.map((r) => [r.id, r]));
 }
 
 export async function touchWorker(db: DbOrTx, workerId: string, at: string): Promise<void> {

@@ -69,8 +69,8 @@ async function toTasks(ctx: AppContext, rows: readonly repo.TaskRow[]): Promise<
   const uploads = rows.flatMap((r) =>
     r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[]),
   );
-  const [types, ready] = await Promise.all([
-    repo.uploadTypes(ctx.db, [...new Set(uploads)]),
+  const [facts, ready] = await Promise.all([
+    repo.uploadFacts(ctx.db, [...new Set(uploads)]),
     readyThumbnails(ctx, rows),
   ]);
   const now = ctx.clock.now().getTime();
@@ -83,10 +83,14 @@ async function toTasks(ctx: AppContext, rows: readonly repo.TaskRow[]): Promise<
           url: ctx.signer.sign(postMediaPath(r.post_id, `slide-${i}`), expires),
           contentType: 'image/jpeg',
         }))
-      : (JSON.parse(r.media_upload_ids) as string[]).map((id) => ({
-          url: ctx.signer.sign(mediaPath(id), expires),
-          contentType: types.get(id) ?? 'application/octet-stream',
-        }));
+      : (JSON.parse(r.media_upload_ids) as string[]).map((id) => {
+          const f = facts.get(id);
+          return {
+            url: ctx.signer.sign(mediaPath(id), expires),
+            contentType: f?.content_type ?? 'application/octet-stream',
+            ...(f?.sha256 ? { sha256: f.sha256 } : {}),
+          };
+        });
     // The post's own thumbnail: its rendered cover, or its upload's once that exists.
     const thumbnailUrl = thumbnailUrlUntil(
       ctx,

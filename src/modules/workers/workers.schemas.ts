@@ -25,6 +25,11 @@ export const TaskMedia = Type.Object(
         {
           url: Type.String({ format: 'uri', description: 'Signed download URL' }),
           contentType: Type.String(),
+          sha256: Type.Optional(
+            Type.String({
+              description: 'SHA-256 (hex) of an uploaded file, to check the download against',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
