@@ -152,7 +152,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   ctx.meter.start();
   app.addHook('onClose', async () => ctx.meter.flush());
 
-  await app.register(swagger, openapiOptions());
+  await app.register(swagger, openapiOptions(ctx.config.publicUrl));
   app.addHook('onRequest', makeAuthHook(ctx));
 
   await app.register(

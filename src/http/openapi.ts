@@ -12,8 +12,11 @@ function describeSuccess(schema?: {
   }
 }
 
-/** The OpenAPI 3.1 document is generated from the route schemas (SPEC 9). */
-export function openapiOptions(): SwaggerOptions {
+/**
+ * The OpenAPI 3.1 document is generated from the route schemas (SPEC 9). Its server is
+ * the service's public URL, so a client generated from it needs no base URL.
+ */
+export function openapiOptions(publicUrl: string): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -29,8 +32,7 @@ export function openapiOptions(): SwaggerOptions {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Slotline support' },
       },
-      // Relative to where the document is served, so it is right on every deployment.
-      servers: [{ url: '/', description: 'This service' }],
+      servers: [{ url: publicUrl, description: 'This service (its PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           bearerAuth: {

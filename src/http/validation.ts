@@ -25,9 +25,32 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const paramsAjv = makeAjv(true);
 
+/**
+ * Header names are case-insensitive and Node hands them over in lower case; schemas
+ * name them as clients write them (`Idempotency-Key`), so they are compared in lower case.
+ */
+function lowerCaseHeaders(schema: object): object {
+  const s = schema as { properties?: Record<string, unknown>; required?: string[] };
+  return {
+    ...schema,
+    ...(s.properties
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(s.properties).map(([k, v]) => [k.toLowerCase(), v]),
+          ),
+        }
+      : {}),
+    ...(s.required ? { required: s.required.map((k) => k.toLowerCase()) } : {}),
+  };
+}
+
 export function compileValidator(schema: object, httpPart: string | undefined): ValidateFunction {
+  if (httpPart === 'headers') return paramsAjv.compile(lowerCaseHeaders(schema));
   return (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema);
 }
+
+/** A header name as people write it: `idempotency-key` -> `Idempotency-Key`. */
+const headerName = (lower: string) => lower.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase());
 
 const PART_LABEL: Record<string, string> = {
   querystring: 'query parameter',
@@ -140,7 +163,8 @@ export function validationError(errors: FastifySchemaValidationError[], context:
       : ` (got ${describeValue(first.data)})`;
   const label = PART_LABEL[context];
   if (label) {
-    const name = field.replace(/^\//, '') || context;
+    const bare = field.replace(/^\//, '') || context;
+    const name = context === 'headers' && field ? headerName(bare) : bare;
     return new ApiError('invalid_request', `${label} ${name} ${requirement}${got}`, {
       hint: `Fix ${label} ${name}: it ${requirement}.`,
     });

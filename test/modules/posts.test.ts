@@ -327,6 +327,7 @@ describeEachDialect('posts', (get) => {
       await call('POST', '/v2/posts', body, { 'idempotency-key': 'x'.repeat(201) }),
       400,
       'invalid_request',
+      { includes: 'header Idempotency-Key must be at most 200 characters' },
     );
     // Kept 24 hours.
     t.clock.advance(24 * 3600_000 + 1000);

@@ -114,8 +114,10 @@ export const UpdatePostBody = Type.Object(
 );
 export type UpdatePostInput = Static<typeof UpdatePostBody>;
 
+// Named as clients write it; header names are case-insensitive on the wire and the
+// framework validates them in lower case.
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
+  'Idempotency-Key': Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Repeat-safe key, kept 24 hours' }),
   ),
 });
