@@ -1,4 +1,5 @@
 // The `slotline` command: the service and its operator tasks.
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openContext } from './bootstrap.ts';
@@ -117,9 +118,18 @@ function onOff(value: string): boolean {
   throw new CompanyError(`expected "on" or "off" (got "${value}")`);
 }
 
+/** The version of this build, from its package.json. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 export function buildCli(): Command {
   const program = new Command('slotline')
     .description('Slotline publishing service')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError();
 
   program
