@@ -24,8 +24,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { probeImageSource, inspectImage } from '../src/media/probe/image.ts';
 import { probeMp4Source } from '../src/media/probe/mp4.ts';
-import { FileSource } from '../src/media/probe/source.ts';
-import { inspectVideo } from '../src/media/probe/video-rules.ts';
+import { FileSource, bufferSource } from '../src/media/probe/source.ts';
+import { checkVideoInfo, inspectVideo } from '../src/media/probe/video-rules.ts';
 import { decodeFirstFrame } from './fuzz-decode.ts';
 import {
   REGRESSIONS,
@@ -115,6 +115,17 @@ export function exposeGc(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
+/** The video seeds the probe accepts as they are: the starting points of decode checks. */
+async function decodableSeeds(seeds: Seed[]): Promise<Seed[]> {
+  const out: Seed[] = [];
+  for (const seed of seeds) {
+    if (seed.kind !== 'video') continue;
+    const probe = await probeMp4Source(bufferSource(seed.bytes));
+    if (probe.ok && !checkVideoInfo(probe.info)) out.push(seed);
+  }
+  return out;
+}
+
 function saveRegression(kind: Seed['kind'], bytes: Buffer): string {
   const name = `${kind}-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.bin`;
   mkdirSync(REGRESSIONS, { recursive: true });
@@ -151,6 +162,7 @@ async function main(): Promise<void> {
   );
 
   const seeds = loadSeeds();
+  const decodable = await decodableSeeds(seeds);
   const next = prng(seed);
   const dir = mkdtempSync(join(tmpdir(), 'slotline-fuzz-'));
   const file = join(dir, 'input');
@@ -170,8 +182,12 @@ async function main(): Promise<void> {
   };
   try {
     for (; t.done < runs && performance.now() < deadline; t.done += 1) {
-      const item = seeds[Math.floor(next() * seeds.length)] as Seed;
-      const count = 1 + Math.floor(next() * 6);
+      // Differential runs mostly start from videos the probe accepts, with few mutations,
+      // so that many inputs reach ffmpeg; the rest keep the crash search broad.
+      const focused = decode && next() < 0.75;
+      const pool = focused ? decodable : seeds;
+      const item = pool[Math.floor(next() * pool.length)] as Seed;
+      const count = 1 + Math.floor(next() * (focused ? 3 : 6));
       const mutations = Array.from({ length: count }, () => randomMutation(next));
       const bytes = applyMutations(item, mutations);
       writeFileSync(file, bytes);
