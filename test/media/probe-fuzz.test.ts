@@ -8,18 +8,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import {
-  EDGE_U32,
-  EDGE_U64,
-  HEAP_LIMIT_BYTES,
-  INPUT_LIMIT_MS,
-  REGRESSIONS,
-  applyMutations,
-  exposeGc,
-  loadSeeds,
-  runInput,
-} from '../../scripts/fuzz-probe.ts';
-import type { Mutation, RunResult, Seed } from '../../scripts/fuzz-probe.ts';
+import { HEAP_LIMIT_BYTES, INPUT_LIMIT_MS, exposeGc, runInput } from '../../scripts/fuzz-probe.ts';
+import type { RunResult } from '../../scripts/fuzz-probe.ts';
+import { REGRESSIONS, applyMutations, loadSeeds } from '../../scripts/fuzz-mutations.ts';
+import type { Seed } from '../../scripts/fuzz-mutations.ts';
+import { mutation } from '../helpers/fuzz.ts';
 
 const seeds = loadSeeds();
 const videoSeeds = seeds.filter((s) => s.kind === 'video');
@@ -33,7 +26,10 @@ const gc = exposeGc();
 async function guarded(path: string, kind: Seed['kind']): Promise<RunResult> {
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<RunResult>((resolve) => {
-    timer = setTimeout(() => resolve({ elapsedMs: Infinity, failure: 'never settled' }), 5000);
+    timer = setTimeout(
+      () => resolve({ elapsedMs: Infinity, failure: 'never settled', accepted: false }),
+      5000,
+    );
   });
   try {
     return await Promise.race([runInput(path, kind), hang]);
@@ -41,29 +37,6 @@ async function guarded(path: string, kind: Seed['kind']): Promise<RunResult> {
     clearTimeout(timer);
   }
 }
-
-const u32 = fc.oneof(fc.constantFrom(...EDGE_U32), fc.maxSafeNat());
-const position = fc.nat();
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ op: fc.constant('flip' as const), at: position, bit: fc.nat(7) }),
-  fc.record({ op: fc.constant('byte' as const), at: position, value: fc.nat(255) }),
-  fc.record({ op: fc.constant('size' as const), box: fc.nat(), value: u32 }),
-  fc.record({
-    op: fc.constant('largesize' as const),
-    box: fc.nat(),
-    value: fc.oneof(fc.constantFrom(...EDGE_U64), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n })),
-  }),
-  fc.record({ op: fc.constant('count' as const), box: fc.nat(), field: fc.nat(2), value: u32 }),
-  fc.record({ op: fc.constant('truncate' as const), at: position }),
-  fc.record({
-    op: fc.constant('duplicate' as const),
-    at: position,
-    length: fc.nat(4095),
-    to: position,
-  }),
-  fc.record({ op: fc.constant('remove' as const), at: position, length: fc.nat(4095) }),
-  fc.record({ op: fc.constant('nest' as const), box: fc.nat(), depth: fc.nat(39) }),
-);
 
 async function check(bytes: Buffer, kind: Seed['kind']): Promise<void> {
   writeFileSync(input, bytes);

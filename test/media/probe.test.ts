@@ -13,6 +13,7 @@ import {
 import type { Mp4Probe } from '../../src/media/probe/mp4.ts';
 import { FileSource } from '../../src/media/probe/source.ts';
 import { MediaReadError } from '../../src/media/probe/types.ts';
+import { boxOffsets } from '../../scripts/fuzz-mutations.ts';
 import type { VideoInfo } from '../../src/media/probe/types.ts';
 import { VIDEO_LIMITS, checkVideoInfo, inspectVideo } from '../../src/media/probe/video-rules.ts';
 
@@ -339,11 +340,21 @@ const full = (type: string, version: number, ...parts: Buffer[]) =>
   box(type, u8(version, 0, 0, 0), ...parts);
 const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map(u32));
 
+/** A real avcC (160x90 High profile SPS and PPS) from a fixture, for the handmade movies. */
+const AVCC = (() => {
+  const bytes = readFileSync(fixture('h264-noaudio.mp4'));
+  const at = boxOffsets(bytes).find((b) => b.type === 'avcC')?.at ?? 0;
+  return bytes.subarray(at, at + bytes.readUInt32BE(at));
+})();
+/** movie() puts the mdat right after the 24-byte ftyp: its payload starts at 32. */
+const MDAT_PAYLOAD = 32;
+
 interface MovieParts {
   mvhd?: Buffer;
   mdhd?: Buffer;
   stsd?: Buffer;
   stts?: Buffer;
+  stsc?: Buffer;
   stsz?: Buffer;
   stco?: Buffer;
   extraMoov?: Buffer[];
@@ -370,12 +381,16 @@ const parts = {
       zeros(32),
       u16(24),
       u16(0xffff),
+      AVCC,
     ),
   stsd: (count = 1) => full('stsd', 0, u32(count), parts.avc1()),
   stts: (count = 1, entries = Buffer.concat([u32(10), u32(1)])) =>
     full('stts', 0, u32(count), entries),
-  stsz: (count = 10) => full('stsz', 0, u32(100), u32(count)),
-  stco: (count = 1, entries = u32(0)) => full('stco', 0, u32(count), entries),
+  // Ten 4-byte samples in one chunk at the start of the mdat payload (see movie()).
+  stsc: (count = 1) =>
+    full('stsc', 0, u32(count), count > 0 ? Buffer.concat([u32(1), u32(10), u32(1)]) : zeros(0)),
+  stsz: (count = 10) => full('stsz', 0, u32(4), u32(count)),
+  stco: (count = 1, entries = u32(MDAT_PAYLOAD)) => full('stco', 0, u32(count), entries),
 };
 
 function trak(p: MovieParts): Buffer {
@@ -396,6 +411,7 @@ function trak(p: MovieParts): Buffer {
     'stbl',
     p.stsd ?? parts.stsd(),
     p.stts ?? parts.stts(),
+    p.stsc ?? parts.stsc(),
     p.stsz ?? parts.stsz(),
     p.stco ?? parts.stco(),
   );
@@ -405,7 +421,7 @@ function trak(p: MovieParts): Buffer {
 const FTYP = box('ftyp', str('isom'), u32(0x200), str('isom'), str('mp41'));
 function movie(p: MovieParts = {}): Buffer {
   const moov = box('moov', p.mvhd ?? parts.mvhd(), p.trak ?? trak(p), ...(p.extraMoov ?? []));
-  return Buffer.concat([FTYP, moov, box('mdat', zeros(64))]);
+  return Buffer.concat([FTYP, box('mdat', zeros(64)), moov]);
 }
 
 /** Fastest of a few runs, so a garbage collection or busy machine is not a failure. */
@@ -511,7 +527,7 @@ test('adversarial: a box larger than its parent or the file', async () => {
     /'trak' in 'moov' declares \d+ bytes but only \d+ remain/,
   );
   const m = movie();
-  const moovAt = FTYP.length;
+  const moovAt = FTYP.length + 72; // after the 72-byte mdat
   m.writeUInt32BE(m.readUInt32BE(moovAt) + 1000, moovAt);
   await expectInvalid(m, /truncated inside the 'moov' box/);
   const stco = parts.stco();
@@ -547,7 +563,7 @@ test('adversarial: entry and sample counts larger than the payload', async () =>
   await expectInvalid(movie({ stsd: full('stsd', 0, u32(0)) }), /has no sample description/);
   await expectInvalid(
     movie({ stco: parts.stco(1, u32(0x7fffffff)) }),
-    /media data beyond the end of the file/,
+    /video track 1: chunk 1 offset 2147483647 is past the end of the file/,
   );
 });
 
@@ -632,6 +648,7 @@ test('adversarial: fragment run counts larger than the payload', async () => {
     trak({
       mdhd: parts.mdhd(10, u32(0)),
       stts: parts.stts(0, zeros(0)),
+      stsc: parts.stsc(0),
       stsz: parts.stsz(0),
       stco: parts.stco(0, zeros(0)),
     }),
@@ -694,7 +711,11 @@ test('not MP4 at all: empty, text, other formats, HEIF images', async () => {
 test('a QuickTime file without ftyp is MOV', async () => {
   const probe = await probeMp4(
     tempFile(
-      Buffer.concat([box('wide'), box('mdat', zeros(16)), box('moov', parts.mvhd(), trak({}))]),
+      Buffer.concat([
+        box('wide'),
+        box('mdat', zeros(64)),
+        box('moov', parts.mvhd(), trak({ stco: parts.stco(1, u32(16)) })),
+      ]),
     ),
   );
   assert.ok(probe.ok, probe.ok ? '' : probe.reason);

@@ -1,10 +1,19 @@
 // Movie fragments (14496-12 §8.8): sample counts and durations summed from every
 // `moof/traf/trun`, with defaults from `tfhd` and then `mvex/trex`. A fragmented file's
 // `moov` holds no samples, so this is the only honest source of its duration and rate.
-import { Reader, childrenOf, invalid, child } from './box.ts';
+// Each run's sample data is also held to the file and to an `mdat` (issue 9), as the
+// sample tables of a plain file are (sample-tables.ts).
+import { Reader, child, childrenOf, decodeHeader, invalid, parseBoxes, treeBudget } from './box.ts';
 import type { Box } from './box.ts';
+import type { ParsedTrack } from './mp4-track.ts';
+import { containing } from './sample-tables.ts';
+import type { ByteRange } from './sample-tables.ts';
 
 export interface FragmentTotals {
+  /** `video track 1`: how messages name the track. */
+  where: string;
+  /** The first sample's bytes, null before any. */
+  firstSample: ByteRange | null;
   sampleCount: number;
   /** Sum of the sample durations written in the runs (0 where a writer left them out). */
   durationSum: number;
@@ -27,8 +36,10 @@ export function fragmentsDuration(total: FragmentTotals): number {
   return Math.max(total.durationSum, timeline);
 }
 
-export function emptyTotals(): FragmentTotals {
+export function emptyTotals(where: string): FragmentTotals {
   return {
+    where,
+    firstSample: null,
     sampleCount: 0,
     durationSum: 0,
     firstStart: null,
@@ -38,17 +49,35 @@ export function emptyTotals(): FragmentTotals {
   };
 }
 
-/** `mvex/trex` default sample durations by track id. */
-export function readTrackExtends(buf: Uint8Array, mvex: Box | undefined): Map<number, number> {
-  const defaults = new Map<number, number>();
+export interface TrackDefaults {
+  duration: number;
+  size: number;
+}
+
+/** `mvex/trex` default sample durations and sizes by track id. */
+export function readTrackExtends(
+  buf: Uint8Array,
+  mvex: Box | undefined,
+): Map<number, TrackDefaults> {
+  const defaults = new Map<number, TrackDefaults>();
   for (const trex of childrenOf(mvex, 'trex')) {
     const r = Reader.of(buf, trex);
     r.skip(4);
     const trackId = r.u32();
     r.skip(4); // default_sample_description_index
-    defaults.set(trackId, r.u32());
+    const duration = r.u32();
+    defaults.set(trackId, { duration, size: r.u32() });
   }
   return defaults;
+}
+
+/** Where a `moof` sits and what its runs' data must stay inside. */
+export interface FragmentPlace {
+  /** 1-based, for messages. */
+  index: number;
+  moofStart: number;
+  fileSize: number;
+  mdats: ByteRange[];
 }
 
 /** `mvex/mehd` fragment duration in movie timescale units, null without `mehd`. */
@@ -65,6 +94,8 @@ export function readMovieExtendsDuration(buf: Uint8Array, mvex: Box | undefined)
 const TFHD_BASE_DATA_OFFSET = 0x01;
 const TFHD_DESCRIPTION_INDEX = 0x02;
 const TFHD_DEFAULT_DURATION = 0x08;
+const TFHD_DEFAULT_SIZE = 0x10;
+const TFHD_DEFAULT_BASE_IS_MOOF = 0x020000;
 const TRUN_DATA_OFFSET = 0x01;
 const TRUN_FIRST_FLAGS = 0x04;
 const TRUN_DURATION = 0x100;
@@ -77,9 +108,13 @@ const RECORD_FIELDS = [TRUN_DURATION, TRUN_SIZE, TRUN_FLAGS, TRUN_CTO];
 export function addFragment(
   buf: Uint8Array,
   moof: Box[],
-  trexDurations: Map<number, number>,
+  trex: Map<number, TrackDefaults>,
   totals: Map<number, FragmentTotals>,
+  place: FragmentPlace,
 ): void {
+  // 14496-12 §8.8.7: without an explicit base, the first track fragment's data starts at
+  // the moof and each later one where the previous one's data ended.
+  let implicitBase = place.moofStart;
   for (const traf of moof) {
     if (traf.type !== 'traf') continue;
     const tfhdBox = child(traf, 'tfhd');
@@ -90,16 +125,40 @@ export function addFragment(
     const trackId = tfhd.u32();
     const total = totals.get(trackId);
     if (!total) throw invalid(`a movie fragment refers to unknown track ${trackId}`);
-    if (flags & TFHD_BASE_DATA_OFFSET) tfhd.skip(8);
+    let base = flags & TFHD_DEFAULT_BASE_IS_MOOF ? place.moofStart : implicitBase;
+    if (flags & TFHD_BASE_DATA_OFFSET) base = tfhd.u64();
     if (flags & TFHD_DESCRIPTION_INDEX) tfhd.skip(4);
-    const fallback = flags & TFHD_DEFAULT_DURATION ? tfhd.u32() : (trexDurations.get(trackId) ?? 0);
+    const defaults = trex.get(trackId);
+    const fallback = flags & TFHD_DEFAULT_DURATION ? tfhd.u32() : (defaults?.duration ?? 0);
+    const size = flags & TFHD_DEFAULT_SIZE ? tfhd.u32() : (defaults?.size ?? 0);
     const start = decodeTime(buf, child(traf, 'tfdt')) ?? total.cursor;
     let length = 0;
-    for (const trun of childrenOf(traf, 'trun'))
-      length += addRun(Reader.of(buf, trun), fallback, total);
+    let cursor = base;
+    for (const trun of childrenOf(traf, 'trun')) {
+      const run = addRun(Reader.of(buf, trun), { fallback, size, base, cursor }, total);
+      length += run.duration;
+      checkRunData(run.data, total, place);
+      cursor = run.data.end;
+    }
+    implicitBase = cursor;
     total.firstStart = total.firstStart === null ? start : Math.min(total.firstStart, start);
     total.cursor = start + length;
     total.lastEnd = Math.max(total.lastEnd, total.cursor);
+  }
+}
+
+function checkRunData(data: ByteRange, total: FragmentTotals, place: FragmentPlace): void {
+  if (data.end === data.start) return;
+  const bytes = `(bytes ${data.start}-${data.end})`;
+  if (data.start < 0 || data.end > place.fileSize) {
+    throw invalid(
+      `${total.where}: fragment ${place.index} has sample data ${bytes} past the end of the file (${place.fileSize} bytes)`,
+    );
+  }
+  if (containing(place.mdats, data, 0) < 0) {
+    throw invalid(
+      `${total.where}: fragment ${place.index} has sample data ${bytes} outside any 'mdat' box`,
+    );
   }
 }
 
@@ -112,39 +171,105 @@ function decodeTime(buf: Uint8Array, tfdt: Box | undefined): number | null {
   return version === 1 ? r.u64() : r.u32();
 }
 
-/** Adds one run's samples to `total` and returns the run's duration in media units. */
-function addRun(r: Reader, fallback: number, total: FragmentTotals): number {
+interface RunPlace {
+  /** Default duration and size of a sample. */
+  fallback: number;
+  size: number;
+  /** Base data offset of the track fragment, and where the previous run's data ended. */
+  base: number;
+  cursor: number;
+}
+
+/** Adds one run's samples to `total`; returns its duration and where its data lies. */
+function addRun(
+  r: Reader,
+  place: RunPlace,
+  total: FragmentTotals,
+): { duration: number; data: ByteRange } {
   r.skip(1);
   const flags = r.u24();
   const count = r.u32();
-  if (flags & TRUN_DATA_OFFSET) r.skip(4);
+  const start = flags & TRUN_DATA_OFFSET ? place.base + r.i32() : place.cursor;
   if (flags & TRUN_FIRST_FLAGS) r.skip(4);
   let record = 0;
   for (const field of RECORD_FIELDS) if (flags & field) record += 4;
   r.needRecords(count, record, 'samples');
   total.sampleCount += count;
-  if (count === 0) return 0;
-  if (!(flags & TRUN_DURATION)) {
-    total.durationSum += count * fallback;
-    if (count >= 2) total.minSteadyDelta = steadier(total.minSteadyDelta, fallback);
-    return count * fallback;
-  }
-  // Records were bounded by needRecords above, so this loop is bounded by the box size.
+  if (count === 0) return { duration: 0, data: { start, end: start } };
+  // Records were bounded by needRecords above, so this loop is bounded by the box size;
+  // without per-sample fields nothing is looped over.
+  const durationAt = 0;
+  const sizeAt = flags & TRUN_DURATION ? 4 : 0;
   let previous = -1;
-  let sum = 0;
-  for (let i = 0; i < count; i += 1) {
-    const start = r.pos;
-    const duration = r.u32();
-    sum += duration;
-    if (duration === previous) total.minSteadyDelta = steadier(total.minSteadyDelta, duration);
-    previous = duration;
-    r.pos = start + record;
+  let sum = flags & TRUN_DURATION ? 0 : count * place.fallback;
+  let bytes = flags & TRUN_SIZE ? 0 : count * place.size;
+  let firstSize = place.size;
+  if (flags & (TRUN_DURATION | TRUN_SIZE)) {
+    const first = r.pos;
+    for (let i = 0; i < count; i += 1) {
+      r.pos = first + i * record;
+      const at = r.pos;
+      if (flags & TRUN_DURATION) {
+        r.pos = at + durationAt;
+        const duration = r.u32();
+        sum += duration;
+        if (duration === previous) total.minSteadyDelta = steadier(total.minSteadyDelta, duration);
+        previous = duration;
+      }
+      if (flags & TRUN_SIZE) {
+        r.pos = at + sizeAt;
+        const size = r.u32();
+        if (i === 0) firstSize = size;
+        bytes += size;
+      }
+    }
   }
+  if (!(flags & TRUN_DURATION) && count >= 2) {
+    total.minSteadyDelta = steadier(total.minSteadyDelta, place.fallback);
+  }
+  total.firstSample ??= { start, end: start + firstSize };
   total.durationSum += sum;
-  return sum;
+  return { duration: sum, data: { start, end: start + bytes } };
 }
 
 function steadier(current: number, delta: number): number {
   if (delta <= 0) return current;
   return current === 0 || delta < current ? delta : current;
+}
+
+/** Boxes across all `moof`s: per-frame fragments of 3 minutes need about 100,000. */
+const MAX_FRAGMENT_BOXES = 250_000;
+
+/** Adds every fragment's samples to its track; `moofs` are copies with their offsets. */
+export function addFragments(
+  moofs: { at: number; bytes: Buffer }[],
+  trex: Map<number, TrackDefaults>,
+  tracks: ParsedTrack[],
+  file: { fileSize: number; mdats: ByteRange[] },
+): void {
+  const totals = new Map<number, FragmentTotals>(
+    tracks.map((t) => [
+      t.trackId,
+      emptyTotals(t.kind === 'other' ? `track ${t.trackId}` : `${t.kind} track ${t.trackId}`),
+    ]),
+  );
+  const budget = treeBudget(MAX_FRAGMENT_BOXES);
+  moofs.forEach(({ at, bytes }, i) => {
+    const header = decodeHeader(bytes, 0, bytes.length, 'the file');
+    const moof = parseBoxes(bytes, header.headerSize, bytes.length, 1, 'moof', budget);
+    addFragment(bytes, moof, trex, totals, { index: i + 1, moofStart: at, ...file });
+  });
+  for (const track of tracks) {
+    const total = totals.get(track.trackId);
+    if (!total) continue;
+    track.sampleCount += total.sampleCount;
+    track.durationSum += fragmentsDuration(total);
+    track.firstSample ??= total.firstSample;
+    if (
+      total.minSteadyDelta > 0 &&
+      (track.minSteadyDelta === 0 || total.minSteadyDelta < track.minSteadyDelta)
+    ) {
+      track.minSteadyDelta = total.minSteadyDelta;
+    }
+  }
 }

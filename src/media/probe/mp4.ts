@@ -20,14 +20,8 @@ import {
   treeBudget,
 } from './box.ts';
 import type { Box } from './box.ts';
-import {
-  addFragment,
-  emptyTotals,
-  fragmentsDuration,
-  readMovieExtendsDuration,
-  readTrackExtends,
-} from './fragments.ts';
-import type { FragmentTotals } from './fragments.ts';
+import { addFragments, readMovieExtendsDuration, readTrackExtends } from './fragments.ts';
+import { checkFirstSample } from './first-sample.ts';
 import { parseTrack, readTimeHeader } from './mp4-track.ts';
 import type { ParsedTrack } from './mp4-track.ts';
 import { describeFormat } from './sniff.ts';
@@ -35,6 +29,7 @@ import { WindowedReader, withFileSource } from './source.ts';
 import type { ByteSource } from './source.ts';
 import { MediaReadError } from './types.ts';
 import type { TrackInfo, VideoInfo, VideoTrackInfo } from './types.ts';
+import type { ByteRange } from './sample-tables.ts';
 
 export const MOOV_MAX_BYTES = 64 * 1024 * 1024;
 export const MOOF_MAX_BYTES = 16 * 1024 * 1024;
@@ -42,8 +37,6 @@ export const METADATA_MAX_BYTES = 64 * 1024 * 1024;
 /** A 3-minute 60 fps file with one fragment per frame has ~40,000 top-level boxes. */
 export const MAX_TOP_LEVEL_BOXES = 100_000;
 const FTYP_MAX_BYTES = 4096;
-/** Boxes across all `moof`s: per-frame fragments of 3 minutes need about 100,000. */
-const MAX_FRAGMENT_BOXES = 250_000;
 
 export type Mp4Probe =
   | { ok: true; info: VideoInfo }
@@ -127,8 +120,10 @@ const IMAGE_BRANDS = new Set([
 interface TopLevel {
   ftyp: { major: string; compatible: string[] } | null;
   moov: { start: number; end: number } | null;
-  /** Copies of every `moof` box, read during the walk (their total is capped). */
-  moofs: Buffer[];
+  /** Copies of every `moof` box and where it starts, read during the walk (capped). */
+  moofs: { at: number; bytes: Buffer }[];
+  /** Payload ranges of the `mdat` boxes: where sample data may be. */
+  mdats: ByteRange[];
 }
 
 async function probe(source: ByteSource): Promise<VideoInfo> {
@@ -169,19 +164,20 @@ async function probe(source: ByteSource): Promise<VideoInfo> {
 
   const traks = childrenOf(moovBox, 'trak');
   if (traks.length === 0) throw invalid('the movie has no tracks');
-  const tracks = traks.map((trak) => parseTrack(trak, { buf, fragmented, budget }));
-  for (const t of tracks) {
-    if (t.maxChunkOffset >= source.size) {
-      throw invalid(
-        `the file is truncated: track ${t.trackId} has media data beyond the end of the file`,
-      );
-    }
-  }
+  const context = { buf, fragmented, budget, fileSize: source.size, mdats: top.mdats };
+  const tracks = traks.map((trak) => parseTrack(trak, context));
 
   let extendsDuration: number | null = null;
   if (fragmented) {
     extendsDuration = readMovieExtendsDuration(buf, mvex);
-    addFragments(top, readTrackExtends(buf, mvex), tracks);
+    addFragments(top.moofs, readTrackExtends(buf, mvex), tracks, context);
+  }
+  // The first frame must survive the decoder's NAL splitting; encrypted samples are
+  // refused by the rules and cannot be read anyway.
+  for (const t of tracks) {
+    if (t.kind === 'video' && t.firstSample && t.lengthSize > 0 && !t.encrypted) {
+      await checkFirstSample(source, t.firstSample, t.lengthSize, `video track ${t.trackId}`);
+    }
   }
 
   const infos = tracks.map((t) => trackInfo(t, mvhd.timescale));
@@ -226,7 +222,7 @@ async function readExactly(
 }
 
 async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
-  const top: TopLevel = { ftyp: null, moov: null, moofs: [] };
+  const top: TopLevel = { ftyp: null, moov: null, moofs: [], mdats: [] };
   if (source.size === 0) throw new ProbeError('not_mp4', 'the file is empty');
   const headers = new WindowedReader(source);
   let pos = 0;
@@ -267,7 +263,9 @@ async function walkTopLevel(source: ByteSource): Promise<TopLevel> {
       const bytes = headers.peek(pos, end - pos) ?? (await headers.read(pos, end - pos));
       if (bytes.length !== end - pos) throw invalid("the file is truncated inside a 'moof' box");
       // A copy: the window it came from is dropped at the next read.
-      top.moofs.push(Buffer.from(bytes));
+      top.moofs.push({ at: pos, bytes: Buffer.from(bytes) });
+    } else if (header.type === 'mdat') {
+      top.mdats.push({ start: pos + header.headerSize, end });
     }
     pos = end;
   }
@@ -340,32 +338,6 @@ function checkFragmentSize(size: number, metadata: number): void {
     throw invalid(
       `the file's movie and fragment headers exceed ${METADATA_MAX_BYTES / 1048576} MiB`,
     );
-  }
-}
-
-function addFragments(
-  top: TopLevel,
-  trexDurations: Map<number, number>,
-  tracks: ParsedTrack[],
-): void {
-  const totals = new Map<number, FragmentTotals>(tracks.map((t) => [t.trackId, emptyTotals()]));
-  const budget = treeBudget(MAX_FRAGMENT_BOXES);
-  for (const buf of top.moofs) {
-    const header = decodeHeader(buf, 0, buf.length, 'the file');
-    const moof = parseBoxes(buf, header.headerSize, buf.length, 1, 'moof', budget);
-    addFragment(buf, moof, trexDurations, totals);
-  }
-  for (const track of tracks) {
-    const total = totals.get(track.trackId);
-    if (!total) continue;
-    track.sampleCount += total.sampleCount;
-    track.durationSum += fragmentsDuration(total);
-    if (
-      total.minSteadyDelta > 0 &&
-      (track.minSteadyDelta === 0 || total.minSteadyDelta < track.minSteadyDelta)
-    ) {
-      track.minSteadyDelta = total.minSteadyDelta;
-    }
   }
 }
 

@@ -1,83 +1,55 @@
-// Picture size from the first sequence parameter set stored in `avcC` (H.264,
-// ITU-T H.264 §7.3.2.1.1) or `hvcC` (HEVC, ITU-T H.265 §7.3.2.2). The size written in
-// the container can disagree with the bitstream; the rules check both. Any parse
-// problem yields null: the SPS size is a cross-check, not a requirement.
+// H.264 parameter sets from `avcC` (ITU-T H.264 §7.3.2.1.1 SPS, §7.3.2.2 PPS), read far
+// enough to know a decoder will accept them (issue 9). The ranges are the ones the
+// standard sets and ffmpeg's decoder enforces when it opens the stream: a value out of
+// them makes ffmpeg refuse the decoder configuration, so no frame and no thumbnail.
+// The picture size also feeds the dimension rule (video-rules.ts).
+import { BitReader, ParamSetError, unescapeRbsp } from './bits.ts';
 
 export interface PictureSize {
   width: number;
   height: number;
 }
 
-class BitReaderError extends Error {}
-
-class BitReader {
-  private bit = 0;
-  constructor(private readonly bytes: Uint8Array) {}
-
-  u(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i += 1) {
-      const byte = this.bytes[this.bit >> 3];
-      if (byte === undefined) throw new BitReaderError('end of SPS');
-      v = v * 2 + ((byte >> (7 - (this.bit & 7))) & 1);
-      this.bit += 1;
-    }
-    return v;
-  }
-
-  skip(n: number): void {
-    this.bit += n;
-    if (this.bit > this.bytes.length * 8) throw new BitReaderError('end of SPS');
-  }
-
-  /** Exp-Golomb ue(v); more than 31 leading zeros cannot be a valid value here. */
-  ue(): number {
-    let zeros = 0;
-    while (this.u(1) === 0) {
-      zeros += 1;
-      if (zeros > 31) throw new BitReaderError('ue(v) too long');
-    }
-    return 2 ** zeros - 1 + this.u(zeros);
-  }
-
-  se(): number {
-    const k = this.ue();
-    return k % 2 === 1 ? (k + 1) / 2 : -(k / 2);
-  }
+export interface H264Sps extends PictureSize {
+  id: number;
+  chroma: number;
 }
 
-/** Removes emulation-prevention bytes (00 00 03 → 00 00). */
-function unescapeRbsp(nal: Uint8Array): Uint8Array {
-  const out = new Uint8Array(nal.length);
-  let n = 0;
-  let zeros = 0;
-  for (const byte of nal) {
-    if (zeros >= 2 && byte === 3) {
-      zeros = 0;
-      continue;
-    }
-    zeros = byte === 0 ? zeros + 1 : 0;
-    out[n] = byte;
-    n += 1;
-  }
-  return out.subarray(0, n);
-}
-
+/** profile_idc values of H.264 Annex A, G and H. */
+const PROFILES = new Set([
+  66, 77, 88, 100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135,
+]);
 const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
+/** Largest picture side accepted from an SPS; the rules then apply the real limits. */
+export const MAX_PICTURE_SIDE = 16_384;
 
-function h264Sps(rbsp: Uint8Array): PictureSize {
-  const r = new BitReader(rbsp);
+function range(name: string, value: number, min: number, max: number): number {
+  if (value < min || value > max) {
+    throw new ParamSetError(`${name} ${value} is out of range (${min}-${max})`);
+  }
+  return value;
+}
+
+export function h264Sps(nal: Uint8Array): H264Sps {
+  const r = new BitReader(unescapeRbsp(nal));
   r.skip(8); // NAL header
   const profile = r.u(8);
+  if (!PROFILES.has(profile))
+    throw new ParamSetError(`profile_idc ${profile} is not an H.264 profile`);
   r.skip(16); // constraint flags, level
-  r.ue(); // seq_parameter_set_id
+  const id = range('seq_parameter_set_id', r.ue(), 0, 31);
   let chroma = 1;
   let separatePlanes = 0;
   if (HIGH_PROFILES.has(profile)) {
-    chroma = r.ue();
+    chroma = range('chroma_format_idc', r.ue(), 0, 3);
     if (chroma === 3) separatePlanes = r.u(1);
-    r.ue(); // bit_depth_luma_minus8
-    r.ue(); // bit_depth_chroma_minus8
+    const luma = range('bit_depth_luma_minus8', r.ue(), 0, 6);
+    const chromaDepth = range('bit_depth_chroma_minus8', r.ue(), 0, 6);
+    if (luma !== chromaDepth) {
+      throw new ParamSetError(
+        `luma and chroma bit depths differ (${luma + 8} and ${chromaDepth + 8})`,
+      );
+    }
     r.skip(1); // qpprime_y_zero_transform_bypass_flag
     if (r.u(1) === 1) {
       const lists = chroma === 3 ? 12 : 8;
@@ -86,19 +58,18 @@ function h264Sps(rbsp: Uint8Array): PictureSize {
       }
     }
   }
-  r.ue(); // log2_max_frame_num_minus4
-  const pocType = r.ue();
+  range('log2_max_frame_num_minus4', r.ue(), 0, 12);
+  const pocType = range('pic_order_cnt_type', r.ue(), 0, 2);
   if (pocType === 0) {
-    r.ue();
+    range('log2_max_pic_order_cnt_lsb_minus4', r.ue(), 0, 12);
   } else if (pocType === 1) {
     r.skip(1);
     r.se();
     r.se();
-    const cycle = r.ue();
-    if (cycle > 255) throw new BitReaderError('poc cycle too long');
+    const cycle = range('num_ref_frames_in_pic_order_cnt_cycle', r.ue(), 0, 255);
     for (let i = 0; i < cycle; i += 1) r.se();
   }
-  r.ue(); // max_num_ref_frames
+  range('max_num_ref_frames', r.ue(), 0, 16);
   r.skip(1); // gaps_in_frame_num_value_allowed_flag
   const widthMbs = r.ue() + 1;
   const heightUnits = r.ue() + 1;
@@ -107,14 +78,22 @@ function h264Sps(rbsp: Uint8Array): PictureSize {
   r.skip(1); // direct_8x8_inference_flag
   let crop = [0, 0, 0, 0];
   if (r.u(1) === 1) crop = [r.ue(), r.ue(), r.ue(), r.ue()];
+  if (r.u(1) === 1) skipVui(r);
   const arrayType = separatePlanes === 1 ? 0 : chroma;
   const cropX = arrayType === 1 || arrayType === 2 ? 2 : 1;
   const cropY = (arrayType === 1 ? 2 : 1) * (2 - frameMbsOnly);
   const [left = 0, right = 0, top = 0, bottom = 0] = crop;
-  return {
-    width: widthMbs * 16 - cropX * (left + right),
-    height: (2 - frameMbsOnly) * heightUnits * 16 - cropY * (top + bottom),
-  };
+  const codedWidth = widthMbs * 16;
+  const codedHeight = (2 - frameMbsOnly) * heightUnits * 16;
+  const width = codedWidth - cropX * (left + right);
+  const height = codedHeight - cropY * (top + bottom);
+  if (codedWidth > MAX_PICTURE_SIDE || codedHeight > MAX_PICTURE_SIDE) {
+    throw new ParamSetError(`picture size ${codedWidth}x${codedHeight} is out of range`);
+  }
+  if (width <= 0 || height <= 0) {
+    throw new ParamSetError(`cropping leaves no picture of the coded ${codedWidth}x${codedHeight}`);
+  }
+  return { id, chroma, width, height };
 }
 
 function skipScalingList(r: BitReader, size: number): void {
@@ -126,87 +105,59 @@ function skipScalingList(r: BitReader, size: number): void {
   }
 }
 
-function hevcSps(rbsp: Uint8Array): PictureSize {
-  const r = new BitReader(rbsp);
-  r.skip(16); // NAL header
-  r.skip(4); // sps_video_parameter_set_id
-  const subLayers = r.u(3);
+/** E.1.1: the VUI fields ffmpeg refuses when out of range (HRD counts, reorder depth). */
+function skipVui(r: BitReader): void {
+  if (r.u(1) === 1 && r.u(8) === 255) r.skip(32); // aspect ratio, extended SAR
+  if (r.u(1) === 1) r.skip(1); // overscan
+  if (r.u(1) === 1) {
+    r.skip(4); // video_format, full range
+    if (r.u(1) === 1) r.skip(24); // colour description
+  }
+  if (r.u(1) === 1) {
+    r.ue();
+    r.ue(); // chroma sample locations
+  }
+  if (r.u(1) === 1) r.skip(65); // timing info
+  const nalHrd = r.u(1);
+  if (nalHrd === 1) skipHrd(r);
+  const vclHrd = r.u(1);
+  if (vclHrd === 1) skipHrd(r);
+  if (nalHrd === 1 || vclHrd === 1) r.skip(1); // low_delay_hrd_flag
+  r.skip(1); // pic_struct_present_flag
+  if (r.u(1) === 1) {
+    r.skip(1);
+    for (let i = 0; i < 4; i += 1) r.ue();
+    range('max_num_reorder_frames', r.ue(), 0, 16);
+    r.ue(); // max_dec_frame_buffering
+  }
+}
+
+function skipHrd(r: BitReader): void {
+  const count = range('cpb_cnt_minus1', r.ue(), 0, 31) + 1;
+  r.skip(8);
+  for (let i = 0; i < count; i += 1) {
+    r.ue();
+    r.ue();
+    r.skip(1);
+  }
+  r.skip(20);
+}
+
+/** §7.3.2.2, up to the fields a decoder range-checks; `spsIds` are the SPS ids present. */
+export function h264Pps(nal: Uint8Array, spsIds: Set<number>): void {
+  const r = new BitReader(unescapeRbsp(nal));
+  r.skip(8);
+  range('pic_parameter_set_id', r.ue(), 0, 255);
+  const sps = range('seq_parameter_set_id', r.ue(), 0, 31);
+  if (!spsIds.has(sps)) throw new ParamSetError(`refers to SPS ${sps}, which avcC does not hold`);
+  r.skip(2); // entropy_coding_mode_flag, bottom_field_pic_order_in_frame_present_flag
+  const groups = range('num_slice_groups_minus1', r.ue(), 0, 7);
+  if (groups > 0) throw new ParamSetError('uses slice groups (FMO), which decoders do not support');
+  range('num_ref_idx_l0_default_active_minus1', r.ue(), 0, 31);
+  range('num_ref_idx_l1_default_active_minus1', r.ue(), 0, 31);
   r.skip(1);
-  // profile_tier_level(1, subLayers)
-  r.skip(88 + 8);
-  const profilePresent: number[] = [];
-  const levelPresent: number[] = [];
-  for (let i = 0; i < subLayers; i += 1) {
-    profilePresent.push(r.u(1));
-    levelPresent.push(r.u(1));
-  }
-  if (subLayers > 0) r.skip(2 * (8 - subLayers));
-  for (let i = 0; i < subLayers; i += 1) {
-    if (profilePresent[i] === 1) r.skip(88);
-    if (levelPresent[i] === 1) r.skip(8);
-  }
-  r.ue(); // sps_seq_parameter_set_id
-  const chroma = r.ue();
-  let separatePlanes = 0;
-  if (chroma === 3) separatePlanes = r.u(1);
-  const width = r.ue();
-  const height = r.ue();
-  let crop = [0, 0, 0, 0];
-  if (r.u(1) === 1) crop = [r.ue(), r.ue(), r.ue(), r.ue()];
-  const arrayType = separatePlanes === 1 ? 0 : chroma;
-  const subW = arrayType === 1 || arrayType === 2 ? 2 : 1;
-  const subH = arrayType === 1 ? 2 : 1;
-  const [left = 0, right = 0, top = 0, bottom = 0] = crop;
-  return { width: width - subW * (left + right), height: height - subH * (top + bottom) };
-}
-
-function plausible(size: PictureSize): PictureSize | null {
-  const ok = (v: number) => Number.isInteger(v) && v > 0 && v <= 1_048_576;
-  return ok(size.width) && ok(size.height) ? size : null;
-}
-
-function guarded(parse: () => PictureSize): PictureSize | null {
-  try {
-    return plausible(parse());
-  } catch (error) {
-    if (error instanceof BitReaderError) return null;
-    throw error;
-  }
-}
-
-/** Size from an `avcC` payload (AVCDecoderConfigurationRecord). */
-export function avcConfigSize(record: Uint8Array): PictureSize | null {
-  if (record.length < 8 || record[0] !== 1) return null;
-  const spsCount = (record[5] ?? 0) & 0x1f;
-  if (spsCount === 0) return null;
-  const length = ((record[6] ?? 0) << 8) | (record[7] ?? 0);
-  if (length < 4 || 8 + length > record.length) return null;
-  const nal = record.subarray(8, 8 + length);
-  if (((nal[0] ?? 0) & 0x1f) !== 7) return null;
-  return guarded(() => h264Sps(unescapeRbsp(nal)));
-}
-
-/** Size from an `hvcC` payload (HEVCDecoderConfigurationRecord), first SPS (type 33). */
-export function hevcConfigSize(record: Uint8Array): PictureSize | null {
-  if (record.length < 23) return null;
-  const arrays = record[22] ?? 0;
-  let pos = 23;
-  for (let a = 0; a < arrays; a += 1) {
-    if (pos + 3 > record.length) return null;
-    const nalType = (record[pos] ?? 0) & 0x3f;
-    const count = ((record[pos + 1] ?? 0) << 8) | (record[pos + 2] ?? 0);
-    pos += 3;
-    for (let i = 0; i < count; i += 1) {
-      if (pos + 2 > record.length) return null;
-      const length = ((record[pos] ?? 0) << 8) | (record[pos + 1] ?? 0);
-      pos += 2;
-      if (pos + length > record.length) return null;
-      if (nalType === 33 && length >= 4) {
-        const nal = record.subarray(pos, pos + length);
-        return guarded(() => hevcSps(unescapeRbsp(nal)));
-      }
-      pos += length;
-    }
-  }
-  return null;
+  range('weighted_bipred_idc', r.u(2), 0, 2);
+  range('pic_init_qp_minus26', r.se(), -62, 25);
+  range('pic_init_qs_minus26', r.se(), -26, 25);
+  range('chroma_qp_index_offset', r.se(), -12, 12);
 }
