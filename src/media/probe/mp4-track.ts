@@ -4,6 +4,8 @@
 // it is looped over.
 import { Reader, child, invalid, path } from './box.ts';
 import type { Box, TreeBudget } from './box.ts';
+import { checkDataReferences } from './demuxer-limits.ts';
+import { checkEditList } from './edit-list.ts';
 import { readSampleDescription } from './sample-entry.ts';
 import { checkSampleTables } from './sample-tables.ts';
 import type { ByteRange } from './sample-tables.ts';
@@ -47,6 +49,8 @@ export interface TrackContext {
   fileSize: number;
   /** Payload ranges of the top-level `mdat` boxes, in file order. */
   mdats: ByteRange[];
+  /** `mvhd` timescale: the unit of edit-list durations. */
+  movieTimescale: number;
 }
 
 const FIXED_ONE = 0x10000;
@@ -72,6 +76,7 @@ export function parseTrack(trak: Box, ctx: TrackContext): ParsedTrack {
   const stsdBox = child(stbl, 'stsd');
   if (!stsdBox) throw invalid(`${where} has no 'stsd' (sample description) box`);
 
+  checkDataReferences(buf, trak, where);
   const kind = handler === 'vide' ? 'video' : handler === 'soun' ? 'audio' : 'other';
   const named = kind === 'other' ? where : `${kind} ${where}`;
   const description = readSampleDescription(stsdBox, kind, ctx, named);
@@ -91,6 +96,12 @@ export function parseTrack(trak: Box, ctx: TrackContext): ParsedTrack {
           sampleEntries: description.count,
           timedSamples: timing.count,
         });
+
+  // Fragmented tracks keep their samples in `moof`s; their edits are not checked here.
+  if (kind === 'video' && !ctx.fragmented) {
+    const timescales = { movie: ctx.movieTimescale, media: mdhd.timescale };
+    checkEditList(buf, trak, stbl, timescales, named);
+  }
 
   const rotation = tkhd.rotation;
   let width = tkhd.width > 0 && tkhd.height > 0 ? tkhd.width : entry.width;

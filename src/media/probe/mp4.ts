@@ -21,6 +21,7 @@ import {
 } from './box.ts';
 import type { Box } from './box.ts';
 import { addFragments, readMovieExtendsDuration, readTrackExtends } from './fragments.ts';
+import { checkNesting } from './demuxer-limits.ts';
 import { checkFirstSample } from './first-sample.ts';
 import { parseTrack, readTimeHeader } from './mp4-track.ts';
 import type { ParsedTrack } from './mp4-track.ts';
@@ -141,6 +142,7 @@ async function probe(source: ByteSource): Promise<VideoInfo> {
   const budget = treeBudget();
   const header = decodeHeader(buf, 0, buf.length, 'the file');
   const moov = parseBoxes(buf, header.headerSize, buf.length, 1, 'moov', budget);
+  checkNesting(buf, header.headerSize, buf.length);
   const moovBox: Box = {
     type: 'moov',
     start: 0,
@@ -164,7 +166,14 @@ async function probe(source: ByteSource): Promise<VideoInfo> {
 
   const traks = childrenOf(moovBox, 'trak');
   if (traks.length === 0) throw invalid('the movie has no tracks');
-  const context = { buf, fragmented, budget, fileSize: source.size, mdats: top.mdats };
+  const context = {
+    buf,
+    fragmented,
+    budget,
+    fileSize: source.size,
+    mdats: top.mdats,
+    movieTimescale: mvhd.timescale,
+  };
   const tracks = traks.map((trak) => parseTrack(trak, context));
 
   let extendsDuration: number | null = null;

@@ -1,0 +1,86 @@
+// Issue 9: structures ffmpeg's mov demuxer refuses or plays as nothing, found by the
+// differential fuzz. Each check on a small mutated copy of a real fixture; the valid
+// fixtures themselves are covered by probe.test.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyMutations, boxOffsets } from '../../scripts/fuzz-mutations.ts';
+import { probeMp4Source } from '../../src/media/probe/mp4.ts';
+import { bufferSource } from '../../src/media/probe/source.ts';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/media');
+
+function load(name: string): { bytes: Buffer; at: (type: string, nth?: number) => number } {
+  const bytes = readFileSync(join(FIXTURES, name));
+  const boxes = boxOffsets(bytes);
+  const at = (type: string, nth = 0) => {
+    const found = boxes.filter((b) => b.type === type)[nth];
+    assert.ok(found, `${name} has no ${type} #${nth}`);
+    return found.at;
+  };
+  return { bytes, at };
+}
+
+async function reason(bytes: Buffer): Promise<string | null> {
+  const probe = await probeMp4Source(bufferSource(bytes));
+  if (probe.ok) return null;
+  assert.equal(probe.unexpected, false, `parser defect: ${probe.reason}`);
+  return probe.reason;
+}
+
+/** `h264-aac-faststart.mp4`: its video track's edit list is one edit at media time 1024. */
+const EDITED = 'h264-aac-faststart.mp4';
+
+test('edit list: an edit of duration 0 presents no frame', async () => {
+  const { bytes, at } = load(EDITED);
+  assert.equal(await reason(bytes), null);
+  bytes.writeUInt32BE(0, at('elst') + 16); // first entry's segment_duration
+  assert.match((await reason(bytes)) ?? '', /video track 1: the edit list presents no sample/);
+});
+
+test('edit list: an edit starting after every sample presents no frame', async () => {
+  const { bytes, at } = load(EDITED);
+  bytes.writeUInt32BE(0x7fff0000, at('elst') + 20); // media_time far past the end
+  assert.match((await reason(bytes)) ?? '', /the edit list presents no sample/);
+});
+
+test('edit list: a negative media time other than -1 is refused; -1 is an empty edit', async () => {
+  const { bytes, at } = load(EDITED);
+  bytes.writeInt32BE(-5, at('elst') + 20);
+  assert.match((await reason(bytes)) ?? '', /edit 1 has media time -5/);
+  // A lone empty edit only shifts the timeline: nothing is selected, nothing refused.
+  bytes.writeInt32BE(-1, at('elst') + 20);
+  assert.equal(await reason(bytes), null);
+});
+
+test('dref: a data reference box without entries or with a short entry is refused', async () => {
+  const { bytes, at } = load('h264-noaudio.mp4');
+  const dref = at('dref');
+  bytes.writeUInt32BE(0, dref + 12);
+  assert.match((await reason(bytes)) ?? '', /'dref' has no entry/);
+  bytes.writeUInt32BE(1, dref + 12);
+  bytes.writeUInt32BE(8, dref + 16);
+  assert.match((await reason(bytes)) ?? '', /data reference 1 has an invalid size of 8 bytes/);
+  bytes.writeUInt32BE(0x64726566, dref + 12); // a nested 'dref' read as the entry count
+  assert.match((await reason(bytes)) ?? '', /declares \d+ data references/);
+});
+
+test('nesting: atoms the demuxer descends into count, up to its 10 levels', async () => {
+  const bytes = readFileSync(join(FIXTURES, 'h264-noaudio.mp4'));
+  const seed = {
+    name: 'h264-noaudio.mp4',
+    kind: 'video' as const,
+    bytes,
+    boxes: boxOffsets(bytes),
+  };
+  const udta = seed.boxes.findIndex((b) => b.type === 'udta');
+  assert.ok(udta >= 0);
+  // Measured with the packaged ffmpeg: 6 extra udta levels open, 7 do not (udta holds
+  // meta and ilst, two more lists).
+  assert.equal(await reason(applyMutations(seed, [{ op: 'nest', box: udta, depth: 6 }])), null);
+  assert.match(
+    (await reason(applyMutations(seed, [{ op: 'nest', box: udta, depth: 7 }]))) ?? '',
+    /nested deeper than the 10 levels/,
+  );
+});
