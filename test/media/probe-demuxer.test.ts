@@ -84,3 +84,22 @@ test('nesting: atoms the demuxer descends into count, up to its 10 levels', asyn
     /nested deeper than the 10 levels/,
   );
 });
+
+test('lead samples: a NAL length past the second sample is refused, not only the first', async () => {
+  // ffmpeg holds the first picture until the next packets of its reordering window
+  // arrive; when they cannot be split into NAL units the decode fails.
+  const { bytes, at } = load('h264-noaudio.mp4');
+  const sizes = at('stsz') + 20; // version/flags, sample_size, sample_count
+  // Sample 2 one byte longer, sample 3 one shorter: the chunk still fits its mdat.
+  bytes.writeUInt32BE(bytes.readUInt32BE(sizes + 4) + 1, sizes + 4);
+  bytes.writeUInt32BE(bytes.readUInt32BE(sizes + 8) - 1, sizes + 8);
+  assert.match((await reason(bytes)) ?? '', /NAL unit at byte \d+ of a leading sample declares/);
+
+  const fragmented = load('fragmented.mp4');
+  const trun = fragmented.at('trun');
+  // First trun: flags 0xa05 (data offset, first flags, size, composition offset).
+  const second = trun + 24 + 8;
+  fragmented.bytes.writeUInt32BE(fragmented.bytes.readUInt32BE(second) + 1, second);
+  fragmented.bytes.writeUInt32BE(fragmented.bytes.readUInt32BE(second + 8) - 1, second + 8);
+  assert.match((await reason(fragmented.bytes)) ?? '', /of a leading sample declares/);
+});

@@ -1,4 +1,6 @@
-// The first sample of an H.264/HEVC track split into NAL units as a decoder splits it
+// The leading samples of an H.264/HEVC track (the first one and the rest of the
+// decoder's reordering window, sample-tables.ts LEAD_SAMPLES) split into NAL units as a
+// decoder splits them
 // (ISO/IEC 14496-15 §5.3.2: each unit behind a 1, 2 or 4 byte length). A length running
 // past the sample makes ffmpeg drop the whole packet, so the first frame never decodes
 // (issue 9). Only the length prefixes are read, through a small window: a few reads for
@@ -24,7 +26,7 @@ export async function checkFirstSample(
   while (sample.end - pos >= 4) {
     units += 1;
     if (units > MAX_UNITS) {
-      throw invalid(`${where}: the first sample holds more than ${MAX_UNITS} NAL units`);
+      throw invalid(`${where}: a leading sample holds more than ${MAX_UNITS} NAL units`);
     }
     const prefix = reader.peek(pos, lengthSize) ?? (await reader.read(pos, lengthSize));
     let length = 0;
@@ -32,7 +34,7 @@ export async function checkFirstSample(
     pos += lengthSize;
     if (length > sample.end - pos) {
       throw invalid(
-        `${where}: the first sample's NAL unit at byte ${pos - lengthSize} declares ${length} bytes but the sample has ${sample.end - pos} left`,
+        `${where}: the NAL unit at byte ${pos - lengthSize} of a leading sample declares ${length} bytes but the sample has ${sample.end - pos} left`,
       );
     }
     pos += length;

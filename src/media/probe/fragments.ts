@@ -6,7 +6,7 @@
 import { Reader, child, childrenOf, decodeHeader, invalid, parseBoxes, treeBudget } from './box.ts';
 import type { Box } from './box.ts';
 import type { ParsedTrack } from './mp4-track.ts';
-import { containing } from './sample-tables.ts';
+import { LEAD_SAMPLES, containing } from './sample-tables.ts';
 import type { ByteRange } from './sample-tables.ts';
 
 export interface FragmentTotals {
@@ -14,6 +14,8 @@ export interface FragmentTotals {
   where: string;
   /** The first sample's bytes, null before any. */
   firstSample: ByteRange | null;
+  /** The first trun's first samples, up to LEAD_SAMPLES. */
+  leadSamples: ByteRange[];
   sampleCount: number;
   /** Sum of the sample durations written in the runs (0 where a writer left them out). */
   durationSum: number;
@@ -40,6 +42,7 @@ export function emptyTotals(where: string): FragmentTotals {
   return {
     where,
     firstSample: null,
+    leadSamples: [],
     sampleCount: 0,
     durationSum: 0,
     firstStart: null,
@@ -220,6 +223,9 @@ function addRun(
         r.pos = at + sizeAt;
         const size = r.u32();
         if (i === 0) firstSize = size;
+        if (total.leadSamples.length === i && i < LEAD_SAMPLES) {
+          total.leadSamples.push({ start: start + bytes, end: start + bytes + size });
+        }
         bytes += size;
       }
     }
@@ -265,6 +271,7 @@ export function addFragments(
     track.sampleCount += total.sampleCount;
     track.durationSum += fragmentsDuration(total);
     track.firstSample ??= total.firstSample;
+    if (track.leadSamples.length === 0) track.leadSamples = total.leadSamples;
     if (
       total.minSteadyDelta > 0 &&
       (track.minSteadyDelta === 0 || total.minSteadyDelta < track.minSteadyDelta)

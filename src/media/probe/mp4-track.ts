@@ -38,6 +38,8 @@ export interface ParsedTrack {
   rotation: Rotation;
   /** The first sample's bytes (video and audio tracks), null without samples. */
   firstSample: ByteRange | null;
+  /** The first samples in decoding order whose framing is checked (LEAD_SAMPLES). */
+  leadSamples: ByteRange[];
   /** NAL length prefix size of H.264/HEVC samples, 0 for other codecs. */
   lengthSize: number;
 }
@@ -129,6 +131,7 @@ export function parseTrack(trak: Box, ctx: TrackContext): ParsedTrack {
     sps: entry.sps,
     rotation,
     firstSample: layout.firstSample,
+    leadSamples: 'leadSamples' in layout ? layout.leadSamples : [],
     lengthSize: entry.lengthSize,
   };
 }

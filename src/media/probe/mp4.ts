@@ -185,7 +185,9 @@ async function probe(source: ByteSource): Promise<VideoInfo> {
   // refused by the rules and cannot be read anyway.
   for (const t of tracks) {
     if (t.kind === 'video' && t.firstSample && t.lengthSize > 0 && !t.encrypted) {
-      await checkFirstSample(source, t.firstSample, t.lengthSize, `video track ${t.trackId}`);
+      for (const sample of t.leadSamples.length > 0 ? t.leadSamples : [t.firstSample]) {
+        await checkFirstSample(source, sample, t.lengthSize, `video track ${t.trackId}`);
+      }
     }
   }
 

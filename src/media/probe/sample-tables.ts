@@ -41,7 +41,17 @@ export interface SampleLayout {
   sampleCount: number;
   /** Where the first sample's bytes are, null without samples. */
   firstSample: ByteRange | null;
+  /** The first samples of the first chunk, up to LEAD_SAMPLES (see first-sample.ts). */
+  leadSamples: ByteRange[];
 }
+
+/**
+ * Samples at the start of a track whose NAL framing is checked: a decoder holds the
+ * first picture back until the packets of its reordering window arrive, and ffmpeg
+ * fails the whole decode when those packets cannot be split. 16 is H.264's and HEVC's
+ * largest decoded picture buffer.
+ */
+export const LEAD_SAMPLES = 16;
 
 const fullBox = (r: Reader) => r.skip(4);
 
@@ -77,6 +87,7 @@ export function checkSampleTables(stbl: Box, ctx: TableContext): SampleLayout {
   }
 
   let firstSample: ByteRange | null = null;
+  const leadSamples: ByteRange[] = [];
   let chunk = 0;
   let mdat = 0;
   for (const run of runs) {
@@ -91,10 +102,21 @@ export function checkSampleTables(stbl: Box, ctx: TableContext): SampleLayout {
       // A constant size is multiplied: a declared count never drives a loop.
       let first = table.constant;
       let bytes = table.constant * run.samplesPerChunk;
+      const lead = chunk === 1 ? Math.min(LEAD_SAMPLES, run.samplesPerChunk) : 0;
       if (table.constant === 0) {
         first = table.reader.u32();
         bytes = first;
-        for (let s = 1; s < run.samplesPerChunk; s += 1) bytes += table.reader.u32();
+        if (lead > 0) leadSamples.push({ start: offset, end: offset + first });
+        for (let s = 1; s < run.samplesPerChunk; s += 1) {
+          const size = table.reader.u32();
+          if (s < lead) leadSamples.push({ start: offset + bytes, end: offset + bytes + size });
+          bytes += size;
+        }
+      } else {
+        for (let s = 0; s < lead; s += 1) {
+          const start = offset + s * table.constant;
+          leadSamples.push({ start, end: start + table.constant });
+        }
       }
       const range = { start: offset, end: offset + bytes };
       firstSample ??= { start: offset, end: offset + first };
@@ -113,7 +135,7 @@ export function checkSampleTables(stbl: Box, ctx: TableContext): SampleLayout {
   }
   if (ctx.kind === 'video' && table.count > 0)
     checkSyncSamples(buf, child(stbl, 'stss'), table.count, where);
-  return { sampleCount: table.count, firstSample };
+  return { sampleCount: table.count, firstSample, leadSamples };
 }
 
 interface SizeTable {
