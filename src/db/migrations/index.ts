@@ -5,6 +5,7 @@ import { posts } from './0003-posts.ts';
 import { analytics } from './0004-analytics.ts';
 import { releases } from './0005-releases.ts';
 import { workers } from './0006-workers.ts';
+import { accountLifecycle } from './0008-account-lifecycle.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -14,6 +15,8 @@ const ALL: Record<string, Migration> = {
   '0004-analytics': analytics,
   '0005-releases': releases,
   '0006-workers': workers,
+  // 0007 is taken by a change landing beside this one.
+  '0008-account-lifecycle': accountLifecycle,
 };
 
 export const migrationProvider: MigrationProvider = {
