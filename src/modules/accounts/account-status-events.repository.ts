@@ -4,7 +4,10 @@ export async function insertStatusEvent(db: DbOrTx, row: AccountStatusEventsTabl
   await db.insertInto('account_status_events').values(row).execute();
 }
 
-/** One page of an account's changes, newest first, after the (at, id) of the last row seen. */
+/**
+ * One page of an account's changes, newest first, after the (at, id) of the last row seen.
+ * Ids are made from the real time of the write, so changes at one instant keep their order.
+ */
 export async function pageStatusEvents(
   db: DbOrTx,
   companyId: string,

@@ -69,7 +69,7 @@ export async function changeStatus(
   if (!fields) return row;
   await repo.setLifecycle(tx, companyId, accountId, fields, at);
   await events.insertStatusEvent(tx, {
-    id: newId('ase', Date.parse(at)),
+    id: newId('ase'),
     company_id: companyId,
     account_id: accountId,
     status: fields.status,
@@ -84,7 +84,7 @@ export async function changeStatus(
 /** The first row of a new account's history: created `pending_setup`. */
 export async function recordCreated(db: DbOrTx, row: AccountsTable): Promise<void> {
   await events.insertStatusEvent(db, {
-    id: newId('ase', Date.parse(row.created_at)),
+    id: newId('ase'),
     company_id: row.company_id,
     account_id: row.id,
     status: row.status,
