@@ -54,7 +54,8 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           tags: ['accounts'],
           summary: 'Create a publishing account',
           description:
-            'New accounts start in status `pending_setup` and take the company’s default worker ' +
+            'New accounts start in status `pending_setup`: nothing is released to them until the ' +
+            'worker operating them reports them `warming_up` or `active`. They take the company’s default worker ' +
             'timezone. Daily account creations count against the plan’s cap (`rate_limited`); the ' +
             'plan’s account slots are checked too (`account_limit_reached`).',
           body: CreateAccountBody,
