@@ -66,6 +66,8 @@ export interface AccountStatusEventsTable {
   id: string;
   company_id: string;
   account_id: string;
+  /** 1, 2, ... per account, in the order of the changes. */
+  seq: number;
   /** The effective status after the change, and the worker's status it rests on. */
   status: string;
   reported_status: string;

@@ -36,6 +36,8 @@ export const accountLifecycle: Migration = {
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('company_id', 'text', (c) => c.notNull())
       .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+      // 1, 2, ... per account in the order of the changes, which may share an instant.
+      .addColumn('seq', 'integer', (c) => c.notNull())
       // The effective status after the change, and the worker's status it rests on.
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('reported_status', 'text', (c) => c.notNull())
@@ -44,18 +46,19 @@ export const accountLifecycle: Migration = {
       .addColumn('reason', 'text')
       .addColumn('at', 'text', (c) => c.notNull())
       .execute();
-    // History pages, newest first, per account.
+    // History pages, newest first, per account; also keeps seq unique per account.
     await db.schema
       .createIndex('account_status_events_account')
       .on('account_status_events')
-      .columns(['company_id', 'account_id', 'at', 'id'])
+      .columns(['account_id', 'seq'])
+      .unique()
       .execute();
 
     // The history of an existing account starts with the status it has now.
     await sql`
       insert into account_status_events
-        (id, company_id, account_id, status, reported_status, source, reason, at)
-      select 'ase_' || id, company_id, id, status, worker_status, 'system', null, status_since
+        (id, company_id, account_id, seq, status, reported_status, source, reason, at)
+      select 'ase_' || id, company_id, id, 1, status, worker_status, 'system', null, status_since
       from accounts
     `.execute(db);
   },

@@ -4,24 +4,31 @@ export async function insertStatusEvent(db: DbOrTx, row: AccountStatusEventsTabl
   await db.insertInto('account_status_events').values(row).execute();
 }
 
-/**
- * One page of an account's changes, newest first, after the (at, id) of the last row seen.
- * Ids are made from the real time of the write, so changes at one instant keep their order.
- */
+/** The seq of the account's latest change (0 before any); callers hold the account's lock. */
+export async function lastSeq(db: DbOrTx, companyId: string, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('account_status_events')
+    .select('seq')
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.seq) : 0;
+}
+
+/** One page of an account's changes, newest first, after the seq of the last row seen. */
 export async function pageStatusEvents(
   db: DbOrTx,
   companyId: string,
   accountId: string,
-  opts: { after?: [string, string]; limit: number },
+  opts: { before?: number; limit: number },
 ): Promise<AccountStatusEventsTable[]> {
   let q = db
     .selectFrom('account_status_events')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('account_id', '=', accountId);
-  if (opts.after) {
-    const [at, id] = opts.after;
-    q = q.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
-  }
-  return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+  if (opts.before !== undefined) q = q.where('seq', '<', opts.before);
+  return q.orderBy('seq', 'desc').limit(opts.limit).execute();
 }

@@ -69,9 +69,10 @@ export async function changeStatus(
   if (!fields) return row;
   await repo.setLifecycle(tx, companyId, accountId, fields, at);
   await events.insertStatusEvent(tx, {
-    id: newId('ase'),
+    id: newId('ase', Date.parse(at)),
     company_id: companyId,
     account_id: accountId,
+    seq: (await events.lastSeq(tx, companyId, accountId)) + 1,
     status: fields.status,
     reported_status: fields.worker_status,
     source: change.source,
@@ -84,9 +85,10 @@ export async function changeStatus(
 /** The first row of a new account's history: created `pending_setup`. */
 export async function recordCreated(db: DbOrTx, row: AccountsTable): Promise<void> {
   await events.insertStatusEvent(db, {
-    id: newId('ase'),
+    id: newId('ase', Date.parse(row.created_at)),
     company_id: row.company_id,
     account_id: row.id,
+    seq: 1,
     status: row.status,
     reported_status: row.worker_status,
     source: 'system',
@@ -146,12 +148,12 @@ export async function statusHistory(
   const now = ctx.clock.now();
   const limit = query.limit ?? 25;
   const scope = cursorScope(companyId, 'account-status-history', { accountId });
-  const after = query.cursor
-    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+  const before = query.cursor
+    ? Number((ctx.cursors.decode(scope, query.cursor, now, 1) as [number])[0])
     : undefined;
   if (!(await repo.findAccount(ctx.db, companyId, accountId))) throw notFound(accountId);
   const rows = await events.pageStatusEvents(ctx.db, companyId, accountId, {
-    ...(after ? { after } : {}),
+    ...(before !== undefined ? { before } : {}),
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
@@ -159,6 +161,6 @@ export async function statusHistory(
   return {
     data: page.map(toEvent),
     nextCursor:
-      rows.length > limit && last ? ctx.cursors.encode(scope, [last.at, last.id], now) : null,
+      rows.length > limit && last ? ctx.cursors.encode(scope, [Number(last.seq)], now) : null,
   };
 }
