@@ -126,6 +126,9 @@ export async function seedDueAccounts(db: Db, companyId: string, n: number): Pro
         warmup_search_terms: JSON.stringify(['one']),
         niche: '',
         status: 'active',
+        // Reported active by its worker, so the dispatcher may release to it (DECISIONS 7).
+        worker_status: 'active',
+        status_since: at,
         timezone: DUE_TIMEZONES[i % DUE_TIMEZONES.length] as string,
         followers: 0,
         schedule_windows: null,

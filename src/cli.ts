@@ -207,7 +207,7 @@ export function buildCli(): Command {
             print(
               !!o.json,
               r,
-              `${r.workers} simulated worker(s): claimed ${r.claimed}, posted ${r.posted}, ${r.snapshots} snapshot(s), ${r.accountStats} account stat(s)`,
+              `${r.workers} simulated worker(s): ${r.statusReports} account status report(s), claimed ${r.claimed}, posted ${r.posted}, ${r.snapshots} snapshot(s), ${r.accountStats} account stat(s)`,
             );
             return;
           }
@@ -548,7 +548,8 @@ export function buildCli(): Command {
                 ? `, ${waiting.length} waiting for approval (${waiting.map((p) => `slotline approve --post ${p.postId}`).join('; ')})`
                 : ''),
             `next window: ${r.nextWindow} (${local(r.nextWindow)} ${r.worker.timezone}, in ${inMinutes} min)`,
-            `run the service (npm start): releases go out at each window, the simulator posts them`,
+            `run the service (npm start): the simulator sets the accounts up (warming_up, active a minute`,
+            `later), releases go out at each window, the simulator posts them`,
             `and analytics fill in over the following hours (SIMULATOR=off turns it off).`,
             `try: curl -H "Authorization: Bearer ${r.apiKey}" ${config.publicUrl}/v2/accounts`,
           ].join('\n'),

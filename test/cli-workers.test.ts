@@ -34,6 +34,31 @@ for (const dialect of DIALECTS) {
           await cliFails('simulate', '--at', '2026-01-01T00:00:00Z'),
           /--at needs --once/,
         );
+        // The demo accounts start pending_setup: the simulator's first pass (the service runs
+        // one every few seconds) reports them warming up, so their windows release.
+        const setupAt = Date.now();
+        const setup = await cliJson('simulate', '--once', '--at', new Date(setupAt).toISOString());
+        assert.equal(
+          setup.statusReports,
+          4,
+          `every demo account warms up: ${JSON.stringify(setup)}`,
+        );
+        assert.equal(
+          setup.accountStats,
+          4,
+          `each demo account gets statistics: ${JSON.stringify(setup)}`,
+        );
+        const states = await withDb((ctx) =>
+          ctx.db
+            .selectFrom('accounts')
+            .select('status')
+            .where('id', 'in', seeded.accountIds)
+            .execute(),
+        );
+        assert.ok(
+          states.every((a) => a.status === 'warming_up'),
+          JSON.stringify(states),
+        );
         // Release the demo's first window in this process, as the service's dispatcher would.
         const released = await withDb(async (ctx) => {
           for (let at = Date.now() + 60_000; at < Date.now() + 26 * 3_600_000; at += 15 * 60_000) {
@@ -51,7 +76,7 @@ for (const dialect of DIALECTS) {
         assert.equal(first.workers, 1, `the demo worker is simulated: ${JSON.stringify(first)}`);
         assert.ok(first.claimed >= 1, `released tasks are claimed: ${JSON.stringify(first)}`);
         assert.equal(first.posted, 0, 'nothing is posted before the post delay');
-        assert.equal(first.accountStats, 4, 'each demo account gets statistics');
+        assert.equal(first.statusReports, 4, 'a minute after the warm-up began, all are active');
         const second = await cli(
           'simulate',
           '--once',
@@ -61,7 +86,7 @@ for (const dialect of DIALECTS) {
         assert.match(
           second,
           new RegExp(
-            `^1 simulated worker\\(s\\): claimed 0, posted ${first.claimed}, ${first.claimed} snapshot\\(s\\)`,
+            `^1 simulated worker\\(s\\): 0 account status report\\(s\\), claimed 0, posted ${first.claimed}, ${first.claimed} snapshot\\(s\\)`,
           ),
         );
         const posted = await withDb((ctx) =>

@@ -27,6 +27,9 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   listAccounts: ['accounts:read'],
   createAccount: ['accounts:write'],
   getAccount: ['accounts:read'],
+  pauseAccount: ['accounts:write'],
+  resumeAccount: ['accounts:write'],
+  listAccountStatusHistory: ['accounts:read'],
   listContentTags: ['posts:read'],
   createContentTag: ['posts:write'],
   updateContentTag: ['posts:write'],
@@ -65,6 +68,7 @@ const WORKER_OPERATIONS = [
   'reportWorkerTask',
   'createWorkerTaskAnalytics',
   'putWorkerAccountStats',
+  'putWorkerAccountStatus',
 ];
 
 /** Ids of company A that sample bodies refer to (set in the setup test). */
@@ -88,6 +92,7 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   queuePost: () => ({ accountIds: [sample.accountId] }),
   updatePost: () => ({ caption: 'changed', contentGroupIds: [] }),
   claimWorkerTasks: () => ({ limit: 50 }),
+  putWorkerAccountStatus: () => ({ status: 'active', reason: 'signed in again' }),
   reportWorkerTask: () => ({ outcome: 'failed', reason: 'app crashed' }),
   createWorkerTaskAnalytics: () => ({ views: 10, likes: 1, comments: 1, shares: 0, saves: 0 }),
   putWorkerAccountStats: () => ({
@@ -310,6 +315,7 @@ describeEachDialect('security suite', (get) => {
         await t.ctx.db.selectFrom('uploads').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('posts').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('queue_items').selectAll().orderBy('id').execute(),
+        await t.ctx.db.selectFrom('account_status_events').selectAll().orderBy('id').execute(),
       ]);
     const unknownIds: Record<string, string> = {
       accountId: 'acc_doesnotexist',
@@ -388,6 +394,7 @@ describeEachDialect('security suite', (get) => {
       await t.ctx.db.selectFrom('accounts').selectAll().orderBy('id').execute(),
       await t.ctx.db.selectFrom('post_analytics').selectAll().orderBy('id').execute(),
       await t.ctx.db.selectFrom('account_stats').selectAll().orderBy('account_id').execute(),
+      await t.ctx.db.selectFrom('account_status_events').selectAll().orderBy('id').execute(),
     ]);
   };
   const sendAs = (t: TestApp, token: string | null, op: Operation, ids: Record<string, string>) =>
@@ -418,6 +425,13 @@ describeEachDialect('security suite', (get) => {
     assert.equal(ofB.status, 201, JSON.stringify(ofB.body));
     await assignAccounts(t.ctx.db, t.ctx.clock, workerA.workerId, worker.accounts);
     await assignAccounts(t.ctx.db, t.ctx.clock, workerB.workerId, [ofB.body.accountId]);
+    // Worker A sets its accounts up: nothing is released to them before (DECISIONS 7).
+    for (const accountId of worker.accounts) {
+      const up = await client(t, worker.tokenA)('PUT', `/worker/v1/accounts/${accountId}/status`, {
+        status: 'active',
+      });
+      assert.equal(up.status, 200, JSON.stringify(up.body));
+    }
     t.clock.set('2026-03-02T10:30:00.000Z');
     const post = await callA('POST', '/v2/posts', {
       media: [sample.uploadId],

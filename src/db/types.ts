@@ -48,6 +48,32 @@ export interface AccountsTable {
   updated_at: string;
   /** The worker operating the account; its timezone is the account's. */
   worker_id: string | null;
+  /**
+   * Lifecycle (DECISIONS 7): `status` is the effective status, `paused` while `paused_at` is
+   * set and `worker_status` otherwise; `worker_status` is what the worker last reported
+   * (`pending_setup` until its first report), with its reason and time.
+   */
+  worker_status: string;
+  worker_reason: string | null;
+  reported_at: string | null;
+  paused_at: string | null;
+  /** When the effective status began. */
+  status_since: string;
+}
+
+/** One change of an account's status (DECISIONS 7), kept forever. */
+export interface AccountStatusEventsTable {
+  id: string;
+  company_id: string;
+  account_id: string;
+  /** 1, 2, ... per account, in the order of the changes. */
+  seq: number;
+  /** The effective status after the change, and the worker's status it rests on. */
+  status: string;
+  reported_status: string;
+  source: string;
+  reason: string | null;
+  at: string;
 }
 
 export interface ContentTagsTable {
@@ -253,6 +279,7 @@ export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
+  account_status_events: AccountStatusEventsTable;
   content_tags: ContentTagsTable;
   usage_counters: UsageCountersTable;
   image_folders: ImageFoldersTable;

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { isDeadlock } from '../db/errors.ts';
 import { releaseItems } from '../modules/posts/posts.state.ts';
+import { RELEASABLE_STATUSES } from '../modules/accounts/account-status.ts';
 import { effectiveSchedule, parseStoredWindows } from './schedule-rules.ts';
 import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from './windows.ts';
 
@@ -39,26 +40,31 @@ interface PlannedRelease {
 }
 
 export interface DispatchResult {
-  /** Accounts with queued items that were considered. */
+  /** Accounts with queued items that were considered (those that receive releases). */
   accounts: number;
   released: number;
 }
 
 /** Decides, per account with queued items, what is due at `now` (pure over the loaded rows). */
 async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: PlannedRelease[] }> {
+  // Only accounts that receive releases (DECISIONS 7): the items of accounts in
+  // `pending_setup`, `paused` or `disconnected` stay `queued`, in their order, and are not
+  // even read, so blocked accounts cost a pass nothing.
   const items = await db
     .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
     .select([
-      'id',
-      'account_id',
-      'company_id',
-      'post_id',
-      'priority',
-      'queued_at',
-      'approved_at',
-      'scheduled_after',
+      'queue_items.id',
+      'queue_items.account_id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.priority',
+      'queue_items.queued_at',
+      'queue_items.approved_at',
+      'queue_items.scheduled_after',
     ])
-    .where('status', '=', 'queued')
+    .where('queue_items.status', '=', 'queued')
+    .where('accounts.status', 'in', RELEASABLE_STATUSES)
     .execute();
   if (items.length === 0) return { accounts: 0, due: [] };
   const byAccount = new Map<string, Candidate[]>();
@@ -95,6 +101,8 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
         'companies.schedule_windows as company_schedule',
       ])
       .where('accounts.id', 'in', ids)
+      // Paused or disconnected since the items were read: released next pass at the earliest.
+      .where('accounts.status', 'in', RELEASABLE_STATUSES)
       .execute();
     for (const r of rows) {
       accounts.set(r.id, {
@@ -195,8 +203,44 @@ async function releaseChunk(
         )
         .execute();
     }
+    await checkStillReleasable(ctx, tx, chunk, moved);
     return moved.length;
   });
+}
+
+/** Accounts paused or disconnected while their chunk was being released. */
+class AccountsBlocked extends Error {
+  constructor(readonly accountIds: ReadonlySet<string>) {
+    super('accounts stopped receiving releases during the pass');
+  }
+}
+
+/**
+ * Throws AccountsBlocked (rolling the chunk back) when an account paused or disconnected
+ * since the plan would get a release (DECISIONS 7). On PostgreSQL the share lock makes a
+ * concurrent status change (which locks the row for update) wait for this commit, so a pause
+ * answered to the company is never followed by a release. It is taken last, after the posts
+ * and items, the order in which a worker's report locks them too, so the two never deadlock.
+ */
+async function checkStillReleasable(
+  ctx: AppContext,
+  tx: DbOrTx,
+  chunk: readonly PlannedRelease[],
+  moved: readonly { id: string }[],
+): Promise<void> {
+  if (moved.length === 0) return;
+  const done = new Set(moved.map((m) => m.id));
+  const accountIds = [...new Set(chunk.filter((r) => done.has(r.itemId)).map((r) => r.accountId))];
+  let q = tx
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', 'in', accountIds)
+    .where('status', 'in', RELEASABLE_STATUSES);
+  if (ctx.dialect === 'postgres') q = q.forShare();
+  const open = new Set((await q.execute()).map((r) => r.id));
+  if (open.size < accountIds.length) {
+    throw new AccountsBlocked(new Set(accountIds.filter((id) => !open.has(id))));
+  }
 }
 
 function byAccount(a: PlannedRelease, b: PlannedRelease): number {
@@ -216,13 +260,18 @@ export async function releaseDue(ctx: AppContext, now: Date): Promise<DispatchRe
   const at = now.toISOString();
   let released = 0;
   for (let i = 0; i < due.length; i += CHUNK) {
-    const chunk = due.slice(i, i + CHUNK);
-    for (let attempt = 1; ; attempt++) {
+    let chunk = due.slice(i, i + CHUNK);
+    for (let attempt = 1; chunk.length > 0;) {
       try {
         released += await releaseChunk(ctx, chunk, at);
         break;
       } catch (err) {
-        if (!isDeadlock(err) || attempt >= ATTEMPTS) throw err;
+        if (err instanceof AccountsBlocked) {
+          // Again without them; the chunk shrinks every time, so this ends.
+          chunk = chunk.filter((r) => !err.accountIds.has(r.accountId));
+          continue;
+        }
+        if (!isDeadlock(err) || attempt++ >= ATTEMPTS) throw err;
       }
     }
   }

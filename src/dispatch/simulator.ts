@@ -1,8 +1,9 @@
 // The built-in simulator worker (DECISIONS 6): plays the worker of every simulated worker
 // (workers.simulated = 1, not revoked) for the demo and the tests. It goes through the same
-// service functions as the worker API, with the worker's own principal: heartbeat, claim the
-// released tasks, report each one posted once `postDelayMs` has passed since its claim, then
-// report analytics snapshots and account statistics.
+// service functions as the worker API, with the worker's own principal: heartbeat, set up
+// new accounts (report `warming_up` on first sight, `active` once `warmupMs` has passed;
+// DECISIONS 7), claim the released tasks, report each one posted once `postDelayMs` has
+// passed since its claim, then report analytics snapshots and account statistics.
 //
 // Everything it reports is a pure function of ids and elapsed time (seeded from the task or
 // account id), so passes can be repeated, run by two processes, or replayed in tests with a
@@ -21,6 +22,7 @@ import {
   reportResult,
 } from '../modules/workers/tasks.service.ts';
 import type { WorkerPrincipal } from '../modules/workers/workers.service.ts';
+import { reportAccountStatus } from '../modules/workers/worker-accounts.service.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -33,6 +35,8 @@ const SCANNED_POSTS = 30;
 export const SIMULATOR_INTERVAL_MS = 10_000;
 
 export interface SimulatorOptions {
+  /** How long a new account warms up before it is reported active (default 1 min). */
+  warmupMs?: number;
   /** Time from a claim to the post going out (default 20 s). */
   postDelayMs?: number;
   /** Least time between two snapshots of one task (default 15 min). */
@@ -44,6 +48,8 @@ export interface SimulatorOptions {
 export interface SimulatorResult {
   /** Simulated workers driven. */
   workers: number;
+  /** Account status reports (`warming_up`, `active`). */
+  statusReports: number;
   claimed: number;
   posted: number;
   snapshots: number;
@@ -52,7 +58,13 @@ export interface SimulatorResult {
 }
 
 /** Reports another process or a deadline settled first; the next pass sees the new state. */
-const RACES = new Set(['task_not_found', 'task_not_claimed', 'task_already_reported']);
+const RACES = new Set([
+  'task_not_found',
+  'task_not_claimed',
+  'task_already_reported',
+  // The account went to another worker since the heartbeat.
+  'account_not_found',
+]);
 
 // ---- Deterministic figures ---------------------------------------------------------------
 
@@ -232,6 +244,23 @@ async function driveWorker(
 ): Promise<void> {
   const beat = await heartbeat(ctx, worker);
 
+  // The lifecycle of a new account: a short warm-up with its search terms, then active.
+  for (const account of beat.accounts) {
+    let status: 'warming_up' | 'active' | null = null;
+    if (account.reportedStatus === 'pending_setup') status = 'warming_up';
+    else if (
+      account.reportedStatus === 'warming_up' &&
+      now - Date.parse(account.reportedAt ?? account.statusSince) >= opts.warmupMs
+    ) {
+      status = 'active';
+    }
+    if (status === null) continue;
+    const reported = await skipRaces(() =>
+      reportAccountStatus(ctx, worker, account.accountId, { status }),
+    );
+    if (reported) result.statusReports++;
+  }
+
   for (;;) {
     const claimed = await claimTasks(ctx, worker, { limit: CLAIM_BATCH });
     result.claimed += claimed.length;
@@ -324,6 +353,7 @@ export async function simulatePass(
   options: SimulatorOptions = {},
 ): Promise<SimulatorResult> {
   const opts: Required<SimulatorOptions> = {
+    warmupMs: options.warmupMs ?? MINUTE_MS,
     postDelayMs: options.postDelayMs ?? 20_000,
     snapshotEveryMs: options.snapshotEveryMs ?? 15 * MINUTE_MS,
     snapshotForMs: options.snapshotForMs ?? 3 * DAY_MS,
@@ -332,6 +362,7 @@ export async function simulatePass(
   const fixed: AppContext = { ...ctx, clock: { now: () => new Date(at) } };
   const result: SimulatorResult = {
     workers: 0,
+    statusReports: 0,
     claimed: 0,
     posted: 0,
     snapshots: 0,

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
+import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { openContext } from '../../src/bootstrap.ts';
 
@@ -41,7 +41,7 @@ describeEachDialect('dispatcher', (get, dialect) => {
     const t = get();
     t.clock.set('2026-03-02T10:00:00.000Z');
     const call = client(t, (await seedCompany(t)).key);
-    const [acc] = (await makeAccounts(call, 1)) as [string];
+    const [acc] = (await makeActiveAccounts(t, call, 1)) as [string];
     const video = await readyUpload(t, call, 'h264-noaudio.mp4');
     const first = await post(call, video, [acc]);
     const second = await post(call, video, [acc], { priority: 5 });
@@ -64,7 +64,7 @@ describeEachDialect('dispatcher', (get, dialect) => {
     const t = get();
     t.clock.set('2026-03-03T06:00:00.000Z');
     const call = client(t, (await seedCompany(t)).key);
-    const [acc] = (await makeAccounts(call, 1)) as [string];
+    const [acc] = (await makeActiveAccounts(t, call, 1)) as [string];
     const video = await readyUpload(t, call, 'h264-noaudio.mp4');
     for (let i = 0; i < 6; i++) await post(call, video, [acc]);
     const waiting = await call('POST', '/v2/posts', { media: [video], accountIds: [acc] });
@@ -86,7 +86,7 @@ describeEachDialect('dispatcher', (get, dialect) => {
       const t = get();
       t.clock.set('2026-03-04T07:00:00.000Z');
       const call = client(t, (await seedCompany(t, { plan: 'scale' })).key);
-      const accounts = await makeAccounts(call, 30);
+      const accounts = await makeActiveAccounts(t, call, 30);
       const video = await readyUpload(t, call, 'h264-noaudio.mp4');
       for (let i = 0; i < accounts.length; i += 10)
         await post(call, video, accounts.slice(i, i + 10));

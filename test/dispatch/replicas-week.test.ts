@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
-import { makeAccounts, readyUpload } from '../helpers/posts.ts';
+import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { openContext } from '../../src/bootstrap.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import {
@@ -35,7 +35,7 @@ describeEachDialect('dispatcher replicas over a week', (get, dialect) => {
       const t = get();
       t.clock.set(new Date(START - DAY_MS).toISOString());
       const call = client(t, (await seedCompany(t, { plan: 'scale' })).key);
-      const accounts = await makeAccounts(call, TIMEZONES.length);
+      const accounts = await makeActiveAccounts(t, call, TIMEZONES.length);
       const timezoneOf = new Map<string, string>();
       for (const [i, timezone] of TIMEZONES.entries()) {
         const worker = await createWorker(t.ctx.db, t.ctx.clock, { name: `w${i}`, timezone });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
+import { makeAccounts, readyUpload, setAccountStatus, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { simulatedFigures, simulatedPostUrl, simulatePass } from '../../src/dispatch/simulator.ts';
 import {
@@ -207,6 +207,8 @@ describeEachDialect('simulator worker', (get) => {
     await assignAccounts(t.ctx.db, t.ctx.clock, person.workerId, [real]);
     await assignAccounts(t.ctx.db, t.ctx.clock, retired.workerId, [revoked]);
     await revokeWorker(t.ctx.db, t.ctx.clock, retired.workerId);
+    // Both were set up before (by the person, and by the simulator while it still ran).
+    await setAccountStatus(t, [real, revoked]);
     const video = await readyUpload(t, call, 'h264-noaudio.mp4');
     await post(call, video, [real, revoked]);
     t.clock.set('2026-03-10T07:00:05.000Z');

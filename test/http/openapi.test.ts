@@ -50,6 +50,7 @@ const WORKER_OPERATIONS = [
   'post /worker/v1/tasks/{taskId}/result',
   'post /worker/v1/tasks/{taskId}/analytics',
   'put /worker/v1/accounts/{accountId}/stats',
+  'put /worker/v1/accounts/{accountId}/status',
 ];
 
 test('the committed document equals the generated one (run `npm run openapi` after route changes)', async () => {

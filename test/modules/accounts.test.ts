@@ -12,6 +12,7 @@ import {
   writePlansFile,
 } from '../helpers/api-error.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
+import { setAccountStatus } from '../helpers/posts.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 
@@ -41,11 +42,17 @@ describeEachDialect('accounts', (get) => {
     assert.equal(created.body.status, 'pending_setup');
     assert.equal(created.body.dailyCap, 4);
     assert.equal(created.body.timezone, 'UTC');
-    // Global rules: the next standard slot after 10:00 UTC is 11:00 UTC.
-    assert.equal(created.body.nextWindow, '2026-03-02T11:00:00.000Z');
+    assert.equal(created.body.statusSince, START);
+    // Nothing is released to an account being set up, so no window is promised yet.
+    assert.equal(created.body.nextWindow, null);
     const got = await call('GET', `/v2/accounts/${created.body.accountId}`);
     assert.equal(got.status, 200);
     assert.deepEqual(got.body, created.body);
+    await setAccountStatus(t, [created.body.accountId]);
+    const active = await call('GET', `/v2/accounts/${created.body.accountId}`);
+    assert.equal(active.body.status, 'active');
+    // Global rules: the next standard slot after 10:00 UTC is 11:00 UTC.
+    assert.equal(active.body.nextWindow, '2026-03-02T11:00:00.000Z');
     const list = await call('GET', '/v2/accounts');
     assert.equal(list.status, 200);
     assert.deepEqual(
@@ -398,7 +405,10 @@ describeEachDialect('accounts', (get) => {
       const res = await call('POST', '/v2/accounts', validAccount());
       assert.equal(res.status, 201);
       assert.equal(res.body.timezone, tz);
-      assert.equal(res.body.nextWindow, nextWindow, tz);
+      assert.equal(res.body.nextWindow, null, 'no window while pending_setup');
+      await setAccountStatus(t, [res.body.accountId]);
+      const active = await call('GET', `/v2/accounts/${res.body.accountId}`);
+      assert.equal(active.body.nextWindow, nextWindow, tz);
       ids.push(res.body.accountId);
     }
     // Existing accounts keep the timezone of their worker when the default changes.
@@ -431,7 +441,9 @@ describeEachDialect('accounts', (get) => {
     });
     const res = await theirs.call('POST', '/v2/accounts', validAccount());
     assert.equal(res.body.timezone, 'UTC');
-    assert.equal(res.body.nextWindow, '2026-03-02T11:00:00.000Z');
+    await setAccountStatus(t, [res.body.accountId]);
+    const active = await theirs.call('GET', `/v2/accounts/${res.body.accountId}`);
+    assert.equal(active.body.nextWindow, '2026-03-02T11:00:00.000Z');
   });
 
   test('scopes: accounts:read lists, accounts:write creates', async () => {

@@ -6,7 +6,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError } from '../helpers/api-error.ts';
 import { local } from '../helpers/uploads.ts';
-import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
+import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
 import { refreshPostStatus } from '../../src/modules/posts/posts.state.ts';
 import { engagementRate } from '../../src/modules/analytics/analytics.service.ts';
@@ -25,7 +25,8 @@ async function setup(t: TestApp, accounts = 2): Promise<Setup> {
   t.clock.set(START);
   const co = await seedCompany(t);
   const call = client(t, co.key);
-  const ids = await makeAccounts(call, accounts);
+  // Reported active by their worker: queues of blocked accounts plan nothing (DECISIONS 7).
+  const ids = await makeActiveAccounts(t, call, accounts);
   const image = await readyUpload(t, call, 'image.png');
   return { call, companyId: co.companyId, accounts: ids, image };
 }
@@ -261,7 +262,7 @@ describeEachDialect('account queue and analytics', (get) => {
       defaultTimezone: 'America/New_York',
     });
     const call = client(t, co.key);
-    const [account] = (await makeAccounts(call, 1)) as [string];
+    const [account] = (await makeActiveAccounts(t, call, 1)) as [string];
     const s: Setup = {
       call,
       companyId: co.companyId,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
+import { setAccountStatus } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
@@ -13,6 +14,8 @@ async function companyWithAccount(t: TestApp) {
   const call = client(t, co.key);
   const account = await call('POST', '/v2/accounts', validAccount());
   assert.equal(account.status, 201);
+  // Active, so its nextWindow is promised (DECISIONS 7).
+  await setAccountStatus(t, [account.body.accountId]);
   return { co, call, accountId: account.body.accountId as string };
 }
 
@@ -326,6 +329,7 @@ describeEachDialect('schedules', (get) => {
       defaultTimezone: 'America/New_York',
     });
     const ny = (await call('POST', '/v2/accounts', validAccount())).body.accountId;
+    await setAccountStatus(t, [ny]);
     assert.equal(await next(ny), '2026-03-02T13:00:00.000Z');
     const own = await call('PATCH', `/v2/accounts/${ny}/schedule`, {
       schedule: { windows: ['09:00'] },

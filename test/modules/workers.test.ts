@@ -8,7 +8,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type Call, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { fixture, local } from '../helpers/uploads.ts';
-import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
+import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
 import { engagementRate } from '../../src/modules/analytics/analytics.service.ts';
@@ -53,7 +53,7 @@ async function setup(
   t.clock.set(`${day}T10:00:00.000Z`);
   const co = await seedCompany(t, options.plan ? { plan: options.plan } : {});
   const call = client(t, co.key);
-  const accounts = await makeAccounts(call, options.accounts ?? 1);
+  const accounts = await makeActiveAccounts(t, call, options.accounts ?? 1);
   const upload = await readyUpload(t, call, options.fixture ?? 'image.png');
   const worker = await createWorker(t.ctx.db, t.ctx.clock, {
     name: `worker ${day}`,

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
+import { setAccountStatus } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
 import { createPack, importImages } from '../../src/modules/workspace/workspace.service.ts';
 
@@ -171,9 +172,14 @@ describeEachDialect('workspace', (get) => {
       'username',
       'warmupSearchTerms',
     ]);
-    assert.equal(first.nextWindow, '2026-03-02T14:00:00.000Z');
+    // No window is promised to an account still being set up (DECISIONS 7).
+    assert.equal(first.nextWindow, null);
     assert.equal(first.status, 'pending_setup');
     assert.equal(first.dailyCap, 4);
+    await setAccountStatus(t, [first.accountId]);
+    const active = (await w.call('GET', '/v2/workspace')).body.accounts[0];
+    assert.equal(active.status, 'active');
+    assert.equal(active.nextWindow, '2026-03-02T14:00:00.000Z');
 
     assert.deepEqual(
       body.folders.map((f: { folderId: string; name: string }) => [f.folderId, f.name]),

@@ -6,6 +6,7 @@ import { analytics } from './0004-analytics.ts';
 import { releases } from './0005-releases.ts';
 import { workers } from './0006-workers.ts';
 import { uploadContent } from './0007-upload-content.ts';
+import { accountLifecycle } from './0008-account-lifecycle.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const ALL: Record<string, Migration> = {
   '0005-releases': releases,
   '0006-workers': workers,
   '0007-upload-content': uploadContent,
+  '0008-account-lifecycle': accountLifecycle,
 };
 
 export const migrationProvider: MigrationProvider = {

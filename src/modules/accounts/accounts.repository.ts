@@ -210,3 +210,39 @@ export async function queueActivity(
   if (accountIds.length === 0) return [];
   return activityQuery(db, companyId, accountIds, since).execute();
 }
+
+/** The account, locked against concurrent status changes until the transaction ends. */
+export async function findAccountForUpdate(
+  tx: DbOrTx,
+  companyId: string,
+  accountId: string,
+  lock: boolean,
+): Promise<AccountsTable | undefined> {
+  let q = tx
+    .selectFrom('accounts')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', accountId);
+  if (lock) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export type LifecycleFields = Pick<
+  AccountsTable,
+  'status' | 'worker_status' | 'worker_reason' | 'reported_at' | 'paused_at' | 'status_since'
+>;
+
+export async function setLifecycle(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  fields: LifecycleFields,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ ...fields, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('id', '=', accountId)
+    .execute();
+}

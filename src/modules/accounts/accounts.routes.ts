@@ -7,13 +7,17 @@ import {
   Account,
   AccountIdParams,
   AccountPage,
+  AccountStatusEvent,
   CreateAccountBody,
   ListAccountsQuery,
+  StatusHistoryPage,
+  StatusHistoryQuery,
 } from './accounts.schemas.ts';
 import { createAccount, getAccount, listAccountsJson } from './accounts.service.ts';
+import { setPaused, statusHistory } from './accounts.lifecycle.ts';
 import { okSerializer, respond } from '../../http/json-template.ts';
 
-export const accountSchemas = [Account];
+export const accountSchemas = [Account, AccountStatusEvent];
 
 export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
@@ -50,7 +54,8 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           tags: ['accounts'],
           summary: 'Create a publishing account',
           description:
-            'New accounts start in status `pending_setup` and take the company’s default worker ' +
+            'New accounts start in status `pending_setup`: nothing is released to them until the ' +
+            'worker operating them reports them `warming_up` or `active`. They take the company’s default worker ' +
             'timezone. Daily account creations count against the plan’s cap (`rate_limited`); the ' +
             'plan’s account slots are checked too (`account_limit_reached`).',
           body: CreateAccountBody,
@@ -89,6 +94,78 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (req) => getAccount(ctx, principalOf(req).companyId, req.params.accountId),
+    );
+
+    // DECISIONS 7: pausing and resuming are the company's; the worker reports the rest. They
+    // take no body; an empty JSON body, common from clients, is accepted (as by complete).
+    await app.register(async (noBody) => {
+      noBody.removeContentTypeParser('application/json');
+      noBody.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, _body, done) =>
+        done(null, undefined),
+      );
+      for (const pause of [true, false]) {
+        noBody.withTypeProvider<TypeBoxTypeProvider>().post(
+          pause ? '/accounts/:accountId/pause' : '/accounts/:accountId/resume',
+          {
+            config: { scopes: ['accounts:write'] },
+            schema: {
+              operationId: pause ? 'pauseAccount' : 'resumeAccount',
+              tags: ['accounts'],
+              summary: pause ? 'Pause a publishing account' : 'Resume a paused publishing account',
+              description: pause
+                ? 'Stops releases to the account: its `queued` items stay queued, in their order, ' +
+                  'until it is resumed (items already released stay with the worker). The ' +
+                  'account’s worker may go on reporting its status meanwhile; that is kept and ' +
+                  'takes effect on resume. Pausing a paused account changes nothing and answers ' +
+                  '200 with the account. No request body.'
+                : 'Ends a pause: the account returns to the status its worker last reported ' +
+                  '(`pending_setup` if it never reported one) and releases resume at its next ' +
+                  'window if that status is `warming_up` or `active`. Resuming an account that is ' +
+                  'not paused changes nothing and answers 200 with the account. No request body.',
+              params: AccountIdParams,
+              response: {
+                200: ref(Account),
+                ...errorResponses([...AUTH_ERRORS, 'invalid_request', 'account_not_found']),
+              },
+            },
+          },
+          async (req) => {
+            const { companyId } = principalOf(req);
+            await setPaused(ctx, companyId, req.params.accountId, pause);
+            return getAccount(ctx, companyId, req.params.accountId);
+          },
+        );
+      }
+    });
+
+    app.get(
+      '/accounts/:accountId/status-history',
+      {
+        config: { scopes: ['accounts:read'] },
+        schema: {
+          operationId: 'listAccountStatusHistory',
+          tags: ['accounts'],
+          summary: 'List the status changes of an account',
+          description:
+            'Every change of the account’s status, newest first, from its creation ' +
+            '(`source: system`): worker reports, pauses and resumes, each with its time. A ' +
+            'report made while paused appears with `status: paused` and the reported status in ' +
+            '`reportedStatus`. `limit` is 1-100 (default 25).',
+          params: AccountIdParams,
+          querystring: StatusHistoryQuery,
+          response: {
+            200: StatusHistoryPage,
+            ...errorResponses([
+              ...AUTH_ERRORS,
+              'invalid_request',
+              'invalid_cursor',
+              'account_not_found',
+            ]),
+          },
+        },
+      },
+      async (req) =>
+        statusHistory(ctx, principalOf(req).companyId, req.params.accountId, req.query),
     );
   };
 }

@@ -15,6 +15,8 @@ import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
 import * as repo from './accounts.repository.ts';
+import { isReleasable } from './account-status.ts';
+import { recordCreated } from './accounts.lifecycle.ts';
 import { VersionedMemo } from '../../db/versioned-memo.ts';
 import {
   bodyLimits,
@@ -178,12 +180,17 @@ export function toAccount(
     username: row.username,
     displayName: row.display_name,
     status: row.status as AccountOut['status'],
+    statusSince: row.status_since,
+    statusReason: row.paused_at === null ? row.worker_reason : null,
     timezone: row.timezone,
     followers: row.followers,
     postsToday: activity.postsToday,
     dailyCap: MAX_POSTS_PER_DAY,
     queueDepth: activity.queueDepth,
-    nextWindow: nextWindowOf(row.timezone, row.schedule_windows, companyScheduleJson, now),
+    // No window is promised to an account nothing is released to (DECISIONS 7).
+    nextWindow: isReleasable(row.status)
+      ? nextWindowOf(row.timezone, row.schedule_windows, companyScheduleJson, now)
+      : null,
     lastPostAt: row.last_post_at,
     bio: row.bio,
     bioUrl: row.bio_url,
@@ -242,13 +249,18 @@ export function listAccountsJson(
     const values: HoleValue[] = [];
     for (const account of page.accounts) {
       const { row, releases } = account;
+      const todayCount = releases ? postsToday(releases, row.timezone, now) : 0;
+      if (!isReleasable(row.status)) {
+        values.push(todayCount, null);
+        continue;
+      }
       let nw = account.nextWindow;
       if (!nw || !holdsAt(nw.window, t)) {
         const window = nextWindowAt(row.timezone, row.schedule_windows, page.companySchedule, now);
         nw = { window, json: encodedHole(window.at) };
         account.nextWindow = nw;
       }
-      values.push(releases ? postsToday(releases, row.timezone, now) : 0, nw.json);
+      values.push(todayCount, nw.json);
     }
     const last = page.last;
     values.push(last ? page.cursor.get(t, () => ctx.cursors.encode(scope, last, now)) : null);
@@ -343,6 +355,11 @@ export async function createAccount(
     warmup_search_terms: JSON.stringify(input.warmup.searchTerms),
     niche: '',
     status: 'pending_setup',
+    worker_status: 'pending_setup',
+    worker_reason: null,
+    reported_at: null,
+    paused_at: null,
+    status_since: at,
     timezone: ctx.config.defaultTimezone,
     followers: 0,
     schedule_windows: null,
@@ -370,6 +387,7 @@ export async function createAccount(
       await consumeDaily(tx, plan, principal.companyId, 'account_creations', now);
       row.timezone = company?.default_timezone ?? ctx.config.defaultTimezone;
       await repo.insertAccount(tx, row);
+      await recordCreated(tx, row);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw accountExists(input);

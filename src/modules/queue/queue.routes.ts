@@ -27,6 +27,9 @@ export function queueRoutes(ctx: AppContext): FastifyPluginAsync {
             '`queued`, `posting`). Order: `posting` items first, then release order: highest ' +
             '`priority` first, then oldest `queuedAt`, then `queueItemId`. `scheduledSlotStart` ' +
             'is given for `queued` items only; items awaiting approval or media have none. ' +
+            'While the account is `pending_setup`, `paused` or `disconnected` nothing is ' +
+            'released to it: its `queued` items keep their order, have no ' +
+            '`scheduledSlotStart` and carry `notPlannedReason` instead. ' +
             '`limit` is 1-100 (default 25).',
           params: AccountIdParams,
           querystring: QueueQuery,

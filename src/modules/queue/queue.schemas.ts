@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, ref, StringEnum } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../http/pagination.ts';
 import { POST_STATUSES } from '../posts/posts.status.ts';
+import { NOT_PLANNED_REASONS } from '../accounts/account-status.ts';
 
 const At = (description: string) => Type.String({ format: 'date-time', description });
 
@@ -28,8 +29,19 @@ export const QueueItem = Type.Object(
     scheduledSlotStart: Type.Optional(
       At(
         'Planned window start, for `queued` items only: the account’s effective schedule in its ' +
-          'timezone, today’s releases and the queue as it stands now (recomputed as it changes)',
+          'timezone, today’s releases and the queue as it stands now (recomputed as it ' +
+          'changes). Absent while the account receives no releases (see `notPlannedReason`)',
       ),
+    ),
+    notPlannedReason: Type.Optional(
+      StringEnum(NOT_PLANNED_REASONS, {
+        description:
+          'On `queued` items of an account that receives no releases, why none is planned: ' +
+          '`account_pending_setup` (its worker has not reported it `warming_up` or `active` ' +
+          'yet), `account_paused` (the company paused it; POST ' +
+          '/v2/accounts/{accountId}/resume), `account_disconnected` (its worker lost access). ' +
+          'The items keep their place and are planned again once the account can post.',
+      }),
     ),
   },
   { $id: 'QueueItem', additionalProperties: false },

@@ -13,6 +13,7 @@ import {
   type ReleaseRecord,
 } from '../../dispatch/windows.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
+import { notPlannedReason } from '../accounts/account-status.ts';
 import { parseStoredWindows } from '../../dispatch/schedule-rules.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/posts.view.ts';
@@ -92,9 +93,11 @@ export async function listAccountQueue(
     : undefined;
   const rows = await repo.pageQueue(ctx.db, companyId, account.id, { after, limit: limit + 1 });
   const page = rows.slice(0, limit);
+  // DECISIONS 7: an account that receives no releases has no planned windows, and says why.
+  const blocked = notPlannedReason(account.status);
   const [ready, slots] = await Promise.all([
     readyThumbnails(ctx, page),
-    page.some((r) => r.status === 'queued')
+    blocked === null && page.some((r) => r.status === 'queued')
       ? plannedSlotStarts(ctx, account, company?.schedule_windows ?? null, now)
       : Promise.resolve(new Map<string, string>()),
   ]);
@@ -120,6 +123,7 @@ export async function listAccountQueue(
     if (r.scheduled_after !== null) item.scheduledAfter = r.scheduled_after;
     const slot = r.status === 'queued' ? slots.get(r.id) : undefined;
     if (slot !== undefined) item.scheduledSlotStart = slot;
+    if (blocked !== null && r.status === 'queued') item.notPlannedReason = blocked;
     return item;
   });
   const last = page[page.length - 1];

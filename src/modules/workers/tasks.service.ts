@@ -12,6 +12,8 @@ import type { SoundInput } from '../posts/posts.schemas.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { WorkerPrincipal } from './workers.service.ts';
 import * as workers from './workers.repository.ts';
+import { accountNotFound, toWorkerAccount } from './worker-accounts.service.ts';
+import { changeStatus } from '../accounts/accounts.lifecycle.ts';
 import * as repo from './tasks.repository.ts';
 import type {
   AccountStatsInput,
@@ -30,17 +32,6 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 function taskNotFound(taskId: string): ApiError {
   return new ApiError('task_not_found', `Task ${taskId} does not exist for this worker`);
-}
-
-function accountNotFound(accountId: string, inBody: boolean): ApiError {
-  return new ApiError(
-    'account_not_found',
-    `${inBody ? '/accountId: a' : 'A'}ccount ${accountId} is not operated by this worker`,
-    {
-      inBody,
-      hint: 'Use an accountId listed by POST /worker/v1/heartbeat.',
-    },
-  );
 }
 
 /** Account engagement is a percentage kept to two decimals, like engagementRate (DECISIONS 7). */
@@ -153,13 +144,7 @@ export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promi
     name: worker.name,
     timezone: worker.timezone,
     serverTime: now.toISOString(),
-    accounts: accounts.map((a) => ({
-      accountId: a.id,
-      platform: a.platform as 'platformA' | 'platformB',
-      username: a.username,
-      timezone: a.timezone,
-      status: a.status,
-    })),
+    accounts: accounts.map(toWorkerAccount),
     openTasks,
   };
 }
@@ -393,13 +378,14 @@ export async function reportAccountStats(
       .execute();
     await tx
       .updateTable('accounts')
-      .set({
-        followers: input.followers,
-        ...(input.status ? { status: input.status } : {}),
-        updated_at: at,
-      })
+      .set({ followers: input.followers, updated_at: at })
       .where('id', '=', accountId)
       .execute();
+    // A status sent with the figures is a status report like any other (DECISIONS 7).
+    if (input.status) {
+      const change = { source: 'worker', status: input.status } as const;
+      await changeStatus(ctx, tx, account.company_id, accountId, change, at);
+    }
   });
   return {
     accountId,

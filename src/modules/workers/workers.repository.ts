@@ -47,7 +47,18 @@ export async function updateWorker(
 export async function accountsOfWorker(db: DbOrTx, workerId: string) {
   return db
     .selectFrom('accounts')
-    .select(['id', 'company_id', 'platform', 'username', 'timezone', 'status'])
+    .select([
+      'id',
+      'company_id',
+      'platform',
+      'username',
+      'timezone',
+      'status',
+      'status_since',
+      'worker_status',
+      'reported_at',
+      'warmup_search_terms',
+    ])
     .where('worker_id', '=', workerId)
     .orderBy('id')
     .execute();

@@ -30,9 +30,12 @@ import {
   TaskIdParams,
   TaskList,
   TaskListQuery,
+  AccountStatusBody,
+  WorkerAccount,
 } from './workers.schemas.ts';
+import { reportAccountStatus } from './worker-accounts.service.ts';
 
-export const workerSchemas = [Task];
+export const workerSchemas = [Task, WorkerAccount];
 
 /** The OpenAPI tag of every worker operation. */
 export const WORKER_TAG = 'Worker API';
@@ -59,7 +62,8 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
           summary: 'Report in and read this worker’s accounts and open tasks',
           description:
             'Notes the worker as seen. Lists the accounts it operates (their timezone is the ' +
-            'worker’s) and counts its open tasks: `released` ones waiting for a claim and ' +
+            'worker’s), with their status, what this worker last reported and the warm-up ' +
+            'search terms, and counts its open tasks: `released` ones waiting for a claim and ' +
             '`claimed` ones waiting for a report. No request body.',
           response: { 200: Heartbeat, ...errorResponses(WORKER_AUTH_ERRORS) },
         },
@@ -217,6 +221,33 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (req) => reportAccountStats(ctx, workerOf(req), req.params.accountId, req.body),
+    );
+
+    app.put(
+      '/accounts/:accountId/status',
+      {
+        config: worker,
+        schema: {
+          operationId: 'putWorkerAccountStatus',
+          tags: [WORKER_TAG],
+          summary: 'Report the status of an account this worker operates',
+          description:
+            'Moves a new account out of `pending_setup`: report `warming_up` while warming it ' +
+            'up with its `warmup.searchTerms` (in the answer), `active` when it can post, ' +
+            '`disconnected` when access to it is lost (with a `reason` for the company). ' +
+            'Releases go to `warming_up` and `active` accounts only. While the company has the ' +
+            'account paused the report is kept and `status` stays `paused`; a resume returns ' +
+            'it to the last report. Repeating the current status (without a new reason) ' +
+            'changes nothing. Every change is kept in the account’s status history.',
+          params: AccountIdParams,
+          body: AccountStatusBody,
+          response: {
+            200: ref(WorkerAccount),
+            ...errorResponses([...WORKER_AUTH_ERRORS, ...BODY_ERRORS, 'account_not_found']),
+          },
+        },
+      },
+      async (req) => reportAccountStatus(ctx, workerOf(req), req.params.accountId, req.body),
     );
   };
 }

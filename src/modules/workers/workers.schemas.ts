@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../http/pagination.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
+import { ACCOUNT_STATUSES, WORKER_STATUSES } from '../accounts/account-status.ts';
 import { Sound } from '../posts/posts.schemas.ts';
 
 /** Counters are whole numbers within JavaScript's exact integer range. */
@@ -195,8 +196,11 @@ export const AccountStatsBody = Type.Object(
     comments: Counter('Comments over the scanned posts'),
     scannedPosts: Counter('How many recent posts the figures cover'),
     status: Type.Optional(
-      StringEnum(['warming_up', 'active', 'paused', 'disconnected'], {
-        description: 'The account’s state as the worker sees it',
+      StringEnum(WORKER_STATUSES, {
+        description:
+          'The account’s status as the worker sees it, reported as by PUT ' +
+          '/worker/v1/accounts/{accountId}/status without a reason (prefer that call). ' +
+          '`paused` is the company’s and cannot be reported.',
       }),
     ),
   },
@@ -210,10 +214,54 @@ export const WorkerAccount = Type.Object(
     platform: Platform,
     username: Type.String(),
     timezone: Type.String(),
-    status: Type.String(),
+    status: StringEnum(ACCOUNT_STATUSES, {
+      description:
+        'The account’s status: `paused` while its company paused it (releases stop; what this ' +
+        'worker reports is kept and applies on resume), otherwise `reportedStatus`',
+    }),
+    statusSince: DateTime,
+    reportedStatus: StringEnum(['pending_setup', ...WORKER_STATUSES], {
+      description:
+        'What this worker last reported (`pending_setup` until its first report): report ' +
+        '`warming_up` while warming the account up with `warmup.searchTerms`, `active` when it ' +
+        'can post, `disconnected` when it lost access',
+    }),
+    reportedAt: Nullable(
+      Type.String({ format: 'date-time', description: 'When that report changed it' }),
+    ),
+    warmup: Type.Object(
+      {
+        searchTerms: Type.Array(Type.String(), {
+          description: 'What to search for and watch while warming the account up',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'WorkerAccount', additionalProperties: false },
+);
+export type WorkerAccountOut = Static<typeof WorkerAccount>;
+
+export const AccountStatusBody = Type.Object(
+  {
+    status: StringEnum(WORKER_STATUSES, {
+      description:
+        '`warming_up`: warming the account up; `active`: it can post; `disconnected`: access ' +
+        'to it is lost. Releases go to `warming_up` and `active` accounts only.',
+    }),
+    reason: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        pattern: '\\S',
+        'x-pattern-message': 'must not be blank',
+        description: 'Why, for the company to read (say, why the account is disconnected)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+export type AccountStatusInput = Static<typeof AccountStatusBody>;
 
 export const Heartbeat = Type.Object(
   {
@@ -221,7 +269,7 @@ export const Heartbeat = Type.Object(
     name: Type.String(),
     timezone: Type.String(),
     serverTime: DateTime,
-    accounts: Type.Array(WorkerAccount),
+    accounts: Type.Array(ref(WorkerAccount)),
     openTasks: Type.Object(
       { released: Type.Integer({ minimum: 0 }), claimed: Type.Integer({ minimum: 0 }) },
       { additionalProperties: false },

@@ -1,0 +1,55 @@
+// The accounts a worker operates, as the worker API shows them, and the worker's status
+// reports on them (DECISIONS 7). The change itself belongs to the accounts module.
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { reportWorkerStatus } from '../accounts/accounts.lifecycle.ts';
+import type { WorkerPrincipal } from './workers.service.ts';
+import type * as workers from './workers.repository.ts';
+import * as repo from './tasks.repository.ts';
+import type { AccountStatusInput, WorkerAccountOut } from './workers.schemas.ts';
+
+type WorkerAccountRow = Awaited<ReturnType<typeof workers.accountsOfWorker>>[number];
+
+export function toWorkerAccount(a: WorkerAccountRow): WorkerAccountOut {
+  return {
+    accountId: a.id,
+    platform: a.platform as WorkerAccountOut['platform'],
+    username: a.username,
+    timezone: a.timezone,
+    status: a.status as WorkerAccountOut['status'],
+    statusSince: a.status_since,
+    reportedStatus: a.worker_status as WorkerAccountOut['reportedStatus'],
+    reportedAt: a.reported_at,
+    warmup: { searchTerms: JSON.parse(a.warmup_search_terms) as string[] },
+  };
+}
+
+export function accountNotFound(accountId: string, inBody: boolean): ApiError {
+  return new ApiError(
+    'account_not_found',
+    `${inBody ? '/accountId: a' : 'A'}ccount ${accountId} is not operated by this worker`,
+    {
+      inBody,
+      hint: 'Use an accountId listed by POST /worker/v1/heartbeat.',
+    },
+  );
+}
+
+/** PUT /worker/v1/accounts/{accountId}/status: the worker's report on an account it operates. */
+export async function reportAccountStatus(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  accountId: string,
+  input: AccountStatusInput,
+): Promise<WorkerAccountOut> {
+  const account = await repo.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  if (!account) throw accountNotFound(accountId, false);
+  const row = await reportWorkerStatus(
+    ctx,
+    account.company_id,
+    accountId,
+    input.status,
+    input.reason,
+  );
+  return toWorkerAccount(row);
+}
