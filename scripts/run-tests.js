@@ -1,5 +1,7 @@
 // Runs every test file under test/ with Node's test runner (TypeScript through tsx).
 // Usage: node scripts/run-tests.js [filter-substring...]
+// A file may take as long as the longest timeout its tests declare (the CLI suites spawn
+// a process per command and declare up to 400 s), so the file limit is above that.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +27,7 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=420000', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
