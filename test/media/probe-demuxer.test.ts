@@ -45,13 +45,10 @@ test('edit list: an edit starting after every sample presents no frame', async (
   assert.match((await reason(bytes)) ?? '', /the edit list presents no sample/);
 });
 
-test('edit list: a negative media time other than -1 is refused; -1 is an empty edit', async () => {
+test('edit list: a negative media time other than -1 is refused', async () => {
   const { bytes, at } = load(EDITED);
   bytes.writeInt32BE(-5, at('elst') + 20);
   assert.match((await reason(bytes)) ?? '', /edit 1 has media time -5/);
-  // A lone empty edit only shifts the timeline: nothing is selected, nothing refused.
-  bytes.writeInt32BE(-1, at('elst') + 20);
-  assert.equal(await reason(bytes), null);
 });
 
 test('dref: a data reference box without entries or with a short entry is refused', async () => {
@@ -102,4 +99,11 @@ test('lead samples: a NAL length past the second sample is refused, not only the
   fragmented.bytes.writeUInt32BE(fragmented.bytes.readUInt32BE(second) + 1, second);
   fragmented.bytes.writeUInt32BE(fragmented.bytes.readUInt32BE(second + 8) - 1, second + 8);
   assert.match((await reason(fragmented.bytes)) ?? '', /of a leading sample declares/);
+});
+
+test('edit list: a list of only empty edits presents no frame', async () => {
+  // ffmpeg 4.1 rebuilds the index from the edits: an empty edit alone keeps no packet.
+  const { bytes, at } = load(EDITED);
+  bytes.writeInt32BE(-1, at('elst') + 20); // the only entry's media_time: an empty edit
+  assert.match((await reason(bytes)) ?? '', /the edit list presents no sample \(it holds only/);
 });
