@@ -4,7 +4,7 @@
 import { Reader, childrenOf, decodeHeader, invalid, label, parseBoxes, ProbeError } from './box.ts';
 import type { Box, TreeBudget } from './box.ts';
 import { checkAvcConfig, checkHevcConfig } from './codec-config.ts';
-import type { CodecConfig } from './codec-config.ts';
+import type { CodecConfig, SliceParams } from './codec-config.ts';
 import type { PictureSize } from './sps.ts';
 
 export type TrackKind = 'video' | 'audio' | 'other';
@@ -27,6 +27,8 @@ export interface SampleEntry {
   sps: PictureSize | null;
   /** NAL length prefix size of H.264/HEVC samples, 0 for other codecs. */
   lengthSize: number;
+  /** Parameter sets of the decoder configuration, null for other codecs. */
+  params: SliceParams | null;
 }
 
 /** Bytes between a sample entry header and its child boxes (14496-12 §12.1.3, §12.2.3). */
@@ -81,6 +83,7 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
     height: 0,
     sps: null,
     lengthSize: 0,
+    params: null,
   };
   if (kind === 'video') {
     r.skip(24);
@@ -99,6 +102,7 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
       height,
       sps: config?.size ?? null,
       lengthSize: config?.lengthSize ?? 0,
+      params: config?.params ?? null,
     };
   }
   if (kind === 'audio') {
