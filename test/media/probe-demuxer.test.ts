@@ -107,3 +107,11 @@ test('edit list: a list of only empty edits presents no frame', async () => {
   bytes.writeInt32BE(-1, at('elst') + 20); // the only entry's media_time: an empty edit
   assert.match((await reason(bytes)) ?? '', /the edit list presents no sample \(it holds only/);
 });
+
+test('fragments: a track fragment of a track without trex defaults is refused', async () => {
+  // ffmpeg 4.1 fails reading the file ("could not find corresponding trex").
+  const { bytes, at } = load('fragmented.mp4');
+  assert.equal(await reason(bytes), null);
+  bytes.writeUInt32BE(99, at('trex', 1) + 12); // the audio track's trex now names track 99
+  assert.match((await reason(bytes)) ?? '', /refers to track 2, which has no 'trex' defaults/);
+});
