@@ -115,3 +115,12 @@ test('fragments: a track fragment of a track without trex defaults is refused', 
   bytes.writeUInt32BE(99, at('trex', 1) + 12); // the audio track's trex now names track 99
   assert.match((await reason(bytes)) ?? '', /refers to track 2, which has no 'trex' defaults/);
 });
+
+test('pasp: a negative pixel aspect ratio is refused; a zero spacing is ignored', async () => {
+  // ffmpeg 4.1 takes the signed spacings as the aspect ratio and its scaler refuses it.
+  const { bytes, at } = load('size-3840x2160.mp4');
+  bytes.writeInt32BE(0, at('pasp') + 12);
+  assert.equal(await reason(bytes), null);
+  bytes.writeInt32BE(-2, at('pasp') + 12); // vSpacing
+  assert.match((await reason(bytes)) ?? '', /negative pixel aspect ratio 1:-2 in 'pasp'/);
+});

@@ -91,6 +91,7 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
     const height = r.u16();
     r.skip(VISUAL_ENTRY_FIELDS - 28);
     const children = parseBoxes(buf, r.pos, box.end, 8, fourcc, ctx.budget);
+    checkPixelAspect(buf, children, where);
     const original = fourcc === 'encv' ? originalFormat(buf, children) : fourcc;
     const codec = videoCodec(original);
     const config = decoderConfig(buf, children, codec, original, fourcc === 'encv', where);
@@ -117,6 +118,22 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
     return { ...plain, codec: audioCodec(original, buf, children), encrypted: fourcc === 'enca' };
   }
   return plain;
+}
+
+/**
+ * `pasp` (ISO/IEC 14496-12 §12.1.4): ffmpeg reads its spacings as signed and takes them
+ * as the stream's sample aspect ratio; a negative ratio makes its scaler refuse every
+ * frame, so no thumbnail. A zero spacing means "unknown" and is ignored, as ffmpeg does.
+ */
+function checkPixelAspect(buf: Uint8Array, children: Box[], where: string): void {
+  const pasp = children.find((b) => b.type === 'pasp');
+  if (!pasp || pasp.end - pasp.payloadStart < 8) return;
+  const r = Reader.of(buf, pasp);
+  const h = r.i32();
+  const v = r.i32();
+  if (h !== 0 && v !== 0 && h < 0 !== v < 0) {
+    throw invalid(`${where} has a negative pixel aspect ratio ${h}:${v} in 'pasp'`);
+  }
 }
 
 /**
