@@ -106,3 +106,11 @@ test('HEVC: a first slice that does not start its picture is refused', async () 
   bytes[at + 2] = (bytes[at + 2] ?? 0) & 0x7f; // first_slice_segment_in_pic_flag
   assert.match((await reason(bytes)) ?? '', /first slice does not start its picture/);
 });
+
+test('HEVC: a unit the NAL splitter drops (forbidden bit) is not taken as the first slice', async () => {
+  const bytes = fixture('hevc-aac.mp4');
+  const at = firstSlice(bytes, hevcSlice);
+  bytes[at + 2] = (bytes[at + 2] ?? 0) & 0x7f; // would be refused as the first slice...
+  bytes[at] = (bytes[at] ?? 0) | 0x80; // ...but ffmpeg never parses this unit
+  assert.equal(await reason(bytes), null);
+});

@@ -58,6 +58,18 @@ export async function checkFirstSample(
   }
 }
 
+/**
+ * NAL headers ffmpeg's splitter drops before decoding (h2645_parse.c): a set forbidden
+ * bit; in HEVC also a temporal id of -1 and any layer but the base layer.
+ */
+function dropped(codec: SliceParams['codec'], nal: Uint8Array): boolean {
+  const first = nal[0] ?? 0;
+  if ((first & 0x80) !== 0) return true;
+  if (codec === 'h264') return false;
+  const second = nal[1] ?? 0;
+  return (second & 7) === 0 || (first & 1) !== 0 || second >> 3 !== 0;
+}
+
 /** VPS ids: an in-band SPS is judged on its own fields, not on the VPS it names. */
 const ANY_VPS = new Set(Array.from({ length: 16 }, (_, i) => i));
 
@@ -84,6 +96,7 @@ function copy(params: SliceParams): SliceParams {
  * checked. Returns false once the first slice has been seen.
  */
 function sliceStep(params: SliceParams, nal: Uint8Array, cut: boolean, where: string): boolean {
+  if (dropped(params.codec, nal)) return true;
   try {
     if (params.codec === 'h264') {
       const type = (nal[0] ?? 0) & 0x1f;
