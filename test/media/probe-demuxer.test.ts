@@ -124,3 +124,21 @@ test('pasp: a negative pixel aspect ratio is refused; a zero spacing is ignored'
   bytes.writeInt32BE(-2, at('pasp') + 12); // vSpacing
   assert.match((await reason(bytes)) ?? '', /negative pixel aspect ratio 1:-2 in 'pasp'/);
 });
+
+test('lead samples: ffmpeg 4.1 framing refusals (empty unit, bare prefix, no unit)', async () => {
+  // get_nalsize() fails on a length of 0 and on a prefix with nothing after it.
+  const empty = readFileSync(join(FIXTURES, 'regressions/video-318b033fe714db30.bin'));
+  assert.match(
+    (await reason(empty)) ?? '',
+    /the NAL unit at byte \d+ of a leading sample is empty/,
+  );
+  const { bytes, at } = load('h264-noaudio.mp4');
+  const first = at('stsz') + 20;
+  // The first sample takes the second one's length prefix: the chunk keeps its size.
+  bytes.writeUInt32BE(bytes.readUInt32BE(first) + 4, first);
+  bytes.writeUInt32BE(bytes.readUInt32BE(first + 4) - 4, first + 4);
+  assert.match((await reason(bytes)) ?? '', /ends with a NAL length prefix and no unit/);
+  // A 1-byte first sample: the splitter finds no unit, ffmpeg says "no frame!".
+  const none = readFileSync(join(FIXTURES, 'regressions/video-b440092d0cbc7313.bin'));
+  assert.match((await reason(none)) ?? '', /the first sample holds no NAL unit/);
+});

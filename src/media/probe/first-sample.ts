@@ -34,8 +34,12 @@ export async function checkFirstSample(
   let slice = params ? copy(params) : null;
   let pos = sample.start;
   let units = 0;
-  // ffmpeg's splitter stops when fewer than 4 bytes remain, whatever the prefix size.
+  // ffmpeg's splitter stops when fewer than 4 bytes remain, whatever the prefix size,
+  // but fails (get_nalsize) on a prefix with nothing after it and on a length of 0.
   while (sample.end - pos >= 4) {
+    if (sample.end - pos <= lengthSize) {
+      throw invalid(`${where}: a leading sample ends with a NAL length prefix and no unit`);
+    }
     units += 1;
     if (units > MAX_UNITS) {
       throw invalid(`${where}: a leading sample holds more than ${MAX_UNITS} NAL units`);
@@ -44,17 +48,27 @@ export async function checkFirstSample(
     let length = 0;
     for (let i = 0; i < lengthSize; i += 1) length = length * 256 + (prefix[i] ?? 0);
     pos += lengthSize;
+    if (length === 0) {
+      throw invalid(
+        `${where}: the NAL unit at byte ${pos - lengthSize} of a leading sample is empty`,
+      );
+    }
     if (length > sample.end - pos) {
       throw invalid(
         `${where}: the NAL unit at byte ${pos - lengthSize} of a leading sample declares ${length} bytes but the sample has ${sample.end - pos} left`,
       );
     }
-    if (slice && length > 0) {
+    if (slice) {
       const head = await reader.read(pos, Math.min(length, HEADER_BYTES));
       // Copied: the window's buffer is reused by the next read.
       if (!sliceStep(slice, Uint8Array.from(head), length > HEADER_BYTES, where)) slice = null;
     }
     pos += length;
+  }
+  // A first packet of a few bytes that the splitter finds no NAL unit in gives ffmpeg
+  // "no frame!". (An empty sample is not judged here: the demuxer hands it on as no data.)
+  if (params && units === 0 && sample.end > sample.start) {
+    throw invalid(`${where}: the first sample holds no NAL unit`);
   }
 }
 
