@@ -45,13 +45,10 @@ test('edit list: an edit starting after every sample presents no frame', async (
   assert.match((await reason(bytes)) ?? '', /the edit list presents no sample/);
 });
 
-test('edit list: a negative media time other than -1 is refused; -1 is an empty edit', async () => {
+test('edit list: a negative media time other than -1 is refused', async () => {
   const { bytes, at } = load(EDITED);
   bytes.writeInt32BE(-5, at('elst') + 20);
   assert.match((await reason(bytes)) ?? '', /edit 1 has media time -5/);
-  // A lone empty edit only shifts the timeline: nothing is selected, nothing refused.
-  bytes.writeInt32BE(-1, at('elst') + 20);
-  assert.equal(await reason(bytes), null);
 });
 
 test('dref: a data reference box without entries or with a short entry is refused', async () => {
@@ -102,4 +99,46 @@ test('lead samples: a NAL length past the second sample is refused, not only the
   fragmented.bytes.writeUInt32BE(fragmented.bytes.readUInt32BE(second) + 1, second);
   fragmented.bytes.writeUInt32BE(fragmented.bytes.readUInt32BE(second + 8) - 1, second + 8);
   assert.match((await reason(fragmented.bytes)) ?? '', /of a leading sample declares/);
+});
+
+test('edit list: a list of only empty edits presents no frame', async () => {
+  // ffmpeg 4.1 rebuilds the index from the edits: an empty edit alone keeps no packet.
+  const { bytes, at } = load(EDITED);
+  bytes.writeInt32BE(-1, at('elst') + 20); // the only entry's media_time: an empty edit
+  assert.match((await reason(bytes)) ?? '', /the edit list presents no sample \(it holds only/);
+});
+
+test('fragments: a track fragment of a track without trex defaults is refused', async () => {
+  // ffmpeg 4.1 fails reading the file ("could not find corresponding trex").
+  const { bytes, at } = load('fragmented.mp4');
+  assert.equal(await reason(bytes), null);
+  bytes.writeUInt32BE(99, at('trex', 1) + 12); // the audio track's trex now names track 99
+  assert.match((await reason(bytes)) ?? '', /refers to track 2, which has no 'trex' defaults/);
+});
+
+test('pasp: a negative pixel aspect ratio is refused; a zero spacing is ignored', async () => {
+  // ffmpeg 4.1 takes the signed spacings as the aspect ratio and its scaler refuses it.
+  const { bytes, at } = load('size-3840x2160.mp4');
+  bytes.writeInt32BE(0, at('pasp') + 12);
+  assert.equal(await reason(bytes), null);
+  bytes.writeInt32BE(-2, at('pasp') + 12); // vSpacing
+  assert.match((await reason(bytes)) ?? '', /negative pixel aspect ratio 1:-2 in 'pasp'/);
+});
+
+test('lead samples: ffmpeg 4.1 framing refusals (empty unit, bare prefix, no unit)', async () => {
+  // get_nalsize() fails on a length of 0 and on a prefix with nothing after it.
+  const empty = readFileSync(join(FIXTURES, 'regressions/video-318b033fe714db30.bin'));
+  assert.match(
+    (await reason(empty)) ?? '',
+    /the NAL unit at byte \d+ of a leading sample is empty/,
+  );
+  const { bytes, at } = load('h264-noaudio.mp4');
+  const first = at('stsz') + 20;
+  // The first sample takes the second one's length prefix: the chunk keeps its size.
+  bytes.writeUInt32BE(bytes.readUInt32BE(first) + 4, first);
+  bytes.writeUInt32BE(bytes.readUInt32BE(first + 4) - 4, first + 4);
+  assert.match((await reason(bytes)) ?? '', /ends with a NAL length prefix and no unit/);
+  // A 1-byte first sample: the splitter finds no unit, ffmpeg says "no frame!".
+  const none = readFileSync(join(FIXTURES, 'regressions/video-b440092d0cbc7313.bin'));
+  assert.match((await reason(none)) ?? '', /the first sample holds no NAL unit/);
 });

@@ -340,12 +340,20 @@ const full = (type: string, version: number, ...parts: Buffer[]) =>
   box(type, u8(version, 0, 0, 0), ...parts);
 const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map(u32));
 
-/** A real avcC (160x90 High profile SPS and PPS) from a fixture, for the handmade movies. */
+/**
+ * A real avcC (160x90 High profile SPS and PPS) from a fixture, for the handmade movies,
+ * with 1-byte NAL lengths so their small samples split into whole units (see FILLER).
+ */
 const AVCC = (() => {
   const bytes = readFileSync(fixture('h264-noaudio.mp4'));
   const at = boxOffsets(bytes).find((b) => b.type === 'avcC')?.at ?? 0;
-  return bytes.subarray(at, at + bytes.readUInt32BE(at));
+  const avcC = Buffer.from(bytes.subarray(at, at + bytes.readUInt32BE(at)));
+  avcC[12] = 0xfc; // lengthSizeMinusOne 0
+  return avcC;
 })();
+/** mdat filler: 4-byte access unit delimiters (length 3), as decoders split them. */
+const filler = (size: number) =>
+  Buffer.from(Array.from({ length: size }, (_, i) => [3, 0x09, 0xf0, 0x80][i % 4] ?? 0));
 /** movie() puts the mdat right after the 24-byte ftyp: its payload starts at 32. */
 const MDAT_PAYLOAD = 32;
 
@@ -421,7 +429,7 @@ function trak(p: MovieParts): Buffer {
 const FTYP = box('ftyp', str('isom'), u32(0x200), str('isom'), str('mp41'));
 function movie(p: MovieParts = {}): Buffer {
   const moov = box('moov', p.mvhd ?? parts.mvhd(), p.trak ?? trak(p), ...(p.extraMoov ?? []));
-  return Buffer.concat([FTYP, box('mdat', zeros(64)), moov]);
+  return Buffer.concat([FTYP, box('mdat', filler(64)), moov]);
 }
 
 /** Fastest of a few runs, so a garbage collection or busy machine is not a failure. */
@@ -569,7 +577,7 @@ test('adversarial: entry and sample counts larger than the payload', async () =>
 
 test('adversarial: compact sample sizes and mixed sample entries', async () => {
   const stz2 = (bits: number, count: number, bytes: number) =>
-    full('stz2', 0, zeros(3), u8(bits), u32(count), zeros(bytes));
+    full('stz2', 0, zeros(3), u8(bits), u32(count), Buffer.alloc(bytes, bits === 8 ? 4 : 0));
   assert.ok((await probeMp4(tempFile(movie({ stsz: stz2(8, 10, 10) })))).ok);
   await expectInvalid(movie({ stsz: stz2(4, 0xffffffff, 4) }), /'stz2' declares/);
   await expectInvalid(movie({ stsz: stz2(12, 10, 15) }), /'stz2' has an invalid field size 12/);
@@ -658,7 +666,7 @@ test('adversarial: fragment run counts larger than the payload', async () => {
   const trun = (count: number, flags: number, body: Buffer) =>
     box('trun', u8(0, (flags >> 16) & 255, (flags >> 8) & 255, flags & 255), u32(count), body);
   const file = (run: Buffer) =>
-    Buffer.concat([FTYP, moov, box('moof', box('traf', tfhd, run)), box('mdat', zeros(8))]);
+    Buffer.concat([FTYP, moov, box('moof', box('traf', tfhd, run)), box('mdat', filler(8))]);
 
   await expectInvalid(
     file(trun(0xffffffff, 0x100, zeros(8))),
@@ -713,7 +721,7 @@ test('a QuickTime file without ftyp is MOV', async () => {
     tempFile(
       Buffer.concat([
         box('wide'),
-        box('mdat', zeros(64)),
+        box('mdat', filler(64)),
         box('moov', parts.mvhd(), trak({ stco: parts.stco(1, u32(16)) })),
       ]),
     ),

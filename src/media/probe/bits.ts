@@ -8,6 +8,11 @@ export class BitReader {
   private bit = 0;
   constructor(private readonly bytes: Uint8Array) {}
 
+  /** Bits read so far, the NAL header included. */
+  get position(): number {
+    return this.bit;
+  }
+
   u(n: number): number {
     let v = 0;
     for (let i = 0; i < n; i += 1) {
@@ -55,4 +60,17 @@ export function unescapeRbsp(nal: Uint8Array): Uint8Array {
     n += 1;
   }
   return out.subarray(0, n);
+}
+
+/**
+ * Bits of an unescaped NAL unit before its rbsp_stop_one_bit, trailing zero bytes
+ * dropped: what ffmpeg measures a parameter set against ("Overread SPS/VUI").
+ */
+export function payloadBits(rbsp: Uint8Array): number {
+  let size = rbsp.length;
+  while (size > 0 && rbsp[size - 1] === 0) size -= 1;
+  const last = rbsp[size - 1] ?? 0;
+  let stop = 0;
+  while (last !== 0 && ((last >> stop) & 1) === 0) stop += 1;
+  return size * 8 - (last !== 0 ? stop + 1 : 0);
 }

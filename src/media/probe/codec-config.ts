@@ -8,14 +8,21 @@
 import { invalid } from './box.ts';
 import { ParamSetError } from './bits.ts';
 import { h264Pps, h264Sps } from './sps.ts';
-import type { PictureSize } from './sps.ts';
+import type { H264Pps, H264Sps, PictureSize } from './sps.ts';
 import { hevcPps, hevcSps, hevcVps } from './hevc-sps.ts';
+import type { HevcPps } from './hevc-sps.ts';
+import type { H264Params } from './h264-slice.ts';
+import type { HevcParams } from './hevc-slice.ts';
+
+/** The record's parameter sets by id, which the first slice header must name. */
+export type SliceParams = { codec: 'h264'; sets: H264Params } | { codec: 'hevc'; sets: HevcParams };
 
 export interface CodecConfig {
   /** Bytes of the length prefix before each NAL unit in the samples. */
   lengthSize: number;
   /** Picture size of the first SPS, null when the record holds none (in-band sets). */
   size: PictureSize | null;
+  params: SliceParams;
 }
 
 class RecordReader {
@@ -72,7 +79,8 @@ export function checkAvcConfig(record: Uint8Array, inBand: boolean, where: strin
     r.pos = 4;
     const nalLength = lengthSize(r.u8(), 'avcC');
     const spsCount = r.u8() & 0x1f;
-    const spsIds = new Set<number>();
+    const spsById = new Map<number, H264Sps>();
+    const ppsById = new Map<number, H264Pps>();
     let size: PictureSize | null = null;
     for (let i = 0; i < spsCount; i += 1) {
       const nal = r.nal();
@@ -82,22 +90,27 @@ export function checkAvcConfig(record: Uint8Array, inBand: boolean, where: strin
         }
         return h264Sps(nal);
       });
-      spsIds.add(sps.id);
+      spsById.set(sps.id, sps);
       size ??= { width: sps.width, height: sps.height };
     }
     const ppsCount = r.u8();
     for (let i = 0; i < ppsCount; i += 1) {
       const nal = r.nal();
-      guarded(where, 'avcC PPS', () => {
+      const pps = guarded(where, 'avcC PPS', () => {
         if (((nal[0] ?? 0) & 0x1f) !== 8) {
           throw new ParamSetError(`is a NAL unit of type ${(nal[0] ?? 0) & 0x1f}`);
         }
-        h264Pps(nal, spsIds);
+        return h264Pps(nal, spsById);
       });
+      ppsById.set(pps.id, pps);
     }
     if (!inBand && spsCount === 0) throw new ParamSetError('avcC has no SPS');
     if (!inBand && ppsCount === 0) throw new ParamSetError('avcC has no PPS');
-    return { lengthSize: nalLength, size };
+    return {
+      lengthSize: nalLength,
+      size,
+      params: { codec: 'h264', sets: { sps: spsById, pps: ppsById } },
+    };
   });
 }
 
@@ -113,7 +126,7 @@ export function checkHevcConfig(record: Uint8Array, inBand: boolean, where: stri
     const arrays = r.u8();
     const vpsIds = new Set<number>();
     const spsIds = new Set<number>();
-    let pps = 0;
+    const ppsById = new Map<number, HevcPps>();
     let size: PictureSize | null = null;
     for (let a = 0; a < arrays; a += 1) {
       r.u8(); // array_completeness and the array's NAL type; each unit's own header decides
@@ -128,14 +141,18 @@ export function checkHevcConfig(record: Uint8Array, inBand: boolean, where: stri
           size ??= { width: sps.width, height: sps.height };
         }
         if (type === PPS) {
-          guarded(where, 'hvcC PPS', () => hevcPps(nal, spsIds));
-          pps += 1;
+          const pps = guarded(where, 'hvcC PPS', () => hevcPps(nal, spsIds));
+          ppsById.set(pps.id, pps);
         }
       }
     }
     if (!inBand && vpsIds.size === 0) throw new ParamSetError('hvcC has no VPS');
     if (!inBand && spsIds.size === 0) throw new ParamSetError('hvcC has no SPS');
-    if (!inBand && pps === 0) throw new ParamSetError('hvcC has no PPS');
-    return { lengthSize: nalLength, size };
+    if (!inBand && ppsById.size === 0) throw new ParamSetError('hvcC has no PPS');
+    return {
+      lengthSize: nalLength,
+      size,
+      params: { codec: 'hevc', sets: { sps: spsIds, pps: ppsById } },
+    };
   });
 }

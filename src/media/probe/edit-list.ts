@@ -36,14 +36,16 @@ export function checkEditList(
   const elst = path(trak, 'edts', 'elst');
   if (!elst) return;
   const edits = readEdits(buf, elst, timescales, where);
-  if (edits === null) return; // only empty edits: they shift the timeline, select nothing
+  if (edits === null) return; // no entries: ffmpeg ignores the box
   const dts = readRuns(buf, child(stbl, 'stts'), false);
   const ctts = readRuns(buf, child(stbl, 'ctts'), true);
   // Negative composition offsets shift every time up, as ffmpeg's dts_shift does.
   const shift = Math.max(0, ...ctts.map((r) => -r.value));
+  // Empty edits (media time -1) only shift the timeline: a list of nothing else keeps
+  // no sample in ffmpeg's rebuilt index, so the track has no packet at all.
   if (!edits.some((edit) => presentsSample(edit, dts, ctts, shift))) {
     throw invalid(
-      `${where}: the edit list presents no sample (media time ${edits[0]?.start ?? 0}, duration ${edits[0]?.duration ?? 0}), so no frame would be shown`,
+      `${where}: the edit list presents no sample ${edits[0] ? `(media time ${edits[0].start}, duration ${edits[0].duration})` : '(it holds only empty edits)'}, so no frame would be shown`,
     );
   }
 }
@@ -77,7 +79,7 @@ function readEdits(
     const scaled = Math.round((duration * timescales.media) / timescales.movie);
     edits.push({ start: time, duration: scaled });
   }
-  return edits.length > 0 ? edits : null;
+  return count > 0 ? edits : null;
 }
 
 /** stts (deltas) or ctts (offsets, signed when `signed`) as runs; absent box: none. */

@@ -132,8 +132,12 @@ export function addFragment(
     if (flags & TFHD_BASE_DATA_OFFSET) base = tfhd.u64();
     if (flags & TFHD_DESCRIPTION_INDEX) tfhd.skip(4);
     const defaults = trex.get(trackId);
-    const fallback = flags & TFHD_DEFAULT_DURATION ? tfhd.u32() : (defaults?.duration ?? 0);
-    const size = flags & TFHD_DEFAULT_SIZE ? tfhd.u32() : (defaults?.size ?? 0);
+    // §8.8.3 requires a `trex` per track; ffmpeg stops reading the file without one.
+    if (!defaults) {
+      throw invalid(`a movie fragment refers to track ${trackId}, which has no 'trex' defaults`);
+    }
+    const fallback = flags & TFHD_DEFAULT_DURATION ? tfhd.u32() : defaults.duration;
+    const size = flags & TFHD_DEFAULT_SIZE ? tfhd.u32() : defaults.size;
     const start = decodeTime(buf, child(traf, 'tfdt')) ?? total.cursor;
     let length = 0;
     let cursor = base;

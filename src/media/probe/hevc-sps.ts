@@ -90,10 +90,21 @@ export function hevcSps(nal: Uint8Array, vpsIds: Set<number>): HevcSps {
   return { id, width, height };
 }
 
-export function hevcPps(nal: Uint8Array, spsIds: Set<number>): void {
+/** §7.3.2.3 fields the start of a slice segment header depends on (§7.3.6.1). */
+export interface HevcPps {
+  id: number;
+  spsId: number;
+  extraSliceHeaderBits: number;
+}
+
+export function hevcPps(nal: Uint8Array, spsIds: Set<number>): HevcPps {
   const r = new BitReader(unescapeRbsp(nal));
   r.skip(16);
-  range('pps_pic_parameter_set_id', r.ue(), 0, 63);
-  const sps = range('pps_seq_parameter_set_id', r.ue(), 0, 15);
-  if (!spsIds.has(sps)) throw new ParamSetError(`refers to SPS ${sps}, which hvcC does not hold`);
+  const id = range('pps_pic_parameter_set_id', r.ue(), 0, 63);
+  const spsId = range('pps_seq_parameter_set_id', r.ue(), 0, 15);
+  if (!spsIds.has(spsId)) {
+    throw new ParamSetError(`refers to SPS ${spsId}, which hvcC does not hold`);
+  }
+  r.skip(2); // dependent_slice_segments_enabled_flag, output_flag_present_flag
+  return { id, spsId, extraSliceHeaderBits: r.u(3) };
 }

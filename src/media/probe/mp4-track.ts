@@ -6,6 +6,7 @@ import { Reader, child, invalid, path } from './box.ts';
 import type { Box, TreeBudget } from './box.ts';
 import { checkDataReferences } from './demuxer-limits.ts';
 import { checkEditList } from './edit-list.ts';
+import type { SliceParams } from './codec-config.ts';
 import { readSampleDescription } from './sample-entry.ts';
 import { checkSampleTables } from './sample-tables.ts';
 import type { ByteRange } from './sample-tables.ts';
@@ -42,6 +43,7 @@ export interface ParsedTrack {
   leadSamples: ByteRange[];
   /** NAL length prefix size of H.264/HEVC samples, 0 for other codecs. */
   lengthSize: number;
+  params: SliceParams | null;
 }
 
 export interface TrackContext {
@@ -133,6 +135,7 @@ export function parseTrack(trak: Box, ctx: TrackContext): ParsedTrack {
     firstSample: layout.firstSample,
     leadSamples: 'leadSamples' in layout ? layout.leadSamples : [],
     lengthSize: entry.lengthSize,
+    params: entry.params,
   };
 }
 

@@ -185,8 +185,11 @@ async function probe(source: ByteSource): Promise<VideoInfo> {
   // refused by the rules and cannot be read anyway.
   for (const t of tracks) {
     if (t.kind === 'video' && t.firstSample && t.lengthSize > 0 && !t.encrypted) {
-      for (const sample of t.leadSamples.length > 0 ? t.leadSamples : [t.firstSample]) {
-        await checkFirstSample(source, sample, t.lengthSize, `video track ${t.trackId}`);
+      const lead = t.leadSamples.length > 0 ? t.leadSamples : [t.firstSample];
+      for (const [i, sample] of lead.entries()) {
+        // Only the first sample's first slice is parsed: the picture decoding starts from.
+        const params = i === 0 ? t.params : null;
+        await checkFirstSample(source, sample, t.lengthSize, `video track ${t.trackId}`, params);
       }
     }
   }

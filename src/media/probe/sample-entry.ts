@@ -4,7 +4,7 @@
 import { Reader, childrenOf, decodeHeader, invalid, label, parseBoxes, ProbeError } from './box.ts';
 import type { Box, TreeBudget } from './box.ts';
 import { checkAvcConfig, checkHevcConfig } from './codec-config.ts';
-import type { CodecConfig } from './codec-config.ts';
+import type { CodecConfig, SliceParams } from './codec-config.ts';
 import type { PictureSize } from './sps.ts';
 
 export type TrackKind = 'video' | 'audio' | 'other';
@@ -27,6 +27,8 @@ export interface SampleEntry {
   sps: PictureSize | null;
   /** NAL length prefix size of H.264/HEVC samples, 0 for other codecs. */
   lengthSize: number;
+  /** Parameter sets of the decoder configuration, null for other codecs. */
+  params: SliceParams | null;
 }
 
 /** Bytes between a sample entry header and its child boxes (14496-12 §12.1.3, §12.2.3). */
@@ -81,6 +83,7 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
     height: 0,
     sps: null,
     lengthSize: 0,
+    params: null,
   };
   if (kind === 'video') {
     r.skip(24);
@@ -88,6 +91,7 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
     const height = r.u16();
     r.skip(VISUAL_ENTRY_FIELDS - 28);
     const children = parseBoxes(buf, r.pos, box.end, 8, fourcc, ctx.budget);
+    checkPixelAspect(buf, children, where);
     const original = fourcc === 'encv' ? originalFormat(buf, children) : fourcc;
     const codec = videoCodec(original);
     const config = decoderConfig(buf, children, codec, original, fourcc === 'encv', where);
@@ -99,6 +103,7 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
       height,
       sps: config?.size ?? null,
       lengthSize: config?.lengthSize ?? 0,
+      params: config?.params ?? null,
     };
   }
   if (kind === 'audio') {
@@ -113,6 +118,22 @@ function readSampleEntry(box: Box, kind: TrackKind, ctx: EntryContext, where: st
     return { ...plain, codec: audioCodec(original, buf, children), encrypted: fourcc === 'enca' };
   }
   return plain;
+}
+
+/**
+ * `pasp` (ISO/IEC 14496-12 §12.1.4): ffmpeg reads its spacings as signed and takes them
+ * as the stream's sample aspect ratio; a negative ratio makes its scaler refuse every
+ * frame, so no thumbnail. A zero spacing means "unknown" and is ignored, as ffmpeg does.
+ */
+function checkPixelAspect(buf: Uint8Array, children: Box[], where: string): void {
+  const pasp = children.find((b) => b.type === 'pasp');
+  if (!pasp || pasp.end - pasp.payloadStart < 8) return;
+  const r = Reader.of(buf, pasp);
+  const h = r.i32();
+  const v = r.i32();
+  if (h !== 0 && v !== 0 && h < 0 !== v < 0) {
+    throw invalid(`${where} has a negative pixel aspect ratio ${h}:${v} in 'pasp'`);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // standard sets and ffmpeg's decoder enforces when it opens the stream: a value out of
 // them makes ffmpeg refuse the decoder configuration, so no frame and no thumbnail.
 // The picture size also feeds the dimension rule (video-rules.ts).
-import { BitReader, ParamSetError, unescapeRbsp } from './bits.ts';
+import { BitReader, ParamSetError, payloadBits, unescapeRbsp } from './bits.ts';
 
 export interface PictureSize {
   width: number;
@@ -13,6 +13,31 @@ export interface PictureSize {
 export interface H264Sps extends PictureSize {
   id: number;
   chroma: number;
+  /** The fields a slice header's layout and ranges depend on (§7.3.3). */
+  bitDepthLuma: number;
+  log2MaxFrameNum: number;
+  pocType: number;
+  log2MaxPocLsb: number;
+  deltaPicOrderAlwaysZero: boolean;
+  frameMbsOnly: boolean;
+  direct8x8Inference: boolean;
+  mbAff: boolean;
+  /** PicSizeInMbs of a frame. */
+  frameMbs: number;
+}
+
+/** §7.3.2.2 fields a slice header depends on. */
+export interface H264Pps {
+  id: number;
+  spsId: number;
+  cabac: boolean;
+  bottomFieldPicOrderPresent: boolean;
+  refCount: [number, number];
+  weightedPred: boolean;
+  weightedBipredIdc: number;
+  initQp: number;
+  deblockingControlPresent: boolean;
+  redundantPicCntPresent: boolean;
 }
 
 /** profile_idc values of H.264 Annex A, G and H. */
@@ -31,7 +56,8 @@ function range(name: string, value: number, min: number, max: number): number {
 }
 
 export function h264Sps(nal: Uint8Array): H264Sps {
-  const r = new BitReader(unescapeRbsp(nal));
+  const rbsp = unescapeRbsp(nal);
+  const r = new BitReader(rbsp);
   r.skip(8); // NAL header
   const profile = r.u(8);
   if (!PROFILES.has(profile))
@@ -40,10 +66,12 @@ export function h264Sps(nal: Uint8Array): H264Sps {
   const id = range('seq_parameter_set_id', r.ue(), 0, 31);
   let chroma = 1;
   let separatePlanes = 0;
+  let bitDepthLuma = 8;
   if (HIGH_PROFILES.has(profile)) {
     chroma = range('chroma_format_idc', r.ue(), 0, 3);
     if (chroma === 3) separatePlanes = r.u(1);
     const luma = range('bit_depth_luma_minus8', r.ue(), 0, 6);
+    bitDepthLuma = luma + 8;
     const chromaDepth = range('bit_depth_chroma_minus8', r.ue(), 0, 6);
     if (luma !== chromaDepth) {
       throw new ParamSetError(
@@ -58,12 +86,14 @@ export function h264Sps(nal: Uint8Array): H264Sps {
       }
     }
   }
-  range('log2_max_frame_num_minus4', r.ue(), 0, 12);
+  const log2MaxFrameNum = range('log2_max_frame_num_minus4', r.ue(), 0, 12) + 4;
   const pocType = range('pic_order_cnt_type', r.ue(), 0, 2);
+  let log2MaxPocLsb = 0;
+  let deltaPicOrderAlwaysZero = false;
   if (pocType === 0) {
-    range('log2_max_pic_order_cnt_lsb_minus4', r.ue(), 0, 12);
+    log2MaxPocLsb = range('log2_max_pic_order_cnt_lsb_minus4', r.ue(), 0, 12) + 4;
   } else if (pocType === 1) {
-    r.skip(1);
+    deltaPicOrderAlwaysZero = r.u(1) === 1;
     r.se();
     r.se();
     const cycle = range('num_ref_frames_in_pic_order_cnt_cycle', r.ue(), 0, 255);
@@ -74,11 +104,16 @@ export function h264Sps(nal: Uint8Array): H264Sps {
   const widthMbs = r.ue() + 1;
   const heightUnits = r.ue() + 1;
   const frameMbsOnly = r.u(1);
-  if (frameMbsOnly === 0) r.skip(1);
-  r.skip(1); // direct_8x8_inference_flag
+  const mbAff = frameMbsOnly === 0 && r.u(1) === 1;
+  const direct8x8Inference = r.u(1) === 1;
   let crop = [0, 0, 0, 0];
   if (r.u(1) === 1) crop = [r.ue(), r.ue(), r.ue(), r.ue()];
-  if (r.u(1) === 1) skipVui(r);
+  const vui = r.u(1) === 1;
+  if (vui) skipVui(r);
+  // ffmpeg drops an SPS read past its stop bit, and every slice referring to it fails.
+  const overread = r.position - payloadBits(rbsp);
+  if (overread > 0)
+    throw new ParamSetError(`overreads its ${vui ? 'VUI' : 'end'} by ${overread} bits`);
   const arrayType = separatePlanes === 1 ? 0 : chroma;
   const cropX = arrayType === 1 || arrayType === 2 ? 2 : 1;
   const cropY = (arrayType === 1 ? 2 : 1) * (2 - frameMbsOnly);
@@ -93,7 +128,21 @@ export function h264Sps(nal: Uint8Array): H264Sps {
   if (width <= 0 || height <= 0) {
     throw new ParamSetError(`cropping leaves no picture of the coded ${codedWidth}x${codedHeight}`);
   }
-  return { id, chroma, width, height };
+  return {
+    id,
+    chroma,
+    width,
+    height,
+    bitDepthLuma,
+    log2MaxFrameNum,
+    pocType,
+    log2MaxPocLsb,
+    deltaPicOrderAlwaysZero,
+    frameMbsOnly: frameMbsOnly === 1,
+    direct8x8Inference,
+    mbAff,
+    frameMbs: widthMbs * heightUnits * (2 - frameMbsOnly),
+  };
 }
 
 function skipScalingList(r: BitReader, size: number): void {
@@ -143,21 +192,37 @@ function skipHrd(r: BitReader): void {
   r.skip(20);
 }
 
-/** §7.3.2.2, up to the fields a decoder range-checks; `spsIds` are the SPS ids present. */
-export function h264Pps(nal: Uint8Array, spsIds: Set<number>): void {
+/** §7.3.2.2, up to the fields a decoder range-checks; `sps` are the SPSs present by id. */
+export function h264Pps(nal: Uint8Array, sps: Map<number, H264Sps>): H264Pps {
   const r = new BitReader(unescapeRbsp(nal));
   r.skip(8);
-  range('pic_parameter_set_id', r.ue(), 0, 255);
-  const sps = range('seq_parameter_set_id', r.ue(), 0, 31);
-  if (!spsIds.has(sps)) throw new ParamSetError(`refers to SPS ${sps}, which avcC does not hold`);
-  r.skip(2); // entropy_coding_mode_flag, bottom_field_pic_order_in_frame_present_flag
+  const id = range('pic_parameter_set_id', r.ue(), 0, 255);
+  const spsId = range('seq_parameter_set_id', r.ue(), 0, 31);
+  if (!sps.has(spsId)) throw new ParamSetError(`refers to SPS ${spsId}, which avcC does not hold`);
+  const cabac = r.u(1) === 1;
+  const bottomFieldPicOrderPresent = r.u(1) === 1;
   const groups = range('num_slice_groups_minus1', r.ue(), 0, 7);
   if (groups > 0) throw new ParamSetError('uses slice groups (FMO), which decoders do not support');
-  range('num_ref_idx_l0_default_active_minus1', r.ue(), 0, 31);
-  range('num_ref_idx_l1_default_active_minus1', r.ue(), 0, 31);
-  r.skip(1);
-  range('weighted_bipred_idc', r.u(2), 0, 2);
-  range('pic_init_qp_minus26', r.se(), -62, 25);
+  const l0 = range('num_ref_idx_l0_default_active_minus1', r.ue(), 0, 31) + 1;
+  const l1 = range('num_ref_idx_l1_default_active_minus1', r.ue(), 0, 31) + 1;
+  const weightedPred = r.u(1) === 1;
+  const weightedBipredIdc = range('weighted_bipred_idc', r.u(2), 0, 2);
+  const initQp = 26 + range('pic_init_qp_minus26', r.se(), -62, 25);
   range('pic_init_qs_minus26', r.se(), -26, 25);
   range('chroma_qp_index_offset', r.se(), -12, 12);
+  const deblockingControlPresent = r.u(1) === 1;
+  r.skip(1); // constrained_intra_pred_flag
+  const redundantPicCntPresent = r.u(1) === 1;
+  return {
+    id,
+    spsId,
+    cabac,
+    bottomFieldPicOrderPresent,
+    refCount: [l0, l1],
+    weightedPred,
+    weightedBipredIdc,
+    initQp,
+    deblockingControlPresent,
+    redundantPicCntPresent,
+  };
 }
