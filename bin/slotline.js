@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('../src/cli.ts');
+const { runCli } = await import('../src/cli/index.ts');
 await runCli(process.argv);
