@@ -1,7 +1,24 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly; no build step is needed.
-import { register } from 'tsx/esm/api';
-
-register();
-const { runCli } = await import('../src/cli/index.ts');
-await runCli(process.argv);
+// The `slotline` command. It runs the compiled JavaScript under dist/, which `npm ci` builds
+// (the `prepare` script) and `npm run build` rebuilds. SLOTLINE_FROM_SOURCE=1 runs the
+// TypeScript sources through tsx instead, for development without a build (tsx is a
+// development dependency, so production never loads it).
+const fromSource = process.env.SLOTLINE_FROM_SOURCE === '1';
+let cli;
+if (fromSource) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../src/cli/index.ts');
+} else {
+  const entry = new URL('../dist/cli/index.js', import.meta.url);
+  try {
+    cli = await import(entry.href);
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(entry.pathname)) {
+      throw err;
+    }
+    console.error('slotline: dist/ is not built: run `npm run build` (npm ci runs it)');
+    process.exit(1);
+  }
+}
+await cli.runCli(process.argv);
