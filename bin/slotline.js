@@ -3,6 +3,8 @@
 // (the `prepare` script) and `npm run build` rebuilds. SLOTLINE_FROM_SOURCE=1 runs the
 // TypeScript sources through tsx instead, for development without a build (tsx is a
 // development dependency, so production never loads it).
+import { fileURLToPath } from 'node:url';
+
 const fromSource = process.env.SLOTLINE_FROM_SOURCE === '1';
 let cli;
 if (fromSource) {
@@ -14,7 +16,9 @@ if (fromSource) {
   try {
     cli = await import(entry.href);
   } catch (err) {
-    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(entry.pathname)) {
+    // Only the entry itself missing means "not built"; anything else is a real failure.
+    const missing = String(err?.message).includes(fileURLToPath(entry));
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !missing) {
       throw err;
     }
     console.error('slotline: dist/ is not built: run `npm run build` (npm ci runs it)');
