@@ -21,7 +21,28 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['src/cli.ts', 'scripts/**', 'bench/**', 'bin/**', 'test/helpers/**'],
+    files: ['src/cli/**', 'scripts/**', 'bench/**', 'bin/**', 'test/helpers/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // `slotline --help` must not load the service: the command files import only commander,
+    // Node built-ins, each other and light helpers up front, and the service code inside
+    // their actions with `await import(...)` (which this rule leaves alone), when they run.
+    files: ['src/cli/index.ts', 'src/cli/shared.ts', 'src/cli/*.command.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(?!commander$|node:|\\./shared\\.ts$|\\./[a-z-]+\\.command\\.ts$|\\.\\./lib/operator-error\\.ts$)',
+              allowTypeImports: true,
+              message: 'load service code inside the action, with await import(...)',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -32,7 +32,10 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** Starts a TypeScript entry in a child process, pinned to CPU 0 when taskset exists. */
+/**
+ * Starts an entry in a child process, pinned to CPU 0 when taskset exists: TypeScript through
+ * tsx, JavaScript (bin/slotline.js, which runs the compiled dist/) as production runs it.
+ */
 export async function startChild(
   entry: string,
   args: string[],
@@ -43,7 +46,7 @@ export async function startChild(
   const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
   const child = fork(entry, args, {
     env,
-    execArgv: ['--import', 'tsx', ...profile],
+    execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...profile],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   if (child.pid) {

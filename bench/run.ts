@@ -6,6 +6,7 @@ import { benchReads } from './reads.ts';
 import { benchProbe, benchPut } from './uploads.ts';
 import { benchPostsCreate, benchPostsDeep, benchPostsRead, benchRender } from './posts.ts';
 import { benchRelease } from './release.ts';
+import { benchStartup } from './startup.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'posts-deep': benchPostsDeep,
   render: benchRender,
   release: benchRelease,
+  startup: benchStartup,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

@@ -1,5 +1,8 @@
 // Runs every test file under test/ with Node's test runner (TypeScript through tsx).
 // Usage: node scripts/run-tests.js [filter-substring...]
+// Suites that spawn `bin/slotline.js` run the compiled dist/, so this builds it first: a
+// stale build is never what gets tested. With SLOTLINE_FROM_SOURCE=1 (passed on to the
+// children) they run src/ through tsx instead, and nothing is built.
 // A file may take as long as the longest timeout its tests declare (the CLI suites spawn
 // a process per command and declare up to 400 s), so the file limit is above that.
 import { spawnSync } from 'node:child_process';
@@ -24,6 +27,16 @@ const files = collect('test')
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+if (process.env.SLOTLINE_FROM_SOURCE !== '1') {
+  const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
+  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    console.error('the build (npm run build) failed; no tests were run');
+    process.exit(build.status ?? 1);
+  }
 }
 const result = spawnSync(
   process.execPath,

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './modules/usage/plans.ts';
 import { validTimezone } from './dispatch/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
+import { OperatorError } from './lib/operator-error.ts';
 
 export interface Config {
   readonly port: number;
@@ -36,7 +37,7 @@ export interface Config {
   readonly simulator: boolean;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends OperatorError {}
 
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];

@@ -17,14 +17,14 @@ const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 0');
-let stopped = false;
+let timer;
 const tick = () => {
-  if (stopped) return;
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-  setTimeout(tick, workerData.intervalMs);
+  timer = setTimeout(tick, workerData.intervalMs);
 };
-parentPort.on('message', () => { stopped = true; db.close(); parentPort.close(); });
-setTimeout(tick, workerData.intervalMs);
+// Clearing the timer lets the thread exit at once rather than at its next tick.
+parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.close(); });
+timer = setTimeout(tick, workerData.intervalMs);
 `;
 
 export interface Checkpointer {

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { buildCli } from '../../src/cli.ts';
+import { buildCli } from '../../src/cli/index.ts';
 
 test('slotline --version and -V print the package version', async () => {
   const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };

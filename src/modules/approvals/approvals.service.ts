@@ -4,8 +4,9 @@
 // conditional on the items' current status, followed by the post's status refresh.
 import type { AppContext } from '../../context.ts';
 import { decideItems } from '../posts/posts.state.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
 
-export class ApprovalError extends Error {}
+export class ApprovalError extends OperatorError {}
 
 export interface ApprovalTarget {
   postId: string;

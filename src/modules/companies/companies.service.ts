@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Db, DbOrTx, CompaniesTable } from '../../db/types.ts';
 import { param, prepared } from '../../db/prepared.ts';
 import type { PlanTable } from '../usage/plans.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
 
 export interface CompanyInfo {
   companyId: string;
@@ -17,7 +18,7 @@ export interface CompanyInfo {
   createdAt: string;
 }
 
-export class CompanyError extends Error {}
+export class CompanyError extends OperatorError {}
 
 function info(row: CompaniesTable): CompanyInfo {
   return {

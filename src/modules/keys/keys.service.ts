@@ -9,6 +9,7 @@ import { dataVersion } from '../../db/prepared.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Scope } from './scopes.ts';
 import * as repo from './keys.repository.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
 
 const KEY_PATTERN = /^sl_([0-9a-z]{12})_([0-9a-z]{32})$/;
 
@@ -40,7 +41,7 @@ export interface Principal {
   plan: string;
 }
 
-export class KeyError extends Error {}
+export class KeyError extends OperatorError {}
 
 export function parseScopes(text: string): Scope[] {
   const scopes = [

@@ -8,12 +8,13 @@ import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { validTimezone } from '../../dispatch/local-time.ts';
 import * as repo from './workers.repository.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
 
 const TOKEN_PATTERN = /^slw_([0-9a-z]{12})_([0-9a-z]{32})$/;
 const MAX_NAME = 80;
 
 /** Operator mistakes in worker administration; the CLI prints them without a stack trace. */
-export class WorkerError extends Error {}
+export class WorkerError extends OperatorError {}
 
 export interface WorkerInfo {
   workerId: string;

@@ -15,6 +15,7 @@ import { activityOf, NO_ACTIVITY, toAccount } from '../accounts/accounts.service
 import { getCompanyRow } from '../companies/companies.service.ts';
 import type { MediaUrlsInput, MediaUrlsOut, WorkspaceOut } from './workspace.schemas.ts';
 import * as repo from './workspace.repository.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
 
 export const WORKSPACE_VERSION = 1;
 const DEFAULT_URL_SECONDS = 900;
@@ -150,7 +151,7 @@ export async function openSignedImage(
 
 // ---- Operator actions (admin CLI) ----
 
-export class WorkspaceError extends Error {}
+export class WorkspaceError extends OperatorError {}
 
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png',

@@ -1,0 +1,85 @@
+// `slotline dispatch` and `slotline simulate`: the service's background loops run alone.
+import type { Command } from 'commander';
+import { atInstant, print, untilSignal, UsageError, withContext } from './shared.ts';
+
+interface LoopOptions {
+  once?: boolean;
+  at?: string;
+  json?: boolean;
+}
+
+/** `--at` only fixes the clock of a single pass. */
+function onceAt(o: LoopOptions): Date | null {
+  const at = o.at === undefined ? null : atInstant(o.at);
+  if (at && !o.once) throw new UsageError('--at needs --once (a fixed clock for one pass)');
+  return at;
+}
+
+export function registerLoops(program: Command): void {
+  program
+    .command('dispatch')
+    .description('run the release dispatcher alone (PostgreSQL allows several at once)')
+    .option('--once', 'one pass, then exit')
+    .option('--at <iso>', 'with --once: release what is due at this instant (RFC 3339)')
+    .option('--json', 'machine-readable output')
+    .action(async (o: LoopOptions) => {
+      const at = onceAt(o);
+      return withContext(async (ctx, config) => {
+        const { dispatchPass, startDispatchLoop } = await import('../dispatch/loop.ts');
+        if (o.once) {
+          const r = await dispatchPass(ctx, at ?? ctx.clock.now());
+          print(
+            !!o.json,
+            r,
+            `released ${r.released} item(s) across ${r.accounts} account(s); ` +
+              `failed ${r.overdue.unclaimed + r.overdue.unconfirmed} overdue task(s)`,
+          );
+          return;
+        }
+        const loop = startDispatchLoop(ctx, config.dispatchIntervalMs || 15_000, {
+          onPass: (r) =>
+            (r.released > 0 || r.overdue.unclaimed + r.overdue.unconfirmed > 0) &&
+            print(!!o.json, r, `released ${r.released} item(s)`),
+          onError: (err) =>
+            console.error(`slotline: dispatch pass failed: ${(err as Error).message}`),
+        });
+        await untilSignal();
+        await loop.stop();
+      });
+    });
+
+  program
+    .command('simulate')
+    .description('run the simulated workers alone (the service runs them when SIMULATOR=on)')
+    .option('--once', 'one pass, then exit')
+    .option('--at <iso>', 'with --once: the pass runs at this instant (RFC 3339)')
+    .option('--json', 'machine-readable output')
+    .action(async (o: LoopOptions) => {
+      const at = onceAt(o);
+      return withContext(
+        async (ctx) => {
+          const { simulatePass, SIMULATOR_INTERVAL_MS, startSimulator } =
+            await import('../dispatch/simulator.ts');
+          if (o.once) {
+            const r = await simulatePass(ctx, ctx.clock.now());
+            print(
+              !!o.json,
+              r,
+              `${r.workers} simulated worker(s): ${r.statusReports} account status report(s), claimed ${r.claimed}, posted ${r.posted}, ${r.snapshots} snapshot(s), ${r.accountStats} account stat(s)`,
+            );
+            return;
+          }
+          const loop = startSimulator(ctx, SIMULATOR_INTERVAL_MS, {
+            onPass: (r) =>
+              (r.claimed > 0 || r.posted > 0) &&
+              print(!!o.json, r, `claimed ${r.claimed}, posted ${r.posted}`),
+            onError: (err) =>
+              console.error(`slotline: simulator pass failed: ${(err as Error).message}`),
+          });
+          await untilSignal();
+          await loop.stop();
+        },
+        at ? { now: () => new Date(at) } : undefined,
+      );
+    });
+}
