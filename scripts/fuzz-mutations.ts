@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENTRY_FIELDS } from '../src/media/probe/demuxer-limits.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 export const FIXTURES = join(ROOT, 'test/fixtures/media');
@@ -53,17 +54,6 @@ const CONTAINERS = new Set([
   'sinf',
   'schi',
 ]);
-
-/** Sample entries whose children (avcC, hvcC, esds) sit after fixed fields. */
-const ENTRY_FIELDS: Record<string, number> = {
-  avc1: 78,
-  avc3: 78,
-  hvc1: 78,
-  hev1: 78,
-  encv: 78,
-  mp4a: 28,
-  enca: 28,
-};
 
 /** Boxes whose entries `entry` mutations target, with where the entries start. */
 const TABLES: Record<string, number> = {

@@ -6,28 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMutations, boxOffsets } from '../../scripts/fuzz-mutations.ts';
-import { probeMp4Source } from '../../src/media/probe/mp4.ts';
-import { bufferSource } from '../../src/media/probe/source.ts';
-
-const FIXTURES = join(import.meta.dirname, '../fixtures/media');
-
-function load(name: string): { bytes: Buffer; at: (type: string, nth?: number) => number } {
-  const bytes = readFileSync(join(FIXTURES, name));
-  const boxes = boxOffsets(bytes);
-  const at = (type: string, nth = 0) => {
-    const found = boxes.filter((b) => b.type === type)[nth];
-    assert.ok(found, `${name} has no ${type} #${nth}`);
-    return found.at;
-  };
-  return { bytes, at };
-}
-
-async function reason(bytes: Buffer): Promise<string | null> {
-  const probe = await probeMp4Source(bufferSource(bytes));
-  if (probe.ok) return null;
-  assert.equal(probe.unexpected, false, `parser defect: ${probe.reason}`);
-  return probe.reason;
-}
+import {
+  MEDIA_FIXTURES as FIXTURES,
+  loadBoxes as load,
+  probeReason as reason,
+} from '../helpers/probe-fixtures.ts';
 
 /** `h264-aac-faststart.mp4`: its video track's edit list is one edit at media time 1024. */
 const EDITED = 'h264-aac-faststart.mp4';

@@ -8,20 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { boxOffsets } from '../../scripts/fuzz-mutations.ts';
 import { BitReader } from '../../src/media/probe/bits.ts';
-import { probeMp4Source } from '../../src/media/probe/mp4.ts';
-import { bufferSource } from '../../src/media/probe/source.ts';
-
-const FIXTURES = join(import.meta.dirname, '../fixtures/media');
+import { MEDIA_FIXTURES as FIXTURES, probeReason as reason } from '../helpers/probe-fixtures.ts';
 
 function fixture(name: string): Buffer {
   return readFileSync(join(FIXTURES, name));
-}
-
-async function reason(bytes: Buffer): Promise<string | null> {
-  const probe = await probeMp4Source(bufferSource(bytes));
-  if (probe.ok) return null;
-  assert.equal(probe.unexpected, false, `parser defect: ${probe.reason}`);
-  return probe.reason;
 }
 
 /** Offset of the first slice NAL unit of the first sample (first `stco` chunk, 4-byte lengths). */

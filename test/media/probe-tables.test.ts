@@ -3,29 +3,16 @@
 // ends in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { boxOffsets } from '../../scripts/fuzz-mutations.ts';
 import { probeMp4 } from '../../src/media/probe/mp4.ts';
 import { inspectVideo } from '../../src/media/probe/video-rules.ts';
 
-const FIXTURES = join(import.meta.dirname, '../fixtures/media');
+import { MEDIA_FIXTURES as FIXTURES, loadBoxes as load } from '../helpers/probe-fixtures.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'slotline-tables-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 let count = 0;
-
-/** A copy of a fixture and the offset of its `nth` box of `type` (depth-first order). */
-function load(name: string): { bytes: Buffer; at: (type: string, nth?: number) => number } {
-  const bytes = readFileSync(join(FIXTURES, name));
-  const boxes = boxOffsets(bytes);
-  const at = (type: string, nth = 0) => {
-    const found = boxes.filter((b) => b.type === type)[nth];
-    assert.ok(found, `${name} has no ${type} #${nth}`);
-    return found.at;
-  };
-  return { bytes, at };
-}
 
 async function expectRejected(bytes: Buffer, message: RegExp): Promise<void> {
   count += 1;

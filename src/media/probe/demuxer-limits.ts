@@ -38,7 +38,7 @@ const LISTS = new Set([
 ]);
 
 /** Sample entries whose child atoms follow fixed fields (14496-12 §12.1.3, §12.2.3). */
-const ENTRY_FIELDS: Record<string, number> = {
+export const ENTRY_FIELDS: Readonly<Record<string, number>> = {
   avc1: 78,
   avc3: 78,
   hvc1: 78,
