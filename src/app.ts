@@ -5,9 +5,10 @@ import swagger from '@fastify/swagger';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
-import { ApiError, envelope } from './http/errors.ts';
+import { ApiError } from './errors.ts';
+import { envelope, toApiError } from './http/errors.ts';
 import { makeClientErrorHandler } from './http/client-errors.ts';
-import { compileValidator, validationError } from './http/validation.ts';
+import { compileValidator } from './http/validation.ts';
 import { makeAuthHook } from './http/auth.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { randomToken } from './lib/ids.ts';
@@ -30,44 +31,6 @@ export type App = FastifyInstance;
 export interface BuildOptions {
   /** A pino logger; no logging when absent. */
   logger?: FastifyBaseLogger;
-}
-
-/** Maps framework errors (bad JSON, wrong content type, oversize bodies) onto the catalog. */
-function toApiError(err: FastifyError, bodyLimit: number): ApiError | null {
-  if (err instanceof ApiError) return err;
-  if (err.validation) return validationError(err.validation, err.validationContext ?? 'body');
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('unsupported_media_type', 'Content-Type must be application/json', {
-        hint: 'Send the body as JSON with "Content-Type: application/json".',
-      });
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('request_too_large', `Request body exceeds ${bodyLimit} bytes`);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(
-        'invalid_request',
-        'Request body is empty but Content-Type is application/json',
-        {
-          hint: 'Send a JSON body, or leave out the Content-Type header.',
-        },
-      );
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('invalid_request', `Request body is not valid JSON: ${err.message}`, {
-        hint: 'Send a well-formed JSON document.',
-      });
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError('invalid_request', 'Content-Length does not match the body', {
-        hint: 'Send a Content-Length equal to the body size.',
-      });
-  }
-  if (err instanceof SyntaxError || err.statusCode === 400) {
-    return new ApiError('invalid_request', `Request is malformed: ${err.message}`);
-  }
-  if (err.statusCode === 413) return new ApiError('request_too_large', 'Request body is too large');
-  if (err.statusCode === 415) {
-    return new ApiError('unsupported_media_type', 'Content-Type is not supported here');
-  }
-  return null;
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {

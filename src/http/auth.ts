@@ -7,7 +7,7 @@ import { verifiedKey, verifyKey, type Principal } from '../modules/keys/keys.ser
 import type { MeterReading } from '../modules/usage/request-meter.ts';
 import type { Scope } from '../modules/keys/scopes.ts';
 import { planOf } from '../modules/usage/usage.service.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { authenticateWorker } from './worker-auth.ts';
 
 declare module 'fastify' {

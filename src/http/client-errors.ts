@@ -5,7 +5,8 @@
 // error the rest of the stream cannot be framed.
 import { STATUS_CODES, maxHeaderSize, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, envelope } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { envelope } from './errors.ts';
 
 interface ParserError extends Error {
   code?: string;

@@ -2,7 +2,7 @@
 // holds the sort key of the last row; an HMAC binds it to the company, the
 // list and its filters, so a cursor is only good for the query it came from.
 import { fromBase64Url, hmac, safeEqual, toBase64Url } from '../lib/crypto.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 /** Cursors stay valid for a day; a list walk longer than that starts again. */
 const CURSOR_TTL_MS = 24 * 60 * 60 * 1000;

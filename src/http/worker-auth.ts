@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { verifyWorkerToken, type WorkerPrincipal } from '../modules/workers/workers.service.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

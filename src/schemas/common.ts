@@ -1,7 +1,7 @@
 // Shared TypeBox pieces. Schemas with an $id are registered once and become
 // OpenAPI components; `ref()` points at them with the right static type.
 import { Type, type Static, type TSchema } from 'typebox';
-import { ERROR_CATALOG, codesByStatus, type ErrorCode } from '../http/errors.ts';
+import { ERROR_CATALOG, codesByStatus, type ErrorCode } from '../errors.ts';
 
 export const ErrorEnvelope = Type.Object(
   {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describeEachDialect } from '../helpers/dialects.ts';
-import { ERROR_CATALOG } from '../../src/http/errors.ts';
+import { ERROR_CATALOG } from '../../src/errors.ts';
 
 interface RawResponse {
   status: number;

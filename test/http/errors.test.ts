@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
-import { ERROR_CATALOG } from '../../src/http/errors.ts';
+import { ERROR_CATALOG } from '../../src/errors.ts';
 
 function assertEnvelope(res: {
   statusCode: number;

@@ -6,7 +6,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { seedCompany } from '../helpers/app.ts';
 import { RequestMeter } from '../../src/modules/usage/request-meter.ts';
 import { readCounters } from '../../src/modules/usage/usage.repository.ts';
-import { ApiError } from '../../src/http/errors.ts';
+import { ApiError } from '../../src/errors.ts';
 
 describeEachDialect('request meter', (get) => {
   test('two meters on one database let exactly the cap through, concurrently', async () => {

@@ -13,7 +13,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { CursorCodec, cursorScope } from '../../src/http/cursor.ts';
 import { UrlSigner } from '../../src/lib/signing.ts';
 import { secondsToUtcMidnight } from '../../src/lib/clock.ts';
-import { ApiError } from '../../src/http/errors.ts';
+import { ApiError } from '../../src/errors.ts';
 
 test('checkWindows: SPEC 4.5 rule 1 with its boundaries', () => {
   assert.equal(checkWindows(STANDARD_SLOTS), null);

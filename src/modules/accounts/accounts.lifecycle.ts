@@ -5,7 +5,7 @@
 // and a report made while paused is kept (and shown in the history) without unpausing.
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable, AccountStatusEventsTable, DbOrTx } from '../../db/types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { effectiveStatus, type WorkerStatus } from './account-status.ts';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable, CompaniesTable } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import {

@@ -3,7 +3,7 @@
 // answer with zeros and nulls while nothing has been reported.
 import type { AppContext } from '../../context.ts';
 import type { PostAnalyticsTable } from '../../db/types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
 import type {

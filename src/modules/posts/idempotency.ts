@@ -7,7 +7,7 @@
 import { sha256 } from '../../lib/crypto.ts';
 import type { DbOrTx, IdempotencyKeysTable } from '../../db/types.ts';
 import { param, prepared } from '../../db/prepared.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 

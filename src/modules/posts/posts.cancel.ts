@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import type { QueueItemsTable } from '../../db/types.ts';
 import { isDeadlock } from '../../db/errors.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { readPost } from './posts.create.ts';
 import * as repo from './posts.repository.ts';
 import type { CancelledPostOut } from './posts.schemas.ts';

@@ -7,7 +7,7 @@ import type {
   QueueItemsTable,
 } from '../../db/types.ts';
 import { runGrouped } from '../../db/grouped-commit.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../keys/keys.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';

@@ -2,7 +2,7 @@
 // to the company and every filter.
 import type { AppContext } from '../../context.ts';
 import { cursorScope } from '../../http/cursor.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
 import * as repo from './posts.repository.ts';
 import type { ListPostsInput } from './posts.schemas.ts';

@@ -1,7 +1,7 @@
 // Signed downloads of a post's rendered media: carousel slides and thumbnail.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { postMediaPath } from './posts.view.ts';
 
 export async function openPostMedia(

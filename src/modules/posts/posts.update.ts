@@ -2,7 +2,7 @@
 // the post is editable, content groups at any time.
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { checkFeedFormat, checkGroups, readPost } from './posts.create.ts';
 import * as repo from './posts.repository.ts';
 import type { PostOut, UpdatePostInput } from './posts.schemas.ts';

@@ -4,7 +4,7 @@ import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { ItemWithAccount } from './posts.repository.ts';
 import * as q from './posts.queries.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { VersionedMemo } from '../../db/versioned-memo.ts';
 import {
   bodyLimits,

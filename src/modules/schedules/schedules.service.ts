@@ -1,7 +1,7 @@
 // Posting schedules (SPEC 4.5, DECISIONS 5): a company default, per-account
 // overrides that always win, and the global standard slots under both.
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import {
   checkWindows,
   effectiveSchedule,

@@ -5,7 +5,7 @@
 import { extname } from 'node:path';
 import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import {
   REMOTE_FETCH_API_ERRORS,

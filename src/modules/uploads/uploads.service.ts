@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
-import { ApiError, type ErrorCode } from '../../http/errors.ts';
+import { ApiError, type ErrorCode } from '../../errors.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
 import {

@@ -6,7 +6,7 @@
 // requests high for up to a second; a usage read first settles this process's lease.
 import { utcDay } from '../../lib/clock.ts';
 import type { Db } from '../../db/types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import * as repo from './usage.repository.ts';
 
 const METRIC = 'api_requests';

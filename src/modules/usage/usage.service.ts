@@ -1,7 +1,7 @@
 // Daily caps and plan quotas (SPEC 8, DECISIONS 1 and 7). Daily caps count per
 // company and UTC day and answer `rate_limited` with Retry-After to the next
 // UTC midnight; plan quotas answer `quota_exceeded` or `account_limit_reached`.
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { secondsToUtcMidnight, utcDay, utcMonth } from '../../lib/clock.ts';
 import type { DbOrTx } from '../../db/types.ts';
 import type { Plan, PlanTable } from './plans.ts';

@@ -3,7 +3,7 @@
 // and pushes analytics. Every status change goes through posts.state.ts. A worker sees only
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../http/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { claimItems, finishItem, UNCONFIRMED_REASON } from '../posts/posts.state.ts';

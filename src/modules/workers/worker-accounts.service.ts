@@ -1,7 +1,7 @@
 // The accounts a worker operates, as the worker API shows them, and the worker's status
 // reports on them (DECISIONS 7). The change itself belongs to the accounts module.
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { reportWorkerStatus } from '../accounts/accounts.lifecycle.ts';
 import type { WorkerPrincipal } from './workers.service.ts';
 import type * as workers from './workers.repository.ts';

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
-import type { ErrorCode } from '../../http/errors.ts';
+import type { ErrorCode } from '../../errors.ts';
 import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
 import { AccountIdParams } from '../accounts/accounts.schemas.ts';

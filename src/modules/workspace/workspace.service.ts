@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { ImagePacksTable, ImagesTable } from '../../db/types.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { listAllAccounts } from '../accounts/accounts.repository.ts';
 import { activityOf, NO_ACTIVITY, toAccount } from '../accounts/accounts.service.ts';
