@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { FFMPEG_CONFINEMENT } from '../src/media/thumbnails.ts';
 
 /** Generous: a 16x16 first frame decodes in ~40 ms, a 4K one in ~300 ms. */
 const DECODE_TIMEOUT_MS = 15_000;
@@ -22,16 +23,7 @@ export interface Decode {
 
 export function decodeFirstFrame(path: string): Promise<Decode> {
   const args = [
-    '-nostdin',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-threads',
-    '1',
-    '-protocol_whitelist',
-    'file',
-    '-f',
-    'mov',
+    ...FFMPEG_CONFINEMENT,
     '-i',
     `file:${resolve(path)}`,
     '-map',

@@ -214,24 +214,33 @@ function bundledFfmpegPath(): string {
   }
 }
 
+/**
+ * How ffmpeg is confined before its input: no stdin, errors only, one thread, the
+ * file protocol only and the mov demuxer forced, whatever the file claims to be.
+ * Shared with the fuzzer's decode oracle, so both judge a file the same way.
+ */
+export const FFMPEG_CONFINEMENT: readonly string[] = [
+  '-nostdin',
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-threads',
+  '1',
+  '-protocol_whitelist',
+  'file',
+  '-f',
+  'mov',
+];
+
 function ffmpegArguments(path: string, atSeconds: number): string[] {
   // Display size (square pixels) scaled to fit FRAME_MAX_SIDE, in one step so that an
   // absurd sample aspect ratio cannot ask for a giant intermediate picture.
   const fit = `min(1,${FRAME_MAX_SIDE}/max(iw*sar,ih))`;
   const scale = `scale=w='max(1,round(iw*sar*${fit}))':h='max(1,round(ih*${fit}))',setsar=1`;
   return [
-    '-nostdin',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-threads',
-    '1',
+    ...FFMPEG_CONFINEMENT,
     '-filter_threads',
     '1',
-    '-protocol_whitelist',
-    'file',
-    '-f',
-    'mov',
     '-ss',
     atSeconds.toFixed(3),
     '-noaccurate_seek',
