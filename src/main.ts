@@ -4,7 +4,11 @@ import { buildApp } from './app.ts';
 import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
-import { SIMULATOR_INTERVAL_MS, startSimulator, type SimulatorLoop } from './dispatch/simulator.ts';
+import {
+  SIMULATOR_INTERVAL_MS,
+  startSimulator,
+  type SimulatorLoop,
+} from './simulator/simulator.ts';
 
 export async function serve(config: Config): Promise<void> {
   const logger = pino({

@@ -59,7 +59,7 @@ export function registerLoops(program: Command): void {
       return withContext(
         async (ctx) => {
           const { simulatePass, SIMULATOR_INTERVAL_MS, startSimulator } =
-            await import('../dispatch/simulator.ts');
+            await import('../simulator/simulator.ts');
           if (o.once) {
             const r = await simulatePass(ctx, ctx.clock.now());
             print(

@@ -9,8 +9,8 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { AppContext } from '../context.ts';
 import type { UploadsTable } from '../db/types.ts';
-import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../dispatch/local-time.ts';
-import { nextWindowStart } from '../dispatch/windows.ts';
+import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../schedule/local-time.ts';
+import { nextWindowStart } from '../schedule/windows.ts';
 import type { Principal } from '../modules/keys/keys.service.ts';
 import { createPost } from '../modules/posts/posts.create.ts';
 import {

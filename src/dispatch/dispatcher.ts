@@ -9,8 +9,8 @@ import type { DbOrTx } from '../db/types.ts';
 import { isDeadlock } from '../db/errors.ts';
 import { releaseItems } from '../modules/posts/posts.state.ts';
 import { RELEASABLE_STATUSES } from '../modules/accounts/account-status.ts';
-import { effectiveSchedule, parseStoredWindows } from './schedule-rules.ts';
-import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from './windows.ts';
+import { effectiveSchedule, parseStoredWindows } from '../schedule/schedule-rules.ts';
+import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from '../schedule/windows.ts';
 
 /** Releases of the last two days cover every local day a timezone can be in. */
 const HISTORY_MS = 2 * 24 * 60 * 60 * 1000;

@@ -17,7 +17,7 @@ import {
   minutesOf,
   offsetMs,
   zoneOf,
-} from '../../src/dispatch/local-time.ts';
+} from '../../src/schedule/local-time.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
 
 // America/New_York springs forward on 2026-03-08; Pacific/Chatham runs at +13:45.

@@ -10,7 +10,7 @@ import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { simulatePass } from '../../src/dispatch/simulator.ts';
+import { simulatePass } from '../../src/simulator/simulator.ts';
 import { seedDemo } from '../../src/cli/seed.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
 

@@ -6,7 +6,7 @@ import {
   checkWindows,
   effectiveSchedule,
   STANDARD_SLOTS,
-} from '../../src/dispatch/schedule-rules.ts';
+} from '../../src/schedule/schedule-rules.ts';
 import { DEFAULT_PLANS, parsePlanTable } from '../../src/modules/usage/plans.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { newId } from '../../src/lib/ids.ts';

@@ -8,8 +8,8 @@ import {
   effectiveSchedule,
   parseStoredWindows,
   MAX_POSTS_PER_DAY,
-} from '../../dispatch/schedule-rules.ts';
-import { nextWindowStart, postsToday } from '../../dispatch/windows.ts';
+} from '../../schedule/schedule-rules.ts';
+import { nextWindowStart, postsToday } from '../../schedule/windows.ts';
 import type { Principal } from '../keys/keys.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';

@@ -1,5 +1,5 @@
 // Companies are created and changed by operators through the admin CLI.
-import { validTimezone } from '../../dispatch/local-time.ts';
+import { validTimezone } from '../../schedule/local-time.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db, DbOrTx, CompaniesTable } from '../../db/types.ts';

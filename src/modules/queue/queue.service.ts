@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable } from '../../db/types.ts';
 import { cursorScope } from '../../http/cursor.ts';
-import { effectiveSchedule } from '../../dispatch/schedule-rules.ts';
+import { effectiveSchedule } from '../../schedule/schedule-rules.ts';
 import {
   effectiveReadyAt,
   localDateOf,
@@ -11,10 +11,10 @@ import {
   planSlots,
   type QueueEntry,
   type ReleaseRecord,
-} from '../../dispatch/windows.ts';
+} from '../../schedule/windows.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
 import { notPlannedReason } from '../accounts/account-status.ts';
-import { parseStoredWindows } from '../../dispatch/schedule-rules.ts';
+import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/posts.view.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';

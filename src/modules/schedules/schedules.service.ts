@@ -7,10 +7,10 @@ import {
   effectiveSchedule,
   MAX_POSTS_PER_DAY,
   TIMEZONE_MODE,
-} from '../../dispatch/schedule-rules.ts';
+} from '../../schedule/schedule-rules.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
-import { parseStoredWindows } from '../../dispatch/schedule-rules.ts';
+import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
 import { setScheduleWindows } from '../accounts/accounts.repository.ts';
 import type {
   AccountScheduleOut,

@@ -6,7 +6,7 @@ import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
-import { validTimezone } from '../../dispatch/local-time.ts';
+import { validTimezone } from '../../schedule/local-time.ts';
 import * as repo from './workers.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 

@@ -6,7 +6,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { makeAccounts, readyUpload, setAccountStatus, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { simulatedFigures, simulatedPostUrl, simulatePass } from '../../src/dispatch/simulator.ts';
+import { simulatedFigures, simulatedPostUrl, simulatePass } from '../../src/simulator/simulator.ts';
 import {
   assignAccounts,
   createWorker,

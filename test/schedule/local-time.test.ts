@@ -7,7 +7,7 @@ import {
   localDateOf,
   localDayBounds,
   zonedInstant,
-} from '../../src/dispatch/local-time.ts';
+} from '../../src/schedule/local-time.ts';
 
 const iso = (d: Date): string => d.toISOString();
 

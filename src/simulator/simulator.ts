@@ -228,7 +228,7 @@ async function skipRaces<T>(work: () => Promise<T>): Promise<T | null> {
   try {
     return await work();
   } catch (err) {
-    // Matched by code: dispatch/ does not import http/ (GUIDE, rules of direction).
+    // Matched by code: simulator/ does not import http/ (GUIDE, rules of direction).
     const code = (err as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && RACES.has(code)) return null;
     throw err;

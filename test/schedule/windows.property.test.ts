@@ -11,15 +11,15 @@ import {
   nextWindowStart,
   planSlots,
   slotAt,
-} from '../../src/dispatch/windows.ts';
-import type { Slot } from '../../src/dispatch/windows.ts';
-import { oldestReadyAt, pickNext } from '../../src/dispatch/release-order.ts';
-import { addDays, localDateOf } from '../../src/dispatch/local-time.ts';
+} from '../../src/schedule/windows.ts';
+import type { Slot } from '../../src/schedule/windows.ts';
+import { oldestReadyAt, pickNext } from '../../src/schedule/release-order.ts';
+import { addDays, localDateOf } from '../../src/schedule/local-time.ts';
 import {
   MAX_POSTS_PER_DAY,
   STANDARD_SLOTS,
   checkWindows,
-} from '../../src/dispatch/schedule-rules.ts';
+} from '../../src/schedule/schedule-rules.ts';
 
 const MIN = 60_000;
 const DAY = 86_400_000;

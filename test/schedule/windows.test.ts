@@ -8,11 +8,11 @@ import {
   postsToday,
   queueDepth,
   slotAt,
-} from '../../src/dispatch/windows.ts';
-import type { ReleaseDecision, ReleaseRecord } from '../../src/dispatch/windows.ts';
-import { compareReleaseOrder, oldestReadyAt, pickNext } from '../../src/dispatch/release-order.ts';
-import type { QueueEntry } from '../../src/dispatch/release-order.ts';
-import { STANDARD_SLOTS } from '../../src/dispatch/schedule-rules.ts';
+} from '../../src/schedule/windows.ts';
+import type { ReleaseDecision, ReleaseRecord } from '../../src/schedule/windows.ts';
+import { compareReleaseOrder, oldestReadyAt, pickNext } from '../../src/schedule/release-order.ts';
+import type { QueueEntry } from '../../src/schedule/release-order.ts';
+import { STANDARD_SLOTS } from '../../src/schedule/schedule-rules.ts';
 
 const STD = [...STANDARD_SLOTS];
 const at = (s: string): Date => new Date(s);
