@@ -7,7 +7,7 @@ import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { createCompany } from '../src/modules/companies/companies.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
-import { SCOPES } from '../src/modules/keys/scopes.ts';
+import { SCOPES } from '../src/access.ts';
 import { createAccount } from '../src/modules/accounts/accounts.service.ts';
 import { createTag } from '../src/modules/tags/tags.service.ts';
 import {

@@ -1,12 +1,10 @@
 // buildApp: the composition root of the HTTP service. It registers plugins and
 // modules and never listens, so tests and the server share it.
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
-import { ApiError } from './errors.ts';
-import { envelope, toApiError } from './http/errors.ts';
+import { installErrorHandlers } from './http/errors.ts';
 import { makeClientErrorHandler } from './http/client-errors.ts';
 import { compileValidator } from './http/validation.ts';
 import { makeAuthHook } from './http/auth.ts';
@@ -71,46 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorateRequest('principal', null);
   app.decorateRequest('worker', null);
 
-  // Routes seen at registration, so an unknown method on a known path answers 405.
-  const known = FindMyWay();
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const m of methods) {
-      if (m === 'HEAD') continue;
-      const set = methodsByPath.get(route.url) ?? new Set<string>();
-      if (set.size === 0) methodsByPath.set(route.url, set);
-      set.add(m);
-      known.on(m as HTTPMethod, route.url, () => {}, { url: route.url });
-    }
-  });
-
-  app.setErrorHandler(async (err: FastifyError, req, reply) => {
-    const apiErr = toApiError(err, ctx.config.bodyLimit);
-    if (apiErr) {
-      if (apiErr.status >= 500) req.log.error({ err }, 'request failed');
-      return reply.status(apiErr.status).headers(apiErr.headers).send(envelope(apiErr, req.id));
-    }
-    req.log.error({ err }, 'unhandled error');
-    const masked = new ApiError('internal_error', 'An unexpected error occurred');
-    return reply.status(500).send(envelope(masked, req.id));
-  });
-
-  app.setNotFoundHandler(async (req, reply) => {
-    const path = req.url.split('?')[0] ?? '/';
-    const allowed: string[] = [];
-    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as HTTPMethod[]) {
-      if (m !== req.method && known.find(m, path)) allowed.push(m);
-    }
-    if (allowed.length > 0) {
-      const err = new ApiError('method_not_allowed', `${req.method} is not allowed on ${path}`, {
-        hint: `Use ${allowed.join(' or ')}.`,
-      });
-      return reply.status(405).header('allow', allowed.join(', ')).send(envelope(err, req.id));
-    }
-    const err = new ApiError('not_found', `No route ${req.method} ${path}`);
-    return reply.status(404).send(envelope(err, req.id));
-  });
+  installErrorHandlers(app, ctx.config.bodyLimit);
 
   ctx.meter.start();
   app.addHook('onClose', async () => ctx.meter.flush());

@@ -1,15 +1,20 @@
 // Opens storage and builds the shared context: used by the server, the CLI and tests.
 import { join } from 'node:path';
 import type { Config } from './config.ts';
+import type { Access } from './access.ts';
 import type { AppContext } from './context.ts';
 import { connect, migrate } from './db/connect.ts';
+import type { Db } from './db/types.ts';
 import { loadSecret } from './db/secret.ts';
-import { CursorCodec } from './http/cursor.ts';
+import { CursorCodec } from './lib/cursor.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { hmac } from './lib/crypto.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { RequestMeter } from './modules/usage/request-meter.ts';
+import { planOf } from './modules/usage/usage.service.ts';
+import { verifiedKey, verifyKey } from './modules/keys/keys.service.ts';
+import { verifyWorkerToken } from './modules/workers/workers.service.ts';
 import { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
 export interface OpenOptions {
@@ -42,6 +47,7 @@ export async function openContext(
     const secret = await loadSecret(handle.db, config.secret);
     // Separate keys per purpose so a signature of one kind never verifies as another.
     const derive = (purpose: string) => hmac(secret, purpose).toString('base64url');
+    const meter = new RequestMeter(handle.db);
     const ctx: AppContext = {
       db: handle.db,
       dialect: handle.dialect,
@@ -50,7 +56,8 @@ export async function openContext(
       blobs: options.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs')),
       signer: new UrlSigner(derive('signed-urls'), config.publicUrl),
       cursors: new CursorCodec(derive('cursors')),
-      meter: new RequestMeter(handle.db),
+      meter,
+      access: makeAccess(handle.db, config, meter),
       thumbnails: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
       renders: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
     };
@@ -67,4 +74,19 @@ export async function openContext(
     await handle.close();
     throw err;
   }
+}
+
+/** The checks the auth hook runs, made of the keys, workers and usage modules. */
+function makeAccess(db: Db, config: Config, meter: RequestMeter): Access {
+  return {
+    knownKey: (secret) => verifiedKey(db, secret),
+    verifyKey: (secret) => verifyKey(db, secret),
+    verifyWorker: (token) => verifyWorkerToken(db, token),
+    countRequest: (principal, now) =>
+      meter.take(
+        principal.companyId,
+        planOf(config.plans, config.defaultPlan, principal.plan).apiRequestsPerDay,
+        now,
+      ),
+  };
 }

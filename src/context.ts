@@ -1,9 +1,10 @@
+import type { Access } from './access.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/types.ts';
 import type { Clock } from './lib/clock.ts';
+import type { CursorCodec } from './lib/cursor.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
-import type { CursorCodec } from './http/cursor.ts';
 import type { RequestMeter } from './modules/usage/request-meter.ts';
 import type { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   cursors: CursorCodec;
   /** Counts API requests against the daily cap. */
   meter: RequestMeter;
+  /** Key and worker-token verification and request metering, for the auth hook. */
+  access: Access;
   /** Runs thumbnail work off the request path. */
   thumbnails: ThumbnailQueue;
   /** Renders carousel slides off the request path (one background lane of its own). */

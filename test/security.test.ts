@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from './helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from './helpers/app.ts';
-import { SCOPES, type Scope } from '../src/modules/keys/scopes.ts';
+import { SCOPES, type Scope } from '../src/access.ts';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { uploadFile } from './helpers/uploads.ts';

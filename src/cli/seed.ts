@@ -11,7 +11,7 @@ import type { AppContext } from '../context.ts';
 import type { UploadsTable } from '../db/types.ts';
 import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../schedule/local-time.ts';
 import { nextWindowStart } from '../schedule/windows.ts';
-import type { Principal } from '../modules/keys/keys.service.ts';
+import type { Principal } from '../access.ts';
 import { createPost } from '../modules/posts/posts.create.ts';
 import {
   completeUpload,
@@ -22,7 +22,7 @@ import { makeThumbnail } from '../modules/uploads/thumbnail-jobs.ts';
 import { assignAccounts, createWorker, WorkerError } from '../modules/workers/workers.service.ts';
 import { createCompany } from '../modules/companies/companies.service.ts';
 import { createKey } from '../modules/keys/keys.service.ts';
-import { SCOPES } from '../modules/keys/scopes.ts';
+import { SCOPES } from '../access.ts';
 import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { createTag } from '../modules/tags/tags.service.ts';
 import { setAccountSchedule, setCompanySchedule } from '../modules/schedules/schedules.service.ts';

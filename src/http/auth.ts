@@ -2,11 +2,8 @@
 // read. Each route declares its scopes in `config.scopes` (any one suffices) or
 // `config.public`; a route with neither is refused, so nothing is open by accident.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MeterReading, Principal, Scope } from '../access.ts';
 import type { AppContext } from '../context.ts';
-import { verifiedKey, verifyKey, type Principal } from '../modules/keys/keys.service.ts';
-import type { MeterReading } from '../modules/usage/request-meter.ts';
-import type { Scope } from '../modules/keys/scopes.ts';
-import { planOf } from '../modules/usage/usage.service.ts';
 import { ApiError } from '../errors.ts';
 import { authenticateWorker } from './worker-auth.ts';
 
@@ -69,9 +66,9 @@ function authenticateRequest(
   const m = BEARER.exec(header);
   if (!m) throw unauthorized('Authorization header must be "Bearer <API_KEY>"');
   const secret = m[1] as string;
-  const known = verifiedKey(ctx.db, secret);
+  const known = ctx.access.knownKey(secret);
   if (known) return admit(ctx, req, reply, known);
-  return verifyKey(ctx.db, secret).then((principal) => admit(ctx, req, reply, principal));
+  return ctx.access.verifyKey(secret).then((principal) => admit(ctx, req, reply, principal));
 }
 
 function admit(
@@ -95,8 +92,7 @@ function admit(
   }
   req.principal = principal;
   if (config.countRequest === false) return;
-  const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
-  const used = ctx.meter.take(principal.companyId, plan.apiRequestsPerDay, ctx.clock.now());
+  const used = ctx.access.countRequest(principal, ctx.clock.now());
   if (used instanceof Promise) return used.then((reading) => rateHeaders(reply, reading));
   rateHeaders(reply, used);
 }

@@ -1,6 +1,8 @@
-// Rendering of errors (SPEC 7): the envelope, and the framework's own errors (bad JSON,
-// wrong content type, oversize bodies, validation) mapped onto the catalog.
-import type { FastifyError } from 'fastify';
+// Rendering of errors (SPEC 7): the envelope, the framework's own errors (bad JSON,
+// wrong content type, oversize bodies, validation) mapped onto the catalog, unknown
+// errors masked, and the answers for unknown routes (404) and methods (405).
+import type { FastifyError, FastifyInstance } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { validationError } from './validation.ts';
 
@@ -48,4 +50,47 @@ export function toApiError(err: FastifyError, bodyLimit: number): ApiError | nul
     return new ApiError('unsupported_media_type', 'Content-Type is not supported here');
   }
   return null;
+}
+
+/**
+ * Installs the error handler and the not-found handler on the app (before any route is
+ * registered, so every route is seen): an unknown method on a known path answers 405 with
+ * `Allow`, an unknown path 404, anything unexpected a masked 500 logged with its request id.
+ */
+export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
+  // Routes seen at registration, so an unknown method on a known path answers 405.
+  const known = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m !== 'HEAD') known.on(m as HTTPMethod, route.url, () => {}, { url: route.url });
+    }
+  });
+
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    const apiErr = toApiError(err, bodyLimit);
+    if (apiErr) {
+      if (apiErr.status >= 500) req.log.error({ err }, 'request failed');
+      return reply.status(apiErr.status).headers(apiErr.headers).send(envelope(apiErr, req.id));
+    }
+    req.log.error({ err }, 'unhandled error');
+    const masked = new ApiError('internal_error', 'An unexpected error occurred');
+    return reply.status(500).send(envelope(masked, req.id));
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed: string[] = [];
+    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as HTTPMethod[]) {
+      if (m !== req.method && known.find(m, path)) allowed.push(m);
+    }
+    if (allowed.length > 0) {
+      const err = new ApiError('method_not_allowed', `${req.method} is not allowed on ${path}`, {
+        hint: `Use ${allowed.join(' or ')}.`,
+      });
+      return reply.status(405).header('allow', allowed.join(', ')).send(envelope(err, req.id));
+    }
+    const err = new ApiError('not_found', `No route ${req.method} ${path}`);
+    return reply.status(404).send(envelope(err, req.id));
+  });
 }

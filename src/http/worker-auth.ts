@@ -3,8 +3,8 @@
 // (`slw_...`) is the only credential they accept, a company API key is refused like any
 // unknown token, and no request counts against a company's daily request meter.
 import type { FastifyRequest } from 'fastify';
+import type { WorkerPrincipal } from '../access.ts';
 import type { AppContext } from '../context.ts';
-import { verifyWorkerToken, type WorkerPrincipal } from '../modules/workers/workers.service.ts';
 import { ApiError } from '../errors.ts';
 
 declare module 'fastify' {
@@ -35,7 +35,7 @@ export async function authenticateWorker(ctx: AppContext, req: FastifyRequest): 
   if (!header) throw unauthorized('Authorization header is missing');
   const m = BEARER.exec(header);
   if (!m) throw unauthorized('Authorization header must be "Bearer <WORKER_TOKEN>"');
-  const worker = await verifyWorkerToken(ctx.db, m[1] as string);
+  const worker = await ctx.access.verifyWorker(m[1] as string);
   if (!worker) throw unauthorized('Worker token is invalid or revoked');
   req.worker = worker;
 }

@@ -21,7 +21,7 @@ import {
   reportAccountStats,
   reportResult,
 } from '../modules/workers/tasks.service.ts';
-import type { WorkerPrincipal } from '../modules/workers/workers.service.ts';
+import type { WorkerPrincipal } from '../access.ts';
 import { reportAccountStatus } from '../modules/workers/worker-accounts.service.ts';
 
 const MINUTE_MS = 60_000;

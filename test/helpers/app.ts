@@ -12,7 +12,7 @@ import type { Dialect } from '../../src/db/types.ts';
 import { FakeClock } from '../../src/lib/clock.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
 import { createKey } from '../../src/modules/keys/keys.service.ts';
-import { SCOPES, type Scope } from '../../src/modules/keys/scopes.ts';
+import { SCOPES, type Scope } from '../../src/access.ts';
 import { createPgDatabase } from './databases.ts';
 import { checkContract } from './contract.ts';
 

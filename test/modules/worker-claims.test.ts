@@ -9,11 +9,8 @@ import { seedCompany } from '../helpers/app.ts';
 import { openContext } from '../../src/bootstrap.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { claimTasks } from '../../src/modules/workers/tasks.service.ts';
-import {
-  assignAccounts,
-  createWorker,
-  type WorkerPrincipal,
-} from '../../src/modules/workers/workers.service.ts';
+import type { WorkerPrincipal } from '../../src/access.ts';
+import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
 import { DUE_AT, seedDueAccounts } from '../../bench/due-accounts.ts';
 
 const TASKS = 2000;

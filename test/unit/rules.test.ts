@@ -10,7 +10,7 @@ import {
 import { DEFAULT_PLANS, parsePlanTable } from '../../src/modules/usage/plans.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { CursorCodec, cursorScope } from '../../src/http/cursor.ts';
+import { CursorCodec, cursorScope } from '../../src/lib/cursor.ts';
 import { UrlSigner } from '../../src/lib/signing.ts';
 import { secondsToUtcMidnight } from '../../src/lib/clock.ts';
 import { ApiError } from '../../src/errors.ts';

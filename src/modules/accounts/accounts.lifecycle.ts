@@ -6,7 +6,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable, AccountStatusEventsTable, DbOrTx } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { effectiveStatus, type WorkerStatus } from './account-status.ts';
 import type { StatusEventOut, StatusHistoryInput } from './accounts.schemas.ts';

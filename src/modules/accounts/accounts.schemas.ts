@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Nullable, ref, StringEnum } from '../../schemas/common.ts';
 import { ACCOUNT_STATUSES, WORKER_STATUSES } from './account-status.ts';
-import { NextCursor, pageQuery } from '../../http/pagination.ts';
+import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 
 export const Platform = StringEnum(['platformA', 'platformB'], {
   description: '`platformA` is the short-video network, `platformB` the photo and video network',

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { AccountsTable, CompaniesTable } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import {
   effectiveSchedule,
@@ -10,7 +10,7 @@ import {
   MAX_POSTS_PER_DAY,
 } from '../../schedule/schedule-rules.ts';
 import { nextWindowStart, postsToday } from '../../schedule/windows.ts';
-import type { Principal } from '../keys/keys.service.ts';
+import type { Principal } from '../../access.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, ref } from '../../schemas/common.ts';
-import { NextCursor, pageQuery } from '../../http/pagination.ts';
+import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 
 const Count = (description?: string) => Type.Integer({ minimum: 0, description });

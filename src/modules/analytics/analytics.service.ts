@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import type { PostAnalyticsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
 import type {
   AccountAnalyticsOut,

@@ -7,7 +7,7 @@ import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import type { Db } from '../../db/types.ts';
 import { dataVersion } from '../../db/prepared.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { isScope, type Scope } from './scopes.ts';
+import { isScope, type Principal, type Scope } from '../../access.ts';
 import * as repo from './keys.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 
@@ -32,13 +32,6 @@ export interface KeyInfo {
   scopes: string[];
   createdAt: string;
   revokedAt: string | null;
-}
-
-export interface Principal {
-  keyId: string;
-  companyId: string;
-  scopes: ReadonlySet<string>;
-  plan: string;
 }
 
 export class KeyError extends OperatorError {}

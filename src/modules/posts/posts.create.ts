@@ -9,7 +9,7 @@ import type {
 import { runGrouped } from '../../db/grouped-commit.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Principal } from '../keys/keys.service.ts';
+import type { Principal } from '../../access.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumePostQuota, planOf } from '../usage/usage.service.ts';
 import { claimKey, requestHash } from './idempotency.ts';

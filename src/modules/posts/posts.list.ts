@@ -1,7 +1,7 @@
 // GET /v2/posts (SPEC 4.2, 8; DECISIONS 7): newest first, keyset cursors bound
 // to the company and every filter.
 import type { AppContext } from '../../context.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { ApiError } from '../../errors.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
 import * as repo from './posts.repository.ts';

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
-import { NextCursor, pageQuery } from '../../http/pagination.ts';
+import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { POST_STATUSES } from './posts.status.ts';
 
 const GROUP_PATTERN = '^(template|tag):[^:]+$';

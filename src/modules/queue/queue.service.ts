@@ -2,7 +2,7 @@
 // not final, in release order, with the planned window start of every `queued` item.
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable } from '../../db/types.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { effectiveSchedule } from '../../schedule/schedule-rules.ts';
 import {
   effectiveReadyAt,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, ref, StringEnum } from '../../schemas/common.ts';
-import { NextCursor, pageQuery } from '../../http/pagination.ts';
+import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 
 export const TAG_COLORS = [
   'slate',

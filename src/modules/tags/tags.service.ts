@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { ContentTagsTable } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { removeGroupFromPosts } from '../posts/posts.update.ts';
 import type {

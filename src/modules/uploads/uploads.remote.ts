@@ -14,7 +14,7 @@ import {
   type FetchedInfo,
 } from '../../media/remote-fetch.ts';
 import { checkDeclaredImage, checkDeclaredVideo } from '../../media/probe/index.ts';
-import type { Principal } from '../keys/keys.service.ts';
+import type { Principal } from '../../access.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { CreateUploadInput, CreatedUploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';

@@ -17,7 +17,7 @@ import {
   inspectVideo,
   type MediaRejection,
 } from '../../media/probe/index.ts';
-import type { Principal } from '../keys/keys.service.ts';
+import type { Principal } from '../../access.ts';
 import { consumeDaily, consumeVideoQuota, planOf } from '../usage/usage.service.ts';
 import { readCounters } from '../usage/usage.repository.ts';
 import type {

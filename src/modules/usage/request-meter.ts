@@ -4,6 +4,7 @@
 // every second. The shared counter therefore never passes the cap, even with
 // several processes on one database; it may read a few leased-but-unused
 // requests high for up to a second; a usage read first settles this process's lease.
+import type { MeterReading } from '../../access.ts';
 import { utcDay } from '../../lib/clock.ts';
 import type { Db } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
@@ -17,12 +18,6 @@ interface Lease {
   remaining: number;
   /** The shared counter right after the last lease, unused units included. */
   counted: number;
-}
-
-export interface MeterReading {
-  count: number;
-  limit: number;
-  resetSeconds: number;
 }
 
 export class RequestMeter {

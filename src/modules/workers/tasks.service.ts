@@ -4,13 +4,13 @@
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { cursorScope } from '../../http/cursor.ts';
+import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { claimItems, finishItem, UNCONFIRMED_REASON } from '../posts/posts.state.ts';
 import { postMediaPath, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
 import type { SoundInput } from '../posts/posts.schemas.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
-import type { WorkerPrincipal } from './workers.service.ts';
+import type { WorkerPrincipal } from '../../access.ts';
 import * as workers from './workers.repository.ts';
 import { accountNotFound, toWorkerAccount } from './worker-accounts.service.ts';
 import { changeStatus } from '../accounts/accounts.lifecycle.ts';

@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { reportWorkerStatus } from '../accounts/accounts.lifecycle.ts';
-import type { WorkerPrincipal } from './workers.service.ts';
+import type { WorkerPrincipal } from '../../access.ts';
 import type * as workers from './workers.repository.ts';
 import * as repo from './tasks.repository.ts';
 import type { AccountStatusInput, WorkerAccountOut } from './workers.schemas.ts';

@@ -1,7 +1,7 @@
 // Worker API schemas (DECISIONS 6): what a worker sees of its tasks and what it reports.
 import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
-import { NextCursor, pageQuery } from '../../http/pagination.ts';
+import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 import { ACCOUNT_STATUSES, WORKER_STATUSES } from '../accounts/account-status.ts';
 import { Sound } from '../posts/posts.schemas.ts';

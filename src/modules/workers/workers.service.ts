@@ -2,6 +2,7 @@
 // timezone, which becomes the timezone of every account it operates (DECISIONS 5), and a
 // token of its own for the worker API, stored like API keys: a SHA-256 digest of the whole
 // secret beside a visible prefix, compared in constant time. Managed from the admin CLI.
+import type { WorkerPrincipal } from '../../access.ts';
 import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
@@ -34,12 +35,6 @@ export interface IssuedWorker extends WorkerInfo {
 }
 
 /** The worker behind a verified token. */
-export interface WorkerPrincipal {
-  workerId: string;
-  name: string;
-  timezone: string;
-}
-
 function checkName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || [...trimmed].length > MAX_NAME) {

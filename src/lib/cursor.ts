@@ -1,7 +1,7 @@
 // Opaque, tamper-evident keyset cursors (SPEC 8, DECISIONS 7): the payload
 // holds the sort key of the last row; an HMAC binds it to the company, the
 // list and its filters, so a cursor is only good for the query it came from.
-import { fromBase64Url, hmac, safeEqual, toBase64Url } from '../lib/crypto.ts';
+import { fromBase64Url, hmac, safeEqual, toBase64Url } from './crypto.ts';
 import { ApiError } from '../errors.ts';
 
 /** Cursors stay valid for a day; a list walk longer than that starts again. */
