@@ -2,7 +2,7 @@
 // new parameter values, skipping the query builder's per-call work. Each
 // placeholder is a unique sentinel value whose position in the compiled
 // parameters is found once.
-import type { CompiledQuery, Compilable } from 'kysely';
+import { sql, type CompiledQuery, type Compilable } from 'kysely';
 import type { Db, DbOrTx } from './types.ts';
 
 const SENTINEL = '\u0000slotline-param:';
@@ -84,4 +84,37 @@ export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
     const result = await db.executeQuery<R>({ ...entry.compiled, parameters });
     return result.rows;
   };
+}
+
+/** Compiled forms of one query over a list, one per list length, built on first use. */
+export function perLength<R>(build: (n: number) => Prepared<R>): (n: number) => Prepared<R> {
+  const byLength = new Map<number, Prepared<R>>();
+  return (n) => {
+    let query = byLength.get(n);
+    if (!query) {
+      query = build(n);
+      byLength.set(n, query);
+    }
+    return query;
+  };
+}
+
+/** Placeholders `<name>0` .. `<name>{n-1}`. */
+export function params(name: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => param(`${name}${i}`));
+}
+
+/** Values for `params(name, list.length)`, added to `into`. */
+export function bind(
+  name: string,
+  list: readonly unknown[],
+  into: Record<string, unknown>,
+): Record<string, unknown> {
+  list.forEach((v, i) => (into[`${name}${i}`] = v));
+  return into;
+}
+
+/** A placeholder for a column that is not text, typed as the column. */
+export function slot<T>(name: string) {
+  return sql<T>`${param(name)}`;
 }

@@ -3,7 +3,7 @@
 // which. It is never put back in the queue on its own: a worker may have posted without
 // reporting, and releasing it again could post it twice. Runs with each dispatcher pass.
 import type { AppContext } from '../context.ts';
-import { failUnreported } from '../modules/posts/posts.state.ts';
+import { failUnreported } from '../modules/items/items.state.ts';
 
 /** Items failed per transaction. */
 const CHUNK = 500;

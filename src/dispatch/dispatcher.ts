@@ -7,8 +7,10 @@
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { isDeadlock } from '../db/errors.ts';
-import { releaseItems } from '../modules/posts/posts.state.ts';
+import { releaseToSlots } from '../modules/items/items.state.ts';
+import { queuedOfAccountsIn, releasesSince } from '../modules/items/items.service.ts';
 import { RELEASABLE_STATUSES } from '../modules/accounts/account-status.ts';
+import { holdReleasable, releaseTargets } from '../modules/accounts/account-releases.service.ts';
 import { effectiveSchedule, parseStoredWindows } from '../schedule/schedule-rules.ts';
 import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from '../schedule/windows.ts';
 
@@ -50,22 +52,7 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
   // Only accounts that receive releases (DECISIONS 7): the items of accounts in
   // `pending_setup`, `paused` or `disconnected` stay `queued`, in their order, and are not
   // even read, so blocked accounts cost a pass nothing.
-  const items = await db
-    .selectFrom('queue_items')
-    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
-    .select([
-      'queue_items.id',
-      'queue_items.account_id',
-      'queue_items.company_id',
-      'queue_items.post_id',
-      'queue_items.priority',
-      'queue_items.queued_at',
-      'queue_items.approved_at',
-      'queue_items.scheduled_after',
-    ])
-    .where('queue_items.status', '=', 'queued')
-    .where('accounts.status', 'in', RELEASABLE_STATUSES)
-    .execute();
+  const items = await queuedOfAccountsIn(db, RELEASABLE_STATUSES);
   if (items.length === 0) return { accounts: 0, due: [] };
   const byAccount = new Map<string, Candidate[]>();
   for (const i of items) {
@@ -90,35 +77,16 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
   const since = new Date(now.getTime() - HISTORY_MS).toISOString();
   for (let i = 0; i < accountIds.length; i += READ_CHUNK) {
     const ids = accountIds.slice(i, i + READ_CHUNK);
-    const rows = await db
-      .selectFrom('accounts')
-      .innerJoin('companies', 'companies.id', 'accounts.company_id')
-      .select([
-        'accounts.id',
-        'accounts.timezone',
-        'accounts.schedule_windows',
-        'accounts.company_id',
-        'companies.schedule_windows as company_schedule',
-      ])
-      .where('accounts.id', 'in', ids)
-      // Paused or disconnected since the items were read: released next pass at the earliest.
-      .where('accounts.status', 'in', RELEASABLE_STATUSES)
-      .execute();
-    for (const r of rows) {
-      accounts.set(r.id, {
+    // Paused or disconnected since the items were read: released next pass at the earliest.
+    for (const r of await releaseTargets(db, ids)) {
+      accounts.set(r.accountId, {
         timezone: r.timezone,
-        schedule: r.schedule_windows,
-        companyId: r.company_id,
+        schedule: r.schedule,
+        companyId: r.companyId,
       });
-      companies.set(r.company_id, r.company_schedule);
+      companies.set(r.companyId, r.companySchedule);
     }
-    const past = await db
-      .selectFrom('releases')
-      .select(['account_id', 'released_at', 'ready_at'])
-      .where('account_id', 'in', ids)
-      .where('released_at', '>=', since)
-      .execute();
-    for (const r of past) {
+    for (const r of await releasesSince(db, ids, since)) {
       const list = history.get(r.account_id) ?? [];
       if (list.length === 0) history.set(r.account_id, list);
       list.push({ at: Date.parse(r.released_at), readyAt: Date.parse(r.ready_at) });
@@ -158,52 +126,35 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
 
 /**
  * Writes one chunk of planned releases in one transaction, in a fixed number of
- * statements: the release rows in one insert, where the primary key (account,
- * local date, slot) and the unique item id decide which this process takes;
- * the taken items' move to `posting` with their posts' statuses
- * (releaseItems); and the slots of items that left `queued` since they were
- * planned given back. Returns how many items were released.
+ * statements (releaseToSlots): the release rows in one insert, where the primary key
+ * (account, local date, slot) and the unique item id decide which this process takes;
+ * the taken items' move to `posting` with their posts' statuses; and the slots of items
+ * that left `queued` since they were planned given back. Returns how many items were
+ * released.
  */
 async function releaseChunk(
   ctx: AppContext,
   chunk: readonly PlannedRelease[],
   at: string,
 ): Promise<number> {
+  const lock = ctx.dialect === 'postgres';
   return ctx.db.transaction().execute(async (tx) => {
-    const taken = await tx
-      .insertInto('releases')
-      .values(
-        chunk.map((r) => ({
-          account_id: r.accountId,
-          local_date: r.localDate,
-          slot_label: r.slotLabel,
-          company_id: r.companyId,
-          queue_item_id: r.itemId,
-          slot_kind: r.slotKind,
-          ready_at: r.readyAt,
-          released_at: at,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning('queue_item_id')
-      .execute();
-    // The others went to another dispatcher: it holds their slot or their item.
-    if (taken.length === 0) return 0;
-    const itemIds = taken.map((r) => r.queue_item_id);
-    const moved = await releaseItems(tx, itemIds, at, ctx.dialect === 'postgres');
-    if (moved.length < itemIds.length) {
-      // Cancelled since they were planned: give their slots back.
-      const done = new Set(moved.map((m) => m.id));
-      await tx
-        .deleteFrom('releases')
-        .where(
-          'queue_item_id',
-          'in',
-          itemIds.filter((id) => !done.has(id)),
-        )
-        .execute();
-    }
-    await checkStillReleasable(ctx, tx, chunk, moved);
+    const moved = await releaseToSlots(
+      tx,
+      chunk.map((r) => ({
+        account_id: r.accountId,
+        local_date: r.localDate,
+        slot_label: r.slotLabel,
+        company_id: r.companyId,
+        queue_item_id: r.itemId,
+        slot_kind: r.slotKind,
+        ready_at: r.readyAt,
+        released_at: at,
+      })),
+      at,
+      lock,
+    );
+    await checkStillReleasable(tx, chunk, moved, lock);
     return moved.length;
   });
 }
@@ -223,21 +174,15 @@ class AccountsBlocked extends Error {
  * and items, the order in which a worker's report locks them too, so the two never deadlock.
  */
 async function checkStillReleasable(
-  ctx: AppContext,
   tx: DbOrTx,
   chunk: readonly PlannedRelease[],
   moved: readonly { id: string }[],
+  lock: boolean,
 ): Promise<void> {
   if (moved.length === 0) return;
   const done = new Set(moved.map((m) => m.id));
   const accountIds = [...new Set(chunk.filter((r) => done.has(r.itemId)).map((r) => r.accountId))];
-  let q = tx
-    .selectFrom('accounts')
-    .select('id')
-    .where('id', 'in', accountIds)
-    .where('status', 'in', RELEASABLE_STATUSES);
-  if (ctx.dialect === 'postgres') q = q.forShare();
-  const open = new Set((await q.execute()).map((r) => r.id));
+  const open = new Set(await holdReleasable(tx, accountIds, lock));
   if (open.size < accountIds.length) {
     throw new AccountsBlocked(new Set(accountIds.filter((id) => !open.has(id))));
   }

@@ -12,7 +12,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
-import { engagementRate } from '../modules/analytics/analytics.service.ts';
 import {
   claimTasks,
   heartbeat,
@@ -22,7 +21,13 @@ import {
   reportResult,
 } from '../modules/workers/tasks.service.ts';
 import type { WorkerPrincipal } from '../access.ts';
-import { reportAccountStatus } from '../modules/workers/worker-accounts.service.ts';
+import {
+  reportAccountStatus,
+  workerAccountFacts,
+} from '../modules/workers/worker-accounts.service.ts';
+import { listSimulatedWorkers } from '../modules/workers/workers.service.ts';
+import { postedByWorker, postedOfAccount } from '../modules/items/items.service.ts';
+import { engagementRate, lastSnapshotTimes } from '../modules/analytics/analytics.service.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -138,29 +143,19 @@ function simulatedFollowers(accountId: string, createdAt: string, now: number, p
 // ---- Reads the worker API has no call for --------------------------------------------------
 
 async function simulatedWorkers(ctx: AppContext): Promise<WorkerPrincipal[]> {
-  const rows = await ctx.db
-    .selectFrom('workers')
-    .select(['id', 'name', 'timezone'])
-    .where('simulated', '=', 1)
-    .where('revoked_at', 'is', null)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => ({ workerId: r.id, name: r.name, timezone: r.timezone }));
+  return listSimulatedWorkers(ctx.db);
 }
 
 /** Tasks the worker claimed and posted since `since`, with the time of their last snapshot. */
 async function recentlyPosted(ctx: AppContext, workerId: string, since: number) {
-  const rows = await ctx.db
-    .selectFrom('queue_items')
-    .select(['id', 'company_id', 'post_id', 'posted_at'])
-    .where('status', '=', 'posted')
-    // The simulator posts within seconds of the release, so this bound only narrows the
-    // (status, released_at) index range without losing its own tasks.
-    .where('released_at', '>=', new Date(since - DAY_MS).toISOString())
-    .where('posted_at', '>=', new Date(since).toISOString())
-    .where('claimed_by', '=', workerId)
-    .orderBy('id')
-    .execute();
+  // The simulator posts within seconds of the release, so a day's margin on the release
+  // time only narrows the index range without losing its own tasks.
+  const rows = await postedByWorker(
+    ctx.db,
+    workerId,
+    new Date(since).toISOString(),
+    new Date(since - DAY_MS).toISOString(),
+  );
   const last = new Map<string, number>();
   const byCompany = new Map<string, typeof rows>();
   for (const r of rows) {
@@ -169,19 +164,13 @@ async function recentlyPosted(ctx: AppContext, workerId: string, since: number) 
     list.push(r);
   }
   for (const [companyId, list] of byCompany) {
-    const snaps = await ctx.db
-      .selectFrom('post_analytics')
-      .select(['queue_item_id', (eb) => eb.fn.max('collected_at').as('at')])
-      .where('company_id', '=', companyId)
-      .where('post_id', 'in', [...new Set(list.map((r) => r.post_id))])
-      .where(
-        'queue_item_id',
-        'in',
-        list.map((r) => r.id),
-      )
-      .groupBy('queue_item_id')
-      .execute();
-    for (const s of snaps) last.set(s.queue_item_id, Date.parse(s.at as string));
+    const times = await lastSnapshotTimes(
+      ctx.db,
+      companyId,
+      [...new Set(list.map((r) => r.post_id))],
+      list.map((r) => r.id),
+    );
+    for (const [id, at] of times) last.set(id, at);
   }
   return rows.map((r) => ({
     taskId: r.id,
@@ -191,35 +180,17 @@ async function recentlyPosted(ctx: AppContext, workerId: string, since: number) 
 }
 
 /** Posted count, the most recent posts and the stored statistics of one account. */
-async function accountFacts(ctx: AppContext, accountId: string) {
-  const [count, recent, account, stats] = await Promise.all([
-    ctx.db
-      .selectFrom('queue_items')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'posted')
-      .executeTakeFirstOrThrow(),
-    ctx.db
-      .selectFrom('queue_items')
-      .select(['id', 'posted_at'])
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'posted')
-      .orderBy('posted_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(SCANNED_POSTS)
-      .execute(),
-    ctx.db
-      .selectFrom('accounts')
-      .select(['created_at'])
-      .where('id', '=', accountId)
-      .executeTakeFirst(),
-    ctx.db
-      .selectFrom('account_stats')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .executeTakeFirst(),
+async function accountFacts(ctx: AppContext, worker: WorkerPrincipal, accountId: string) {
+  const [posted, facts] = await Promise.all([
+    postedOfAccount(ctx.db, accountId, SCANNED_POSTS),
+    workerAccountFacts(ctx, worker, accountId),
   ]);
-  return { posted: Number(count.n), recent, createdAt: account?.created_at ?? null, stats };
+  return {
+    posted: posted.count,
+    recent: posted.recent,
+    createdAt: facts?.createdAt ?? null,
+    stats: facts?.stats,
+  };
 }
 
 // ---- One pass ----------------------------------------------------------------------------
@@ -298,7 +269,7 @@ async function driveWorker(
   }
 
   for (const account of beat.accounts) {
-    const facts = await accountFacts(ctx, account.accountId);
+    const facts = await accountFacts(ctx, worker, account.accountId);
     if (facts.createdAt === null) continue;
     let views = 0;
     let likes = 0;

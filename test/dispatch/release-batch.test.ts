@@ -10,8 +10,8 @@ import {
   refreshPostStatus,
   refreshPostStatuses,
   releaseItems,
-} from '../../src/modules/posts/posts.state.ts';
-import { derivePostStatus } from '../../src/modules/posts/posts.status.ts';
+} from '../../src/modules/items/items.state.ts';
+import { derivePostStatus } from '../../src/modules/items/items.status.ts';
 import { DUE_AT, seedDueAccounts } from '../../bench/due-accounts.ts';
 
 describeEachDialect('batched releases', (get, dialect) => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { ApprovalError, approve, reject } from '../../src/modules/approvals/approvals.service.ts';
+import { ApprovalError, approve, reject } from '../../src/modules/items/items.service.ts';
 
 describeEachDialect('approvals', (get) => {
   test('approve one account, then the rest; reject; nothing left to decide', async () => {

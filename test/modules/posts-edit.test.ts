@@ -8,7 +8,7 @@ import { assertApiError } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
 import { sql } from 'kysely';
-import { refreshPostStatus } from '../../src/modules/posts/posts.state.ts';
+import { refreshPostStatus } from '../../src/modules/items/items.state.ts';
 import { lockPost } from '../../src/modules/posts/posts.repository.ts';
 
 async function setup(t: TestApp) {

@@ -8,7 +8,7 @@ import { assertApiError } from '../helpers/api-error.ts';
 import { local } from '../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { updateCompany } from '../../src/modules/companies/companies.service.ts';
-import { refreshPostStatus } from '../../src/modules/posts/posts.state.ts';
+import { refreshPostStatus } from '../../src/modules/items/items.state.ts';
 import { engagementRate } from '../../src/modules/analytics/analytics.service.ts';
 import type { PostAnalyticsTable, QueueItemsTable } from '../../src/db/types.ts';
 

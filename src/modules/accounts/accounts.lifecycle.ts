@@ -164,3 +164,23 @@ export async function statusHistory(
       rows.length > limit && last ? ctx.cursors.encode(scope, [Number(last.seq)], now) : null,
   };
 }
+
+/** A post of the account went out at `postedAt`: its lastPostAt moves forward only. */
+export function notePosted(
+  db: DbOrTx,
+  accountId: string,
+  postedAt: string,
+  at: string,
+): Promise<void> {
+  return repo.notePosted(db, accountId, postedAt, at);
+}
+
+/** The follower count its worker reported. */
+export function noteFollowers(
+  db: DbOrTx,
+  accountId: string,
+  followers: number,
+  at: string,
+): Promise<void> {
+  return repo.setFollowers(db, accountId, followers, at);
+}

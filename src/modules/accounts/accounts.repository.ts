@@ -1,6 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AccountsTable, Database, Db, DbOrTx } from '../../db/types.ts';
-import { param, prepared } from '../../db/prepared.ts';
+import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
 import { keysetPage, keysetValues } from '../../db/keyset.ts';
 
 export async function findAccount(
@@ -243,6 +243,99 @@ export async function setLifecycle(
     .updateTable('accounts')
     .set({ ...fields, updated_at: at })
     .where('company_id', '=', companyId)
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/**
+ * The accounts among `ids` in one of `statuses`, with what the dispatcher plans by: the
+ * worker's timezone, the account's schedule and its company's.
+ */
+export async function releaseTargets(
+  db: DbOrTx,
+  ids: readonly string[],
+  statuses: readonly string[],
+) {
+  return db
+    .selectFrom('accounts')
+    .innerJoin('companies', 'companies.id', 'accounts.company_id')
+    .select([
+      'accounts.id',
+      'accounts.timezone',
+      'accounts.schedule_windows',
+      'accounts.company_id',
+      'companies.schedule_windows as company_schedule',
+    ])
+    .where('accounts.id', 'in', [...ids])
+    .where('accounts.status', 'in', [...statuses])
+    .execute();
+}
+
+/** The accounts among `ids` still in one of `statuses`, held FOR SHARE with `lock`. */
+export async function holdInStatus(
+  tx: DbOrTx,
+  ids: readonly string[],
+  statuses: readonly string[],
+  lock: boolean,
+): Promise<string[]> {
+  let q = tx
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .where('status', 'in', [...statuses]);
+  if (lock) q = q.forShare();
+  return (await q.execute()).map((r) => r.id);
+}
+
+export interface TargetAccount {
+  id: string;
+  platform: string;
+  username: string;
+}
+
+const targetsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('accounts')
+      .select(['id', 'platform', 'username'])
+      .where('company_id', '=', param('company'))
+      .where('id', 'in', params('id', n)),
+  ),
+);
+
+/** The company's accounts among `ids` (distinct): the targets of a post. */
+export function findTargets(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<TargetAccount[]> {
+  return targetsQuery(ids.length)(db, bind('id', ids, { company: companyId }));
+}
+
+/** lastPostAt of an account moves forward only. */
+export async function notePosted(
+  db: DbOrTx,
+  accountId: string,
+  postedAt: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ last_post_at: postedAt, updated_at: at })
+    .where('id', '=', accountId)
+    .where((eb) => eb.or([eb('last_post_at', 'is', null), eb('last_post_at', '<', postedAt)]))
+    .execute();
+}
+
+export async function setFollowers(
+  db: DbOrTx,
+  accountId: string,
+  followers: number,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ followers, updated_at: at })
     .where('id', '=', accountId)
     .execute();
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import type { AccountsTable, CompaniesTable } from '../../db/types.ts';
+import type { AccountsTable, CompaniesTable, DbOrTx } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
@@ -11,7 +11,7 @@ import {
 } from '../../schedule/schedule-rules.ts';
 import { nextWindowStart, postsToday } from '../../schedule/windows.ts';
 import type { Principal } from '../../access.ts';
-import { getCompanyRow } from '../companies/companies.service.ts';
+import { getCompanyRow, lockCompany } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
 import * as repo from './accounts.repository.ts';
@@ -371,9 +371,7 @@ export async function createAccount(
   try {
     await ctx.db.transaction().execute(async (tx) => {
       // Lock the company row so concurrent creations cannot both take the last slot.
-      let q = tx.selectFrom('companies').selectAll().where('id', '=', principal.companyId);
-      if (ctx.dialect === 'postgres') q = q.forUpdate();
-      company = await q.executeTakeFirst();
+      company = await lockCompany(tx, principal.companyId, ctx.dialect === 'postgres');
       if (await repo.findByUsername(tx, principal.companyId, input.platform, usernameKey)) {
         throw accountExists(input);
       }
@@ -395,4 +393,31 @@ export async function createAccount(
   }
   // A new account has no queue items yet.
   return toAccount(row, company ? company.schedule_windows : null, now, NO_ACTIVITY);
+}
+
+export type { TargetAccount } from './accounts.repository.ts';
+
+/** The company's accounts among `ids` (distinct): the targets of a post. */
+export function findTargetAccounts(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<repo.TargetAccount[]> {
+  return repo.findTargets(db, companyId, ids);
+}
+
+/** Every account of the company (the workspace lists them all). */
+export function listCompanyAccounts(db: DbOrTx, companyId: string): Promise<AccountsTable[]> {
+  return repo.listAllAccounts(db, companyId);
+}
+
+/** Replaces the account's schedule override; false when the company has no such account. */
+export function setAccountSchedule(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  windows: string | null,
+  at: string,
+): Promise<boolean> {
+  return repo.setScheduleWindows(db, companyId, accountId, windows, at);
 }

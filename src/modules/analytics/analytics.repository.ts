@@ -69,3 +69,35 @@ export async function findAccountStats(
     .where('account_id', '=', accountId)
     .executeTakeFirst();
 }
+
+export async function insertSnapshot(db: DbOrTx, row: PostAnalyticsTable): Promise<void> {
+  await db.insertInto('post_analytics').values(row).execute();
+}
+
+/** When each of the items was last snapshotted (items of the company's posts). */
+export async function lastSnapshots(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+  itemIds: readonly string[],
+): Promise<{ queue_item_id: string; at: string | null }[]> {
+  const rows = await db
+    .selectFrom('post_analytics')
+    .select(['queue_item_id', (eb) => eb.fn.max('collected_at').as('at')])
+    .where('company_id', '=', companyId)
+    .where('post_id', 'in', [...postIds])
+    .where('queue_item_id', 'in', [...itemIds])
+    .groupBy('queue_item_id')
+    .execute();
+  return rows.map((r) => ({ queue_item_id: r.queue_item_id, at: r.at as string | null }));
+}
+
+/** Replaces an account's statistics. */
+export async function upsertAccountStats(db: DbOrTx, row: AccountStatsTable): Promise<void> {
+  const { account_id: _id, company_id: _company, ...figures } = row;
+  await db
+    .insertInto('account_stats')
+    .values(row)
+    .onConflict((oc) => oc.column('account_id').doUpdateSet(figures))
+    .execute();
+}

@@ -2,7 +2,7 @@
 // statistics are written by the release engine from worker reports; these are reads only and
 // answer with zeros and nulls while nothing has been reported.
 import type { AppContext } from '../../context.ts';
-import type { PostAnalyticsTable } from '../../db/types.ts';
+import type { AccountStatsTable, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
@@ -145,4 +145,37 @@ export async function getAccountAnalytics(
     },
     scannedPosts: Number(stats?.scanned_posts ?? 0),
   };
+}
+
+/** Stores a worker's analytics snapshot of a posted item. */
+export function storeSnapshot(db: DbOrTx, row: PostAnalyticsTable): Promise<void> {
+  return repo.insertSnapshot(db, row);
+}
+
+/** When each of the items (of the company's posts) was last snapshotted, in epoch ms. */
+export async function lastSnapshotTimes(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+  itemIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await repo.lastSnapshots(db, companyId, postIds, itemIds);
+  return new Map(
+    rows.filter((r) => r.at !== null).map((r) => [r.queue_item_id, Date.parse(r.at as string)]),
+  );
+}
+
+/** Replaces an account's statistics (SPEC 2.8), as its worker reported them. */
+export function storeAccountStats(db: DbOrTx, row: AccountStatsTable): Promise<void> {
+  return repo.upsertAccountStats(db, row);
+}
+
+/** The stored statistics of an account of the company. */
+export function accountStatsOf(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+): Promise<AccountStatsTable | undefined> {
+  return repo.findAccountStats(db, companyId, accountId);
 }

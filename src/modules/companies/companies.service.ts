@@ -3,7 +3,7 @@ import { validTimezone } from '../../schedule/local-time.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db, DbOrTx, CompaniesTable } from '../../db/types.ts';
-import { param, prepared } from '../../db/prepared.ts';
+import * as repo from './companies.repository.ts';
 import type { PlanTable } from '../usage/plans.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 
@@ -74,7 +74,7 @@ export async function createCompany(
     created_at: now,
     updated_at: now,
   };
-  await db.insertInto('companies').values(row).execute();
+  await repo.insertCompany(db, row);
   return info(row);
 }
 
@@ -109,25 +109,17 @@ export async function updateCompany(
   if (input.description !== undefined) patch.description = input.description;
   if (input.website !== undefined) patch.website = input.website;
   if (input.name !== undefined) patch.name = input.name;
-  const res = await db
-    .updateTable('companies')
-    .set(patch)
-    .where('id', '=', companyId)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0)
+  if (!(await repo.updateCompany(db, companyId, patch))) {
     throw new CompanyError(`company ${companyId} does not exist`);
+  }
   return (await getCompany(db, companyId)) as CompanyInfo;
 }
-
-const companyById = prepared((db) =>
-  db.selectFrom('companies').selectAll().where('id', '=', param('id')),
-);
 
 export async function getCompanyRow(
   db: DbOrTx,
   companyId: string,
 ): Promise<CompaniesTable | undefined> {
-  return (await companyById(db, { id: companyId }))[0];
+  return repo.findCompany(db, companyId);
 }
 
 export async function getCompany(db: DbOrTx, companyId: string): Promise<CompanyInfo | undefined> {
@@ -136,6 +128,27 @@ export async function getCompany(db: DbOrTx, companyId: string): Promise<Company
 }
 
 export async function listCompanies(db: Db): Promise<CompanyInfo[]> {
-  const rows = await db.selectFrom('companies').selectAll().orderBy('created_at').execute();
-  return rows.map(info);
+  return (await repo.listCompanies(db)).map(info);
+}
+
+/**
+ * Sets the company's default posting schedule (stored windows, or null to clear it);
+ * returns whether the company exists.
+ */
+export function setCompanySchedule(
+  db: DbOrTx,
+  companyId: string,
+  windows: string | null,
+  at: string,
+): Promise<boolean> {
+  return repo.updateCompany(db, companyId, { schedule_windows: windows, updated_at: at });
+}
+
+/** The company row locked for update on PostgreSQL, for writes bounded by its plan. */
+export function lockCompany(
+  tx: DbOrTx,
+  companyId: string,
+  postgres: boolean,
+): Promise<CompaniesTable | undefined> {
+  return repo.lockCompany(tx, companyId, postgres);
 }

@@ -6,6 +6,7 @@ import { newId, randomToken } from '../../lib/ids.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import type { Db } from '../../db/types.ts';
 import { dataVersion } from '../../db/prepared.ts';
+import { getCompanyRow } from '../companies/companies.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Principal, type Scope } from '../../access.ts';
 import * as repo from './keys.repository.ts';
@@ -57,11 +58,7 @@ export async function createKey(
   clock: Clock,
   input: { companyId: string; scopes: Scope[]; name?: string },
 ): Promise<IssuedKey> {
-  const company = await db
-    .selectFrom('companies')
-    .select('id')
-    .where('id', '=', input.companyId)
-    .executeTakeFirst();
+  const company = await getCompanyRow(db, input.companyId);
   if (!company) throw new KeyError(`company ${input.companyId} does not exist`);
   const prefix = randomToken(8).slice(0, 12);
   const secret = `sl_${prefix}_${randomToken(20).slice(0, 32)}`;

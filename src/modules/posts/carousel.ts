@@ -7,7 +7,13 @@ import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
-import { failProcessingItems, openProcessedItems, refreshPostStatus } from './posts.state.ts';
+import { uploadBlobKeys } from '../uploads/uploads.service.ts';
+import {
+  failProcessingItems,
+  openProcessedItems,
+  refreshPostStatus,
+} from '../items/items.state.ts';
+import * as repo from './posts.repository.ts';
 
 export function slideKey(post: Pick<PostsTable, 'company_id' | 'id'>, index: number): string {
   return `posts/${post.company_id}/${post.id}/slide-${index}.jpg`;
@@ -19,12 +25,7 @@ export function carouselThumbnailKey(post: Pick<PostsTable, 'company_id' | 'id'>
 async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
   const slides = JSON.parse(post.slides as string) as SlideSpec[];
   const ids = [...new Set(slides.map((s) => s.image))];
-  const uploads = await ctx.db
-    .selectFrom('uploads')
-    .select(['id', 'blob_key'])
-    .where('company_id', '=', post.company_id)
-    .where('id', 'in', ids)
-    .execute();
+  const uploads = await uploadBlobKeys(ctx.db, post.company_id, ids);
   const bytes = new Map<string, Buffer>();
   for (const u of uploads) {
     const path = ctx.blobs.localPath(u.blob_key);
@@ -61,19 +62,15 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
   const at = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (tx) => {
     if (keys) {
-      // Items before the post row: the lock order of every item change (posts.state.ts).
+      // Items before the post row: the lock order of every item change (items.state.ts).
       // Items cancelled meanwhile stay cancelled; the rest open as they would have.
       await openProcessedItems(tx, post.id, at);
-      await tx
-        .updateTable('posts')
-        .set({
-          media_state: 'ready',
-          media_keys: JSON.stringify(keys),
-          thumbnail_key: carouselThumbnailKey(post),
-          updated_at: at,
-        })
-        .where('id', '=', post.id)
-        .execute();
+      await repo.updatePost(tx, post.id, {
+        media_state: 'ready',
+        media_keys: JSON.stringify(keys),
+        thumbnail_key: carouselThumbnailKey(post),
+        updated_at: at,
+      });
       await refreshPostStatus(tx, post.id, at);
     } else {
       await failRender(tx, post.id, error as string, at);
@@ -84,11 +81,7 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
 /** The post has no usable media: its items still processing fail with the reason. */
 async function failRender(tx: DbOrTx, postId: string, reason: string, at: string): Promise<void> {
   await failProcessingItems(tx, postId, reason, at);
-  await tx
-    .updateTable('posts')
-    .set({ media_state: 'failed', media_error: reason, updated_at: at })
-    .where('id', '=', postId)
-    .execute();
+  await repo.updatePost(tx, postId, { media_state: 'failed', media_error: reason, updated_at: at });
   await refreshPostStatus(tx, postId, at);
 }
 

@@ -6,8 +6,8 @@
 // concurrent repeat waits on the unique key and then replays: never two posts.
 import { sha256 } from '../../lib/crypto.ts';
 import type { DbOrTx, IdempotencyKeysTable } from '../../db/types.ts';
-import { param, prepared } from '../../db/prepared.ts';
 import { ApiError } from '../../errors.ts';
+import * as repo from './idempotency.repository.ts';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 
@@ -38,32 +38,6 @@ export interface KeyClaim {
   now: Date;
 }
 
-// Every request with a key runs the insert; the read only when the key was taken.
-const insertKey = prepared((db) =>
-  db
-    .insertInto('idempotency_keys')
-    .values({
-      company_id: param('company_id'),
-      operation: param('operation'),
-      key: param('key'),
-      request_hash: param('request_hash'),
-      post_id: param('post_id'),
-      created_at: param('created_at'),
-      expires_at: param('expires_at'),
-    })
-    .onConflict((oc) => oc.columns(['company_id', 'operation', 'key']).doNothing())
-    .returning('key'),
-);
-
-const findKey = prepared((db) =>
-  db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('company_id', '=', param('company_id'))
-    .where('operation', '=', param('operation'))
-    .where('key', '=', param('key')),
-);
-
 /**
  * Claims the key for this request inside its transaction. Returns null when the
  * request should go ahead, or the post id to replay.
@@ -78,24 +52,12 @@ export async function claimKey(tx: DbOrTx, claim: KeyClaim): Promise<string | nu
     created_at: claim.now.toISOString(),
     expires_at: new Date(claim.now.getTime() + KEEP_MS).toISOString(),
   };
-  const inserted = await insertKey(tx, { ...row });
-  if (inserted.length > 0) return null;
-  const [existing] = await findKey(tx, { ...row });
+  if (await repo.insertKey(tx, row)) return null;
+  const existing = await repo.findKey(tx, row);
   if (!existing) throw new Error('idempotency key vanished inside its transaction');
   if (existing.expires_at <= row.created_at) {
     // Past its 24 hours the key is free again.
-    await tx
-      .updateTable('idempotency_keys')
-      .set({
-        request_hash: row.request_hash,
-        post_id: row.post_id,
-        created_at: row.created_at,
-        expires_at: row.expires_at,
-      })
-      .where('company_id', '=', claim.companyId)
-      .where('operation', '=', claim.operation)
-      .where('key', '=', claim.key)
-      .execute();
+    await repo.renewKey(tx, row);
     return null;
   }
   if (existing.request_hash !== claim.hash) {

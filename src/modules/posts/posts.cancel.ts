@@ -6,10 +6,11 @@ import type { QueueItemsTable } from '../../db/types.ts';
 import { isDeadlock } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
 import { readPost } from './posts.create.ts';
+import * as items from '../items/items.service.ts';
 import * as repo from './posts.repository.ts';
 import type { CancelledPostOut } from './posts.schemas.ts';
-import { cancelItems } from './posts.state.ts';
-import { isCancellable } from './posts.status.ts';
+import { cancelItems } from '../items/items.state.ts';
+import { isCancellable } from '../items/items.status.ts';
 
 /**
  * Why an item was left alone. `currently_posting` is SPEC's; the others name
@@ -67,7 +68,7 @@ async function cancelInTransaction(
   return ctx.db.transaction().execute(async (tx) => {
     const post = await repo.findPost(tx, companyId, postId);
     if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-    let targets: QueueItemsTable[] = await repo.itemsOfPost(tx, companyId, postId);
+    let targets: QueueItemsTable[] = await items.itemsOfPost(tx, companyId, postId);
     if (accountId !== undefined) {
       targets = targets.filter((i) => i.account_id === accountId);
       if (targets.length === 0) {
@@ -84,7 +85,7 @@ async function cancelInTransaction(
       // Locked rows are read after any release holding them commits: what is still open.
       const locked = new Set(
         (
-          await repo.lockOpenItems(
+          await items.lockOpenItems(
             tx,
             companyId,
             postId,
@@ -106,7 +107,7 @@ async function cancelInTransaction(
     // read what it is now to say why it was skipped.
     const missed = readOpen.some((i) => !done.has(i.id));
     const now = new Map(
-      (missed ? await repo.itemsOfPost(tx, companyId, postId) : []).map((i) => [i.id, i.status]),
+      (missed ? await items.itemsOfPost(tx, companyId, postId) : []).map((i) => [i.id, i.status]),
     );
     const skipped = targets
       .filter((i) => !done.has(i.id))

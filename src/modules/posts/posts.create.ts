@@ -13,18 +13,21 @@ import type { Principal } from '../../access.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumePostQuota, planOf } from '../usage/usage.service.ts';
 import { claimKey, requestHash } from './idempotency.ts';
+import { findTargetAccounts, type TargetAccount } from '../accounts/accounts.service.ts';
+import { enqueueItems, refreshPostStatus, reviveItems } from '../items/items.state.ts';
+import { itemsOfPost } from '../items/items.service.ts';
+import { findTagStates } from '../tags/tags.service.ts';
+import { findMediaUploads, type MediaUpload } from '../uploads/uploads.service.ts';
+import * as groupsRepo from './post-groups.repository.ts';
 import * as repo from './posts.repository.ts';
-import * as q from './posts.queries.ts';
-import type { MediaUpload, TargetAccount } from './posts.queries.ts';
 import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
-import { refreshPostStatus, reviveItems } from './posts.state.ts';
 import {
   derivePostStatus,
   isEditable,
   isFinal,
   isPublished,
   openingStatus,
-} from './posts.status.ts';
+} from '../items/items.status.ts';
 import { viewReadPost, viewWritten } from './posts.view.ts';
 
 export interface Written {
@@ -91,7 +94,7 @@ function checkMediaSet(
 }
 
 async function loadUploads(ctx: AppContext, companyId: string, media: readonly string[]) {
-  const rows = await q.findUploads(ctx.db, companyId, [...new Set(media)]);
+  const rows = await findMediaUploads(ctx.db, companyId, [...new Set(media)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of media.entries()) {
     const row = byId.get(id);
@@ -120,7 +123,7 @@ async function loadAccounts(
       hint: 'List each account once.',
     });
   }
-  const rows = await q.findAccounts(ctx.db, companyId, accountIds);
+  const rows = await findTargetAccounts(ctx.db, companyId, accountIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of accountIds.entries()) {
     if (!byId.has(id)) {
@@ -160,7 +163,9 @@ export async function checkGroups(
     }
   }
   const tagIds = unique.filter((g) => g.startsWith('tag:')).map((g) => g.slice(4));
-  const tags = tagIds.length ? await q.findTags(db, companyId, tagIds, options.lock === true) : [];
+  const tags = tagIds.length
+    ? await findTagStates(db, companyId, tagIds, options.lock === true)
+    : [];
   const byId = new Map(tags.map((t) => [t.id, t]));
   for (const [i, g] of groups.entries()) {
     if (!g.startsWith('tag:')) continue;
@@ -297,9 +302,9 @@ export async function createPost(
       // one transaction at a time.
       await checkGroups(ctx, companyId, groups, { db: tx, lock: ctx.dialect === 'postgres' });
     }
-    await q.insertPost(tx, post);
-    await q.insertGroups(tx, groupRows);
-    await q.insertItems(tx, items);
+    await repo.insertPost(tx, post);
+    await groupsRepo.insertGroups(tx, groupRows);
+    await enqueueItems(tx, items);
     // One queue item is one post to publish: the daily cap and the credits count items.
     // They are counted last so that PostgreSQL holds the company's counter rows, which
     // every create of the company updates, only from here to the commit.
@@ -331,7 +336,7 @@ export async function readPost(
   companyId: string,
   postId: string,
 ): Promise<PostOut> {
-  const found = await q.findPost(ctx.db, companyId, postId);
+  const found = await repo.findPostView(ctx.db, companyId, postId);
   if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
   return viewReadPost(ctx, found.post, found.thumbnailReady);
 }
@@ -380,11 +385,7 @@ export async function queuePost(
     }
     const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
     if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-    const existing = await tx
-      .selectFrom('queue_items')
-      .selectAll()
-      .where('post_id', '=', postId)
-      .execute();
+    const existing = await itemsOfPost(tx, companyId, postId);
     if (isPublished(existing)) {
       throw new ApiError('post_already_published', `Post ${postId} is already published`);
     }
@@ -421,7 +422,7 @@ export async function queuePost(
     const revived = fresh.filter((f) => byAccount.has(f.account_id));
     const added = fresh.filter((f) => !byAccount.has(f.account_id));
     await consumePostQuota(tx, plan, companyId, now, fresh.length);
-    await repo.insertItems(tx, added);
+    await enqueueItems(tx, added);
     await reviveItems(
       tx,
       revived.map((fresh) => ({

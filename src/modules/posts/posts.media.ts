@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { findPostMedia } from './posts.repository.ts';
 import { postMediaPath } from './posts.view.ts';
 
 export async function openPostMedia(
@@ -16,11 +17,7 @@ export async function openPostMedia(
   if (check === 'expired') throw new ApiError('invalid_signature', 'This URL has expired');
   if (check === 'invalid')
     throw new ApiError('invalid_signature', 'This URL’s signature is not valid');
-  const post = await ctx.db
-    .selectFrom('posts')
-    .select(['media_keys', 'thumbnail_key'])
-    .where('id', '=', postId)
-    .executeTakeFirst();
+  const post = await findPostMedia(ctx.db, postId);
   const slides = post?.media_keys ? (JSON.parse(post.media_keys) as string[]) : [];
   const key = part === 'thumbnail' ? post?.thumbnail_key : slides[Number(part.slice(6))];
   const stat = key ? await ctx.blobs.stat(key) : null;

@@ -1,17 +1,10 @@
+// The posts table: a post by id (alone, or with whether its thumbnail is ready, for the
+// view), its lock, creation and updates, pages of the company's posts, and the media
+// columns the carousel renderer writes. Creation and the view are the hot paths, so their
+// queries are compiled once (db/prepared.ts).
 import { sql } from 'kysely';
 import { param, prepared, type Prepared } from '../../db/prepared.ts';
-import type {
-  Db,
-  DbOrTx,
-  PostContentGroupsTable,
-  PostsTable,
-  QueueItemsTable,
-} from '../../db/types.ts';
-import { CANCELLABLE } from './posts.status.ts';
-
-export async function insertPost(db: DbOrTx, row: PostsTable): Promise<void> {
-  await db.insertInto('posts').values(row).execute();
-}
+import type { Db, DbOrTx, PostsTable } from '../../db/types.ts';
 
 export async function findPost(
   db: DbOrTx,
@@ -50,126 +43,70 @@ export async function updatePost(
   await db.updateTable('posts').set(patch).where('id', '=', postId).execute();
 }
 
-export async function insertItems(db: DbOrTx, rows: QueueItemsTable[]): Promise<void> {
-  if (rows.length) await db.insertInto('queue_items').values(rows).execute();
+const POST_COLUMNS = [
+  'id',
+  'company_id',
+  'status',
+  'media_kind',
+  'media_upload_ids',
+  'slides',
+  'media_state',
+  'media_keys',
+  'media_error',
+  'thumbnail_upload_id',
+  'thumbnail_key',
+  'caption',
+  'hashtags',
+  'sound',
+  'notes',
+  'platformb_post_format',
+  'template_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof PostsTable)[];
+
+const insertPostQuery = prepared((db: Db) =>
+  db
+    .insertInto('posts')
+    .values(Object.fromEntries(POST_COLUMNS.map((c) => [c, param(c)])) as unknown as PostsTable),
+);
+
+export async function insertPost(db: DbOrTx, row: PostsTable): Promise<void> {
+  await insertPostQuery(db, row as unknown as Record<string, unknown>);
 }
 
-export interface ItemWithAccount extends QueueItemsTable {
-  username: string;
-  platform: string;
-}
-
-export async function itemsOfPosts(db: DbOrTx, postIds: string[]): Promise<ItemWithAccount[]> {
-  if (postIds.length === 0) return [];
-  return db
-    .selectFrom('queue_items')
-    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
-    .selectAll('queue_items')
-    .select(['accounts.username', 'accounts.platform'])
-    .where('queue_items.post_id', 'in', postIds)
-    .orderBy('queue_items.queued_at')
-    .orderBy('queue_items.id')
-    .execute();
-}
-
-export async function groupsOfPosts(
+/** Media columns of a post, for its signed downloads. */
+export async function findPostMedia(
   db: DbOrTx,
-  postIds: string[],
-): Promise<PostContentGroupsTable[]> {
-  if (postIds.length === 0) return [];
-  return db
-    .selectFrom('post_content_groups')
-    .selectAll()
-    .where('post_id', 'in', postIds)
-    .orderBy('created_at')
-    .orderBy('group_id')
-    .execute();
-}
-
-export async function insertGroups(db: DbOrTx, rows: PostContentGroupsTable[]): Promise<void> {
-  if (rows.length) await db.insertInto('post_content_groups').values(rows).execute();
-}
-
-export async function groupsOfPost(
-  db: DbOrTx,
-  companyId: string,
   postId: string,
-): Promise<PostContentGroupsTable[]> {
+): Promise<Pick<PostsTable, 'media_keys' | 'thumbnail_key'> | undefined> {
   return db
-    .selectFrom('post_content_groups')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .execute();
-}
-
-export async function deleteGroupsOfPost(
-  db: DbOrTx,
-  companyId: string,
-  postId: string,
-  groupIds: string[],
-): Promise<void> {
-  if (groupIds.length === 0) return;
-  await db
-    .deleteFrom('post_content_groups')
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .where('group_id', 'in', groupIds)
-    .execute();
-}
-
-/** Removes one group from every post of the company; returns how many posts had it. */
-export async function deleteGroupEverywhere(
-  db: DbOrTx,
-  companyId: string,
-  groupId: string,
-): Promise<number> {
-  const res = await db
-    .deleteFrom('post_content_groups')
-    .where('company_id', '=', companyId)
-    .where('group_id', '=', groupId)
+    .selectFrom('posts')
+    .select(['media_keys', 'thumbnail_key'])
+    .where('id', '=', postId)
     .executeTakeFirst();
-  return Number(res.numDeletedRows);
 }
 
-export async function itemsOfPost(
+// The post and whether the upload its thumbnail comes from has one, in one read.
+const postQuery = prepared((db: Db) =>
+  db
+    .selectFrom('posts')
+    .leftJoin('uploads', 'uploads.id', 'posts.thumbnail_upload_id')
+    .selectAll('posts')
+    .select(sql<number | boolean>`uploads.thumbnail_key is not null`.as('thumbnail_ready'))
+    .where('posts.company_id', '=', param('company'))
+    .where('posts.id', '=', param('id')),
+);
+
+export async function findPostView(
   db: DbOrTx,
   companyId: string,
   postId: string,
-): Promise<QueueItemsTable[]> {
-  return db
-    .selectFrom('queue_items')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .orderBy('queued_at')
-    .orderBy('id')
-    .execute();
-}
-
-/**
- * Locks the given items of a post that are still cancellable (PostgreSQL), in
- * account order so that transactions locking several items of one post take
- * them in the same order. Items already final are left unlocked: queueing
- * again revives those while holding the post. Returns the rows locked.
- */
-export async function lockOpenItems(
-  db: DbOrTx,
-  companyId: string,
-  postId: string,
-  itemIds: readonly string[],
-): Promise<QueueItemsTable[]> {
-  if (itemIds.length === 0) return [];
-  return db
-    .selectFrom('queue_items')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .where('id', 'in', [...itemIds])
-    .where('status', 'in', [...CANCELLABLE])
-    .orderBy('account_id')
-    .forUpdate()
-    .execute();
+): Promise<{ post: PostsTable; thumbnailReady: boolean } | undefined> {
+  const [row] = await postQuery(db, { company: companyId, id: postId });
+  // The row is used as it is (copying it without the extra column costs more
+  // than the column does where posts are viewed).
+  return row ? { post: row, thumbnailReady: !!row.thumbnail_ready } : undefined;
 }
 
 export interface PostPageFilter {

@@ -4,9 +4,11 @@ import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { checkFeedFormat, checkGroups, readPost } from './posts.create.ts';
+import { itemsOfPost } from '../items/items.service.ts';
+import * as groupsRepo from './post-groups.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { PostOut, UpdatePostInput } from './posts.schemas.ts';
-import { isEditable } from './posts.status.ts';
+import { isEditable } from '../items/items.status.ts';
 
 function postNotFound(postId: string): ApiError {
   return new ApiError('post_not_found', `Post ${postId} does not exist`);
@@ -39,7 +41,7 @@ export async function updatePost(
     const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
     if (!post) throw postNotFound(postId);
     if (Object.keys(patch).length > 0) {
-      const items = await repo.itemsOfPost(tx, companyId, postId);
+      const items = await itemsOfPost(tx, companyId, postId);
       if (!isEditable(items)) {
         throw new ApiError(
           'post_not_editable',
@@ -71,7 +73,7 @@ async function replaceTags(
   wanted: readonly string[],
   at: string,
 ): Promise<boolean> {
-  const current = await repo.groupsOfPost(tx, companyId, postId);
+  const current = await groupsRepo.groupsOfPost(tx, companyId, postId);
   const kept = new Set(current.map((g) => g.group_id));
   const groups = await checkGroups(ctx, companyId, wanted, {
     db: tx,
@@ -81,8 +83,8 @@ async function replaceTags(
   const next = new Set(groups.filter((g) => g.startsWith('tag:')));
   const removed = [...kept].filter((g) => g.startsWith('tag:') && !next.has(g));
   const added = [...next].filter((g) => !kept.has(g));
-  await repo.deleteGroupsOfPost(tx, companyId, postId, removed);
-  await repo.insertGroups(
+  await groupsRepo.deleteGroupsOfPost(tx, companyId, postId, removed);
+  await groupsRepo.insertGroups(
     tx,
     added.map((g) => ({ post_id: postId, company_id: companyId, group_id: g, created_at: at })),
   );
@@ -95,5 +97,5 @@ export async function removeGroupFromPosts(
   companyId: string,
   groupId: string,
 ): Promise<number> {
-  return repo.deleteGroupEverywhere(tx, companyId, groupId);
+  return groupsRepo.deleteGroupEverywhere(tx, companyId, groupId);
 }

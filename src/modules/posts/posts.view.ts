@@ -2,8 +2,10 @@
 import type { AppContext } from '../../context.ts';
 import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../db/types.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
-import type { ItemWithAccount } from './posts.repository.ts';
-import * as q from './posts.queries.ts';
+import { itemsOfPosts, type ItemWithAccount } from '../items/items.service.ts';
+import { uploadsWithThumbnail } from '../uploads/uploads.service.ts';
+import { groupsOfPosts } from './post-groups.repository.ts';
+import { findPostView } from './posts.repository.ts';
 import { ApiError } from '../../errors.ts';
 import { VersionedMemo } from '../../db/versioned-memo.ts';
 import {
@@ -15,7 +17,7 @@ import {
   type JsonTemplate,
 } from '../../http/json-template.ts';
 import type { PostOut, SoundInput } from './posts.schemas.ts';
-import type { PostStatus } from './posts.status.ts';
+import type { PostStatus } from '../items/items.status.ts';
 
 /** Signed media URLs in post responses live for an hour. */
 const URL_MS = 60 * 60 * 1000;
@@ -97,7 +99,7 @@ export async function readyThumbnails(
   posts: readonly { thumbnail_upload_id: string | null }[],
 ): Promise<Set<string>> {
   const ids = [...new Set(posts.map((p) => p.thumbnail_upload_id).filter((x): x is string => !!x))];
-  return new Set(await q.uploadsWithThumbnail(ctx.db, ids));
+  return new Set(await uploadsWithThumbnail(ctx.db, ids));
 }
 
 /** The JSON columns of a post row as the view needs them. */
@@ -207,8 +209,8 @@ async function viewPostsWithThumbnails(
 ): Promise<ViewedPost[]> {
   const ids = posts.map((p) => p.id);
   const [items, groups, ready] = await Promise.all([
-    q.itemsOfPosts(ctx.db, ids),
-    q.groupsOfPosts(ctx.db, ids),
+    itemsOfPosts(ctx.db, ids),
+    groupsOfPosts(ctx.db, ids),
     readyThumbnails(ctx, posts),
   ]);
   const itemsBy = new Map<string, ItemWithAccount[]>();
@@ -277,8 +279,8 @@ export async function viewReadPost(
   thumbnailReady: boolean,
 ): Promise<PostOut> {
   const [items, groups] = await Promise.all([
-    q.itemsOfPosts(ctx.db, [post.id]),
-    q.groupsOfPosts(ctx.db, [post.id]),
+    itemsOfPosts(ctx.db, [post.id]),
+    groupsOfPosts(ctx.db, [post.id]),
   ]);
   return toPost(ctx, { post, items, groups }, thumbnailReady);
 }
@@ -343,7 +345,7 @@ export function readPostJson(
   if (kept) return render(kept);
   return postBodies
     .compute(ctx.db, key, async () => {
-      const found = await q.findPost(ctx.db, companyId, postId);
+      const found = await findPostView(ctx.db, companyId, postId);
       if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
       const [viewed] = await viewPostsWithThumbnails(ctx, [found.post]);
       const v = viewed as ViewedPost;

@@ -18,7 +18,7 @@ import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/posts.view.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';
-import * as repo from './queue.repository.ts';
+import * as repo from '../items/items.service.ts';
 
 function toEntry(row: repo.PlanningRow): QueueEntry {
   return {

@@ -8,10 +8,15 @@ import {
   MAX_POSTS_PER_DAY,
   TIMEZONE_MODE,
 } from '../../schedule/schedule-rules.ts';
-import { getCompanyRow } from '../companies/companies.service.ts';
-import { getAccountRow } from '../accounts/accounts.service.ts';
+import {
+  getCompanyRow,
+  setCompanySchedule as storeCompanySchedule,
+} from '../companies/companies.service.ts';
+import {
+  getAccountRow,
+  setAccountSchedule as storeAccountSchedule,
+} from '../accounts/accounts.service.ts';
 import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
-import { setScheduleWindows } from '../accounts/accounts.repository.ts';
 import type {
   AccountScheduleOut,
   CompanyScheduleOut,
@@ -64,12 +69,8 @@ export async function setCompanySchedule(
   body: ScheduleInputBody,
 ): Promise<CompanyScheduleOut> {
   const windows = validated(body);
-  const res = await ctx.db
-    .updateTable('companies')
-    .set({ schedule_windows: windows, updated_at: ctx.clock.now().toISOString() })
-    .where('id', '=', companyId)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) {
+  const at = ctx.clock.now().toISOString();
+  if (!(await storeCompanySchedule(ctx.db, companyId, windows, at))) {
     throw new ApiError('not_found', `Company ${companyId} does not exist`);
   }
   return companyResponse(companyId, parseStoredWindows(windows));
@@ -107,7 +108,7 @@ export async function setAccountSchedule(
   body: ScheduleInputBody,
 ): Promise<AccountScheduleOut> {
   const windows = validated(body);
-  const found = await setScheduleWindows(
+  const found = await storeAccountSchedule(
     ctx.db,
     companyId,
     accountId,

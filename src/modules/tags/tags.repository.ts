@@ -1,5 +1,5 @@
 import type { ContentTagsTable, Db, DbOrTx } from '../../db/types.ts';
-import { param, prepared } from '../../db/prepared.ts';
+import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
 import { keysetPage, keysetValues } from '../../db/keyset.ts';
 
 export async function findTag(
@@ -72,4 +72,32 @@ export async function pageTags(
   opts: { after?: [string, string]; limit: number },
 ): Promise<ContentTagsTable[]> {
   return (opts.after ? NEXT_PAGE : FIRST_PAGE)(db, { company: companyId, ...keysetValues(opts) });
+}
+
+function liveQuery(lock: boolean) {
+  return perLength((n) =>
+    prepared((db: Db) => {
+      const q = db
+        .selectFrom('content_tags')
+        .select(['id', 'archived'])
+        .where('company_id', '=', param('company'))
+        .where('id', 'in', params('id', n));
+      return lock ? q.forShare() : q;
+    }),
+  );
+}
+const liveQueries = { plain: liveQuery(false), locked: liveQuery(true) };
+
+/**
+ * The company's tags among `ids` (distinct) with whether they are archived; `lock` holds
+ * them against archiving until the transaction ends (PostgreSQL).
+ */
+export function findTagStates(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+  lock: boolean,
+): Promise<{ id: string; archived: number }[]> {
+  const query = (lock ? liveQueries.locked : liveQueries.plain)(ids.length);
+  return query(db, bind('id', ids, { company: companyId }));
 }

@@ -1,7 +1,7 @@
 // Content tags (SPEC 2.4, 4.3): company-scoped labels attributed to posts for
 // analytics. Names are unique per company, compared case-insensitively.
 import type { AppContext } from '../../context.ts';
-import type { ContentTagsTable } from '../../db/types.ts';
+import type { ContentTagsTable, DbOrTx } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
@@ -195,4 +195,17 @@ export async function deleteTag(
     const updatedPosts = await removeGroupFromPosts(tx, companyId, contentGroupIdOf(tagId));
     return { tagId, updatedPosts };
   });
+}
+
+/**
+ * The company's tags among `ids` (distinct) with whether they are archived; `lock` holds
+ * them against archiving until the transaction ends (PostgreSQL).
+ */
+export function findTagStates(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+  lock: boolean,
+): Promise<{ id: string; archived: number }[]> {
+  return repo.findTagStates(db, companyId, ids, lock);
 }

@@ -1,4 +1,5 @@
-import type { DbOrTx, UploadsTable } from '../../db/types.ts';
+import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
+import type { Db, DbOrTx, UploadsTable } from '../../db/types.ts';
 
 export async function insertUpload(db: DbOrTx, row: UploadsTable): Promise<void> {
   await db.insertInto('uploads').values(row).execute();
@@ -73,4 +74,73 @@ export async function setThumbnail(
     .set({ ...outcome, updated_at: at })
     .where('id', '=', uploadId)
     .execute();
+}
+
+/** What post creation needs to know about an upload it uses. */
+export type MediaUpload = Pick<
+  UploadsTable,
+  'id' | 'kind' | 'status' | 'content_type' | 'thumbnail_key'
+>;
+
+const mediaQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('uploads')
+      .select(['id', 'kind', 'status', 'content_type', 'thumbnail_key'])
+      .where('company_id', '=', param('company'))
+      .where('id', 'in', params('id', n)),
+  ),
+);
+
+/** The company's uploads among `ids` (distinct). */
+export function findMedia(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<MediaUpload[]> {
+  return mediaQuery(ids.length)(db, bind('id', ids, { company: companyId }));
+}
+
+const thumbnailsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('uploads')
+      .select('id')
+      .where('id', 'in', params('id', n))
+      .where('thumbnail_key', 'is not', null),
+  ),
+);
+
+/** Which of the uploads (distinct ids) have a thumbnail. */
+export async function withThumbnail(db: DbOrTx, uploadIds: readonly string[]): Promise<string[]> {
+  if (uploadIds.length === 0) return [];
+  const rows = await thumbnailsQuery(uploadIds.length)(db, bind('id', uploadIds, {}));
+  return rows.map((r) => r.id);
+}
+
+/** Where the company's uploads among `ids` keep their bytes. */
+export async function blobKeys(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<{ id: string; blob_key: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'blob_key'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Content type and SHA-256 of each upload a task's media is made of. */
+export async function contentFacts(db: DbOrTx, ids: readonly string[]) {
+  type Facts = { content_type: string; sha256: string | null };
+  if (ids.length === 0) return new Map<string, Facts>();
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['id', 'content_type', 'sha256'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map<string, Facts>(rows.map((r) => [r.id, r]));
 }

@@ -4,7 +4,7 @@
 // cannot both move the same upload.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
-import type { UploadsTable } from '../../db/types.ts';
+import type { DbOrTx, UploadsTable } from '../../db/types.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
@@ -18,8 +18,7 @@ import {
   type MediaRejection,
 } from '../../media/probe/index.ts';
 import type { Principal } from '../../access.ts';
-import { consumeDaily, consumeVideoQuota, planOf } from '../usage/usage.service.ts';
-import { readCounters } from '../usage/usage.repository.ts';
+import { consumeDaily, consumeVideoQuota, planOf, videosUploaded } from '../usage/usage.service.ts';
 import type {
   CreateUploadInput,
   CreatedUploadOut,
@@ -102,10 +101,7 @@ export function toUpload(ctx: AppContext, row: UploadsTable): UploadOut {
 
 export async function checkVideoQuotaRoom(ctx: AppContext, principal: Principal): Promise<void> {
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
-  const counters = await readCounters(ctx.db, principal.companyId, [
-    { metric: 'videos', period: 'all' },
-  ]);
-  if ((counters.get('videos@all') ?? 0) >= plan.videoQuota) {
+  if ((await videosUploaded(ctx.db, principal.companyId)) >= plan.videoQuota) {
     throw new ApiError(
       'quota_exceeded',
       `Plan video quota of ${plan.videoQuota} videos is reached`,
@@ -445,4 +441,34 @@ export async function openUploadMedia(
   const stream = key && stat ? await ctx.blobs.get(key) : null;
   if (!row || !stream || !stat) throw notFound(uploadId);
   return { stream, contentType: thumbnail ? 'image/jpeg' : row.content_type, size: stat.size };
+}
+
+export type { MediaUpload } from './uploads.repository.ts';
+
+/** The company's uploads among `ids` (distinct), as post creation checks them. */
+export function findMediaUploads(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<repo.MediaUpload[]> {
+  return repo.findMedia(db, companyId, ids);
+}
+
+/** Which of the uploads (distinct ids) have a thumbnail. */
+export function uploadsWithThumbnail(db: DbOrTx, ids: readonly string[]): Promise<string[]> {
+  return repo.withThumbnail(db, ids);
+}
+
+/** Where the company's uploads among `ids` keep their bytes. */
+export function uploadBlobKeys(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<{ id: string; blob_key: string }[]> {
+  return repo.blobKeys(db, companyId, ids);
+}
+
+/** Content type and SHA-256 of each upload a task's media is made of. */
+export function uploadFacts(db: DbOrTx, ids: readonly string[]) {
+  return repo.contentFacts(db, ids);
 }

@@ -175,3 +175,9 @@ export async function readUsage(
     postsCreatedToday: counters.get(`posts@${day}`) ?? 0,
   };
 }
+
+/** Videos the company has uploaded, all time: what its plan's video quota counts. */
+export async function videosUploaded(db: DbOrTx, companyId: string): Promise<number> {
+  const counters = await repo.readCounters(db, companyId, [{ metric: 'videos', period: 'all' }]);
+  return counters.get('videos@all') ?? 0;
+}

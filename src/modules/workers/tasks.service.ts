@@ -6,15 +6,17 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { claimItems, finishItem, UNCONFIRMED_REASON } from '../posts/posts.state.ts';
+import { claimItems, finishItem, UNCONFIRMED_REASON } from '../items/items.state.ts';
 import { postMediaPath, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
 import type { SoundInput } from '../posts/posts.schemas.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
 import type { WorkerPrincipal } from '../../access.ts';
 import * as workers from './workers.repository.ts';
 import { accountNotFound, toWorkerAccount } from './worker-accounts.service.ts';
-import { changeStatus } from '../accounts/accounts.lifecycle.ts';
-import * as repo from './tasks.repository.ts';
+import { changeStatus, noteFollowers, notePosted } from '../accounts/accounts.lifecycle.ts';
+import * as items from '../items/items.service.ts';
+import { storeAccountStats, storeSnapshot } from '../analytics/analytics.service.ts';
+import { uploadFacts } from '../uploads/uploads.service.ts';
 import type {
   AccountStatsInput,
   ClaimInput,
@@ -39,29 +41,29 @@ function twoDecimals(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function stateOf(row: repo.TaskRow): TaskOut['state'] {
+function stateOf(row: items.TaskRow): TaskOut['state'] {
   if (row.status === 'posting') return row.claimed_at ? 'claimed' : 'released';
   return row.status === 'posted' ? 'posted' : 'failed';
 }
 
 /** A task is the worker's while it operates the account, and always if it claimed it. */
-function visibleTo(row: repo.TaskRow, worker: WorkerPrincipal): boolean {
+function visibleTo(row: items.TaskRow, worker: WorkerPrincipal): boolean {
   if (!['posting', 'posted', 'failed'].includes(row.status)) return false;
   return row.worker_id === worker.workerId || row.claimed_by === worker.workerId;
 }
 
-function deadline(ctx: AppContext, row: repo.TaskRow): string | null {
+function deadline(ctx: AppContext, row: items.TaskRow): string | null {
   if (row.status !== 'posting') return null;
   const from = Date.parse(row.claimed_at ?? (row.released_at as string));
   return new Date(from + ctx.config.taskReportTimeoutMs).toISOString();
 }
 
-async function toTasks(ctx: AppContext, rows: readonly repo.TaskRow[]): Promise<TaskOut[]> {
+async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise<TaskOut[]> {
   const uploads = rows.flatMap((r) =>
     r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[]),
   );
   const [facts, ready] = await Promise.all([
-    repo.uploadFacts(ctx.db, [...new Set(uploads)]),
+    uploadFacts(ctx.db, [...new Set(uploads)]),
     readyThumbnails(ctx, rows),
   ]);
   const now = ctx.clock.now().getTime();
@@ -125,8 +127,8 @@ async function loadTask(
   ctx: AppContext,
   worker: WorkerPrincipal,
   taskId: string,
-): Promise<repo.TaskRow> {
-  const [row] = await repo.findTasks(ctx.db, [taskId]);
+): Promise<items.TaskRow> {
+  const [row] = await items.findTasks(ctx.db, [taskId]);
   if (!row || !visibleTo(row, worker)) throw taskNotFound(taskId);
   return row;
 }
@@ -134,10 +136,10 @@ async function loadTask(
 /** Notes the worker as seen and tells it which accounts it operates and what is open. */
 export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promise<HeartbeatOut> {
   const now = ctx.clock.now();
-  await repo.touchWorker(ctx.db, worker.workerId, now.toISOString());
+  await workers.touchWorker(ctx.db, worker.workerId, now.toISOString());
   const [accounts, openTasks] = await Promise.all([
     workers.accountsOfWorker(ctx.db, worker.workerId),
-    repo.openTaskCounts(ctx.db, worker.workerId),
+    items.openTaskCounts(ctx.db, worker.workerId),
   ]);
   return {
     workerId: worker.workerId,
@@ -158,7 +160,7 @@ export async function claimTasks(
   const at = ctx.clock.now().toISOString();
   // DECISIONS 1: an id in the body naming no account of the caller is a 400 account_not_found.
   const only = input.accountId;
-  if (only !== undefined && !(await repo.findWorkerAccount(ctx.db, worker.workerId, only))) {
+  if (only !== undefined && !(await workers.findWorkerAccount(ctx.db, worker.workerId, only))) {
     throw accountNotFound(only, true);
   }
   const ids = await ctx.db
@@ -172,8 +174,8 @@ export async function claimTasks(
         at,
       ),
     );
-  await repo.touchWorker(ctx.db, worker.workerId, at);
-  return toTasks(ctx, await repo.findTasks(ctx.db, ids));
+  await workers.touchWorker(ctx.db, worker.workerId, at);
+  return toTasks(ctx, await items.findTasks(ctx.db, ids));
 }
 
 /**
@@ -191,12 +193,12 @@ export async function listTasks(
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  const ids = await repo.openTaskIds(ctx.db, worker.workerId, {
+  const ids = await items.openTaskIds(ctx.db, worker.workerId, {
     ...(query.state ? { claimed: query.state === 'claimed' } : {}),
     ...(after ? { after } : {}),
     limit: limit + 1,
   });
-  const rows = await repo.findTasks(ctx.db, ids.slice(0, limit));
+  const rows = await items.findTasks(ctx.db, ids.slice(0, limit));
   const last = rows[rows.length - 1];
   return {
     data: await toTasks(ctx, rows),
@@ -216,7 +218,7 @@ export async function getTask(
   return task as TaskOut;
 }
 
-function sameOutcome(row: repo.TaskRow, input: ResultInput): boolean {
+function sameOutcome(row: items.TaskRow, input: ResultInput): boolean {
   if (input.outcome === 'posted') return row.status === 'posted' && row.post_url === input.postUrl;
   return row.status === 'failed' && row.failure_reason === input.reason;
 }
@@ -278,7 +280,7 @@ export async function reportResult(
       fromUnconfirmed: late,
     });
     if (ok && outcome.outcome === 'posted') {
-      await repo.notePosted(tx, row.account_id, outcome.postedAt, at);
+      await notePosted(tx, row.account_id, outcome.postedAt, at);
     }
     return ok;
   });
@@ -332,7 +334,7 @@ export async function recordSnapshot(
     saves: input.saves,
     collected_at: collectedAt.toISOString(),
   };
-  await ctx.db.insertInto('post_analytics').values(snapshot).execute();
+  await storeSnapshot(ctx.db, snapshot);
   return {
     id: snapshot.id,
     videoId: row.post_id,
@@ -357,7 +359,7 @@ export async function reportAccountStats(
   input: AccountStatsInput,
 ) {
   const at = ctx.clock.now().toISOString();
-  const account = await repo.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  const account = await workers.findWorkerAccount(ctx.db, worker.workerId, accountId);
   if (!account) throw accountNotFound(accountId, false);
   const engagement = twoDecimals(input.engagement);
   const figures = {
@@ -371,16 +373,12 @@ export async function reportAccountStats(
     updated_at: at,
   };
   await ctx.db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('account_stats')
-      .values({ account_id: accountId, company_id: account.company_id, ...figures })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet(figures))
-      .execute();
-    await tx
-      .updateTable('accounts')
-      .set({ followers: input.followers, updated_at: at })
-      .where('id', '=', accountId)
-      .execute();
+    await storeAccountStats(tx, {
+      account_id: accountId,
+      company_id: account.company_id,
+      ...figures,
+    });
+    await noteFollowers(tx, accountId, input.followers, at);
     // A status sent with the figures is a status report like any other (DECISIONS 7).
     if (input.status) {
       const change = { source: 'worker', status: input.status } as const;

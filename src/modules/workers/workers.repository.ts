@@ -104,3 +104,28 @@ export async function setTimezoneOfWorkerAccounts(
     .where('worker_id', '=', workerId)
     .execute();
 }
+
+/** An account the worker operates, or undefined. */
+export async function findWorkerAccount(db: DbOrTx, workerId: string, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'company_id', 'created_at'])
+    .where('id', '=', accountId)
+    .where('worker_id', '=', workerId)
+    .executeTakeFirst();
+}
+
+export async function touchWorker(db: DbOrTx, workerId: string, at: string): Promise<void> {
+  await db.updateTable('workers').set({ last_seen_at: at }).where('id', '=', workerId).execute();
+}
+
+/** Simulated workers that are not revoked, by id. */
+export async function simulatedWorkers(db: DbOrTx) {
+  return db
+    .selectFrom('workers')
+    .select(['id', 'name', 'timezone'])
+    .where('simulated', '=', 1)
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}

@@ -197,3 +197,9 @@ export async function verifyWorkerToken(db: Db, token: string): Promise<WorkerPr
   if (row.revoked_at !== null) return null;
   return { workerId: row.id, name: row.name, timezone: row.timezone };
 }
+
+/** The simulated workers the built-in simulator plays (DECISIONS 6), not revoked. */
+export async function listSimulatedWorkers(db: Db): Promise<WorkerPrincipal[]> {
+  const rows = await repo.simulatedWorkers(db);
+  return rows.map((r) => ({ workerId: r.id, name: r.name, timezone: r.timezone }));
+}

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import type { ImagePacksTable, ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { listAllAccounts } from '../accounts/accounts.repository.ts';
+import { listCompanyAccounts } from '../accounts/accounts.service.ts';
 import { activityOf, NO_ACTIVITY, toAccount } from '../accounts/accounts.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import type { MediaUrlsInput, MediaUrlsOut, WorkspaceOut } from './workspace.schemas.ts';
@@ -28,7 +28,7 @@ export async function getWorkspace(ctx: AppContext, companyId: string): Promise<
   const now = ctx.clock.now();
   const [company, accounts, folders, images, packs] = await Promise.all([
     getCompanyRow(ctx.db, companyId),
-    listAllAccounts(ctx.db, companyId),
+    listCompanyAccounts(ctx.db, companyId),
     repo.listFolders(ctx.db, companyId),
     repo.listImages(ctx.db, companyId),
     repo.listPacks(ctx.db, companyId),

@@ -1,6 +1,6 @@
-// Post and queue-item statuses (DECISIONS 2). A post's status is derived from
-// its items; the posts table keeps a copy refreshed in the same transaction as
-// every item change, so lists can filter on it.
+// Queue-item statuses and the post statuses derived from them (DECISIONS 2). A post's
+// status is derived from its items; the posts table keeps a copy refreshed in the same
+// transaction as every item change (items.state.ts), so lists can filter on it.
 
 export const POST_STATUSES = [
   'draft',

@@ -1,10 +1,33 @@
-// Approval (SPEC 1, 3 rule 1; DECISIONS 2): items waiting in `pending_approval`
-// become `queued` with `approvedAt`, or are rejected (`cancelled`). Used by the
-// operator CLI now and by the dashboard later; each call is one transaction,
-// conditional on the items' current status, followed by the post's status refresh.
+// Queue items for the rest of the service: approval (SPEC 1, 3 rule 1; DECISIONS 2), the
+// reads other modules and the runners need, and the state changes they drive. Status
+// changes themselves live in items.state.ts; nothing outside this module touches
+// queue_items but through these two files.
 import type { AppContext } from '../../context.ts';
-import { decideItems } from '../posts/posts.state.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
+import * as posts from './post-status.repository.ts';
+import * as repo from './items.repository.ts';
+import { decideItems } from './items.state.ts';
+
+export {
+  itemsOfPosts,
+  pageQueue,
+  queuedItems,
+  releasedBetween,
+  queuedOfAccountsIn,
+  findTasks,
+  openTaskIds,
+  openTaskCounts,
+  postedByWorker,
+  postedOfAccount,
+  OPEN_STATUSES,
+  type ItemWithAccount,
+  type PlanningRow,
+  type QueueKey,
+  type QueueRow,
+  type TaskRow,
+} from './item-reads.repository.ts';
+export { itemsOfPost, lockOpenItems } from './items.repository.ts';
+export { releasesSince } from './releases.repository.ts';
 
 export class ApprovalError extends OperatorError {}
 
@@ -23,6 +46,10 @@ export interface ApprovalResult {
   postStatus: string;
 }
 
+/**
+ * Approves or rejects the post's items waiting for approval, in one transaction that holds
+ * the post, conditional on the items' current status, followed by the post's refresh.
+ */
 async function decide(
   ctx: AppContext,
   target: ApprovalTarget,
@@ -30,19 +57,14 @@ async function decide(
 ): Promise<ApprovalResult> {
   const at = ctx.clock.now().toISOString();
   return ctx.db.transaction().execute(async (tx) => {
-    let q = tx.selectFrom('posts').select(['id', 'company_id']).where('id', '=', target.postId);
-    if (target.companyId) q = q.where('company_id', '=', target.companyId);
-    if (ctx.dialect === 'postgres') q = q.forUpdate();
-    const post = await q.executeTakeFirst();
+    const post = await posts.lockPost(
+      tx,
+      target.postId,
+      target.companyId,
+      ctx.dialect === 'postgres',
+    );
     if (!post) throw new ApprovalError(`post ${target.postId} does not exist`);
-    let items = tx
-      .selectFrom('queue_items')
-      .select(['id', 'account_id'])
-      .where('post_id', '=', post.id)
-      .where('company_id', '=', post.company_id)
-      .where('status', '=', 'pending_approval');
-    if (target.accountId) items = items.where('account_id', '=', target.accountId);
-    const pending = await items.execute();
+    const pending = await repo.pendingItems(tx, post.company_id, post.id, target.accountId);
     if (pending.length === 0) {
       throw new ApprovalError(
         `post ${target.postId} has no item waiting for approval${target.accountId ? ` for account ${target.accountId}` : ''}`,

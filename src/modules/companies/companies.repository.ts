@@ -1,0 +1,47 @@
+// The companies table: the tenant rows every other table hangs off.
+import { param, prepared } from '../../db/prepared.ts';
+import type { CompaniesTable, Db, DbOrTx } from '../../db/types.ts';
+
+export async function insertCompany(db: DbOrTx, row: CompaniesTable): Promise<void> {
+  await db.insertInto('companies').values(row).execute();
+}
+
+/** Applies the patch; returns whether the company exists. */
+export async function updateCompany(
+  db: DbOrTx,
+  companyId: string,
+  patch: Partial<CompaniesTable>,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('companies')
+    .set(patch)
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+const companyById = prepared((db: Db) =>
+  db.selectFrom('companies').selectAll().where('id', '=', param('id')),
+);
+
+export async function findCompany(
+  db: DbOrTx,
+  companyId: string,
+): Promise<CompaniesTable | undefined> {
+  return (await companyById(db, { id: companyId }))[0];
+}
+
+/** The company row locked for update on PostgreSQL, for writes bounded by its plan. */
+export async function lockCompany(
+  tx: DbOrTx,
+  companyId: string,
+  postgres: boolean,
+): Promise<CompaniesTable | undefined> {
+  let q = tx.selectFrom('companies').selectAll().where('id', '=', companyId);
+  if (postgres) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function listCompanies(db: DbOrTx): Promise<CompaniesTable[]> {
+  return db.selectFrom('companies').selectAll().orderBy('created_at').execute();
+}

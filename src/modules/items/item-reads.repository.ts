@@ -1,0 +1,322 @@
+// The reads of queue_items: the items of posts for their view, an account's queue in
+// release order and the input of its slot planner, what the dispatcher may release, a
+// worker's tasks, and what simulated workers posted.
+import { sql, type SqlBool } from 'kysely';
+import { bind, params, perLength, prepared } from '../../db/prepared.ts';
+import type { Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
+
+export interface ItemWithAccount extends QueueItemsTable {
+  username: string;
+  platform: string;
+}
+
+const itemsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('queue_items')
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .selectAll('queue_items')
+      .select(['accounts.username', 'accounts.platform'])
+      .where('queue_items.post_id', 'in', params('id', n))
+      .orderBy('queue_items.queued_at')
+      .orderBy('queue_items.id'),
+  ),
+);
+
+/** Items of the posts with their account's username and platform, in queue order. */
+export function itemsOfPosts(db: DbOrTx, postIds: readonly string[]): Promise<ItemWithAccount[]> {
+  if (postIds.length === 0) return Promise.resolve([]);
+  return itemsQuery(postIds.length)(db, bind('id', postIds, {}));
+}
+
+/** Statuses of items still on their way out (DECISIONS 2); the account queue shows these. */
+export const OPEN_STATUSES = ['processing', 'pending_approval', 'queued', 'posting'] as const;
+
+/**
+ * Keyset of the queue order: `rank` 0 for `posting` items (already released) and 1 for the
+ * rest, then priority desc, queuedAt asc, id asc (release-order.ts).
+ */
+export type QueueKey = [rank: number, priority: number, queuedAt: string, id: string];
+
+export interface QueueRow {
+  id: string;
+  post_id: string;
+  status: string;
+  priority: number;
+  queued_at: string;
+  scheduled_after: string | null;
+  caption: string | null;
+  carousel: SqlBool;
+  thumbnail_key: string | null;
+  thumbnail_upload_id: string | null;
+}
+
+export async function pageQueue(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  opts: { after?: QueueKey; limit: number },
+): Promise<QueueRow[]> {
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .select((eb) => [
+      'queue_items.id',
+      'queue_items.post_id',
+      'queue_items.status',
+      'queue_items.priority',
+      'queue_items.queued_at',
+      'queue_items.scheduled_after',
+      'posts.caption',
+      eb('posts.slides', 'is not', null).as('carousel'),
+      'posts.thumbnail_key',
+      'posts.thumbnail_upload_id',
+    ])
+    .where('queue_items.company_id', '=', companyId)
+    .where('posts.company_id', '=', companyId)
+    .where('queue_items.account_id', '=', accountId)
+    .where('queue_items.status', 'in', OPEN_STATUSES);
+  if (opts.after) {
+    const [rank, priority, queuedAt, id] = opts.after;
+    q = q.where((eb) => {
+      const later = eb.or([
+        eb('queue_items.priority', '<', priority),
+        eb.and([
+          eb('queue_items.priority', '=', priority),
+          eb.or([
+            eb('queue_items.queued_at', '>', queuedAt),
+            eb.and([eb('queue_items.queued_at', '=', queuedAt), eb('queue_items.id', '>', id)]),
+          ]),
+        ]),
+      ]);
+      const posting = eb('queue_items.status', '=', 'posting');
+      const waiting = eb('queue_items.status', '!=', 'posting');
+      // After a posting item: later posting items, then every waiting one.
+      return rank === 0 ? eb.or([eb.and([posting, later]), waiting]) : eb.and([waiting, later]);
+    });
+  }
+  return q
+    .orderBy(sql`case when ${sql.ref('queue_items.status')} = 'posting' then 0 else 1 end`)
+    .orderBy('queue_items.priority', 'desc')
+    .orderBy('queue_items.queued_at')
+    .orderBy('queue_items.id')
+    .limit(opts.limit)
+    .execute();
+}
+
+export interface PlanningRow {
+  id: string;
+  priority: number;
+  queued_at: string;
+  approved_at: string | null;
+  scheduled_after: string | null;
+  released_at: string | null;
+}
+
+/** Every `queued` item of the account: the input of the slot planner. */
+export async function queuedItems(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+): Promise<PlanningRow[]> {
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'priority', 'queued_at', 'approved_at', 'scheduled_after', 'released_at'])
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+/** Items of the account released in [from, to), whatever became of them since. */
+export async function releasedBetween(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  from: string,
+  to: string,
+): Promise<PlanningRow[]> {
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'priority', 'queued_at', 'approved_at', 'scheduled_after', 'released_at'])
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .where('released_at', '>=', from)
+    .where('released_at', '<', to)
+    .execute();
+}
+
+/**
+ * Every `queued` item of the accounts in the given statuses (those that receive releases):
+ * the dispatcher's input. Items of other accounts stay queued and are not even read.
+ */
+export async function queuedOfAccountsIn(db: DbOrTx, accountStatuses: readonly string[]) {
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select([
+      'queue_items.id',
+      'queue_items.account_id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.priority',
+      'queue_items.queued_at',
+      'queue_items.approved_at',
+      'queue_items.scheduled_after',
+    ])
+    .where('queue_items.status', '=', 'queued')
+    .where('accounts.status', 'in', [...accountStatuses])
+    .execute();
+}
+
+/** A released item with what its worker needs to post it: the post and the account. */
+export async function findTasks(db: DbOrTx, itemIds: readonly string[]) {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select([
+      'queue_items.id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.account_id',
+      'queue_items.status',
+      'queue_items.released_at',
+      'queue_items.claimed_at',
+      'queue_items.claimed_by',
+      'queue_items.posted_at',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'accounts.platform',
+      'accounts.username',
+      'accounts.worker_id',
+      'posts.caption',
+      'posts.hashtags',
+      'posts.sound',
+      'posts.platformb_post_format',
+      'posts.media_kind',
+      'posts.media_upload_ids',
+      'posts.media_keys',
+      'posts.slides',
+      'posts.thumbnail_key',
+      'posts.thumbnail_upload_id',
+    ])
+    .where('queue_items.id', 'in', [...itemIds])
+    .where('queue_items.released_at', 'is not', null)
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .execute();
+}
+export type TaskRow = Awaited<ReturnType<typeof findTasks>>[number];
+
+/**
+ * Ids of a worker's open (released, unreported) tasks, oldest release first, after the
+ * (released_at, id) of the last one seen: the unclaimed tasks of the accounts it operates
+ * and the tasks it claimed itself (even of an account since moved to another worker).
+ * `claimed` narrows to one of the two.
+ */
+export async function openTaskIds(
+  db: DbOrTx,
+  workerId: string,
+  opts: { claimed?: boolean; after?: [string, string]; limit: number },
+): Promise<string[]> {
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select(['queue_items.id'])
+    .where('queue_items.status', '=', 'posting')
+    .where((eb) => {
+      const released = eb.and([
+        eb('queue_items.claimed_at', 'is', null),
+        eb('accounts.worker_id', '=', workerId),
+      ]);
+      const claimed = eb('queue_items.claimed_by', '=', workerId);
+      if (opts.claimed === undefined) return eb.or([released, claimed]);
+      return opts.claimed ? claimed : released;
+    });
+  const after = opts.after;
+  if (after) {
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('queue_items.released_at', 'queue_items.id'),
+        '>',
+        eb.tuple(after[0], after[1]),
+      ),
+    );
+  }
+  const rows = await q
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .limit(opts.limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many tasks wait for a claim on the worker's accounts, and how many it claimed. */
+export async function openTaskCounts(
+  db: DbOrTx,
+  workerId: string,
+): Promise<{ released: number; claimed: number }> {
+  const [released, claimed] = await Promise.all([
+    db
+      .selectFrom('queue_items')
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('queue_items.status', '=', 'posting')
+      .where('queue_items.claimed_at', 'is', null)
+      .where('accounts.worker_id', '=', workerId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('queue_items.status', '=', 'posting')
+      .where('queue_items.claimed_by', '=', workerId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { released: Number(released.n), claimed: Number(claimed.n) };
+}
+
+/**
+ * Items the worker claimed and reported posted at or after `postedSince`. `releasedSince`
+ * only narrows the (status, released_at) index range; callers pass a bound that keeps all
+ * of the items they look for.
+ */
+export async function postedByWorker(
+  db: DbOrTx,
+  workerId: string,
+  postedSince: string,
+  releasedSince: string,
+) {
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'company_id', 'post_id', 'posted_at'])
+    .where('status', '=', 'posted')
+    .where('released_at', '>=', releasedSince)
+    .where('posted_at', '>=', postedSince)
+    .where('claimed_by', '=', workerId)
+    .orderBy('id')
+    .execute();
+}
+
+/** How many items of the account were posted, and the `limit` most recent of them. */
+export async function postedOfAccount(db: DbOrTx, accountId: string, limit: number) {
+  const [count, recent] = await Promise.all([
+    db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'posted')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('queue_items')
+      .select(['id', 'posted_at'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'posted')
+      .orderBy('posted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count.n), recent };
+}

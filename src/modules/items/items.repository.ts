@@ -1,0 +1,360 @@
+// The writes of queue_items: inserts, locks and one statement per status change. Only the
+// state machine (items.state.ts) calls the status changes; each is conditional on the
+// status at write time, so a change racing another one is never overwritten.
+import { param, perLength, prepared, slot } from '../../db/prepared.ts';
+import type { Db, DbOrTx, Dialect, QueueItemsTable } from '../../db/types.ts';
+import { CANCELLABLE } from './items.status.ts';
+
+const ITEM_COLUMNS = [
+  'id',
+  'company_id',
+  'post_id',
+  'account_id',
+  'status',
+  'skip_approval',
+  'priority',
+  'queued_at',
+  'approved_at',
+  'scheduled_after',
+  'released_at',
+  'posted_at',
+  'post_url',
+  'failure_reason',
+  'updated_at',
+] as const satisfies readonly (keyof QueueItemsTable)[];
+
+const insertItemsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db.insertInto('queue_items').values(
+      Array.from({ length: n }, (_, i) => ({
+        ...(Object.fromEntries(
+          ITEM_COLUMNS.map((c) => [c, param(`${c}${i}`)]),
+        ) as unknown as QueueItemsTable),
+        skip_approval: slot<number>(`skip_approval${i}`),
+        priority: slot<number>(`priority${i}`),
+      })),
+    ),
+  ),
+);
+
+/** Parameter names of row `i` of the items insert, made once. */
+const itemKeys: string[][] = [];
+function itemKeysOf(i: number): string[] {
+  return (itemKeys[i] ??= ITEM_COLUMNS.map((c) => `${c}${i}`));
+}
+
+function itemValues(rows: readonly QueueItemsTable[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, i) => {
+    const keys = itemKeysOf(i);
+    ITEM_COLUMNS.forEach((c, j) => (values[keys[j] as string] = row[c]));
+  });
+  return values;
+}
+
+export async function insertItems(db: DbOrTx, rows: readonly QueueItemsTable[]): Promise<void> {
+  if (rows.length) await insertItemsQuery(rows.length)(db, itemValues(rows));
+}
+
+/** Every item of a post (the company's), in queue order. */
+export async function itemsOfPost(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+): Promise<QueueItemsTable[]> {
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .orderBy('queued_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Locks the given items of a post that are still cancellable (PostgreSQL), in
+ * account order so that transactions locking several items of one post take
+ * them in the same order. Items already final are left unlocked: queueing
+ * again revives those while holding the post. Returns the rows locked.
+ */
+export async function lockOpenItems(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+  itemIds: readonly string[],
+): Promise<QueueItemsTable[]> {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .where('id', 'in', [...itemIds])
+    .where('status', 'in', [...CANCELLABLE])
+    .orderBy('account_id')
+    .forUpdate()
+    .execute();
+}
+
+/** Items of a post waiting for approval, optionally of one account. */
+export async function pendingItems(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+  accountId?: string,
+): Promise<{ id: string; account_id: string }[]> {
+  let q = db
+    .selectFrom('queue_items')
+    .select(['id', 'account_id'])
+    .where('post_id', '=', postId)
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'pending_approval');
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  return q.execute();
+}
+
+/** The status of every item of the posts: the input of the derived post status. */
+export function statusesOfPosts(
+  db: DbOrTx,
+  postIds: readonly string[],
+): Promise<{ post_id: string; status: string }[]> {
+  return db
+    .selectFrom('queue_items')
+    .select(['post_id', 'status'])
+    .where('post_id', 'in', [...postIds])
+    .execute();
+}
+
+// ---- Status changes: one conditional statement each --------------------------------------
+
+/** `pending_approval` -> `queued` (approved) or `cancelled` (rejected); returns the ids moved. */
+export async function decide(
+  tx: DbOrTx,
+  postId: string,
+  itemIds: readonly string[],
+  outcome: 'approve' | 'reject',
+  at: string,
+): Promise<string[]> {
+  if (itemIds.length === 0) return [];
+  const rows = await tx
+    .updateTable('queue_items')
+    .set(
+      outcome === 'approve'
+        ? { status: 'queued', approved_at: at, updated_at: at }
+        : { status: 'cancelled', failure_reason: 'rejected in review', updated_at: at },
+    )
+    .where('post_id', '=', postId)
+    .where('id', 'in', [...itemIds])
+    .where('status', '=', 'pending_approval')
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** `processing` -> `queued` (approved now) for items created with skipApproval. */
+export async function openSkippingApproval(tx: DbOrTx, postId: string, at: string): Promise<void> {
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'queued', approved_at: at, updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .where('skip_approval', '=', 1)
+    .execute();
+}
+
+/** `processing` -> `pending_approval` for the post's remaining processing items. */
+export async function openForApproval(tx: DbOrTx, postId: string, at: string): Promise<void> {
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'pending_approval', updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .execute();
+}
+
+/** `processing` -> `failed` with the reason. */
+export async function failProcessing(
+  tx: DbOrTx,
+  postId: string,
+  reason: string,
+  at: string,
+): Promise<void> {
+  await tx
+    .updateTable('queue_items')
+    .set({ status: 'failed', failure_reason: reason, updated_at: at })
+    .where('post_id', '=', postId)
+    .where('status', '=', 'processing')
+    .execute();
+}
+
+/** `failed`/`cancelled` -> the fresh item's values, under the old id. */
+export async function revive(tx: DbOrTx, oldId: string, fresh: QueueItemsTable): Promise<void> {
+  await tx
+    .updateTable('queue_items')
+    .set({ ...fresh, id: oldId })
+    .where('id', '=', oldId)
+    .where('status', 'in', ['failed', 'cancelled'])
+    .execute();
+}
+
+/** Cancellable -> `cancelled`; returns the ids moved. */
+export async function cancel(
+  tx: DbOrTx,
+  companyId: string,
+  postId: string,
+  itemIds: readonly string[],
+  at: string,
+): Promise<string[]> {
+  if (itemIds.length === 0) return [];
+  const rows = await tx
+    .updateTable('queue_items')
+    .set({ status: 'cancelled', updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .where('id', 'in', [...itemIds])
+    .where('status', 'in', [...CANCELLABLE])
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** `queued` -> `posting` (released); returns the items moved with their posts. */
+export async function release(
+  tx: DbOrTx,
+  itemIds: readonly string[],
+  at: string,
+): Promise<{ id: string; post_id: string }[]> {
+  return tx
+    .updateTable('queue_items')
+    .set({ status: 'posting', released_at: at, updated_at: at })
+    .where('id', 'in', [...itemIds])
+    .where('status', '=', 'queued')
+    .returning(['id', 'post_id'])
+    .execute();
+}
+
+/**
+ * Unclaimed released items of the worker's accounts (or one of them), oldest release first;
+ * on PostgreSQL locked, skipping rows another claim holds.
+ */
+export async function claimCandidates(
+  tx: DbOrTx,
+  dialect: Dialect,
+  worker: { id: string; accountId?: string },
+  limit: number,
+): Promise<string[]> {
+  let candidates = tx
+    .selectFrom('queue_items')
+    .select('queue_items.id')
+    .where('queue_items.status', '=', 'posting')
+    .where('queue_items.claimed_at', 'is', null)
+    .where('queue_items.account_id', 'in', (eb) => {
+      let accounts = eb
+        .selectFrom('accounts')
+        .select('accounts.id')
+        .where('worker_id', '=', worker.id);
+      if (worker.accountId) accounts = accounts.where('accounts.id', '=', worker.accountId);
+      return accounts;
+    })
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .limit(limit);
+  if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+  return (await candidates.execute()).map((r) => r.id);
+}
+
+/** Stamps the claim on items still released and unclaimed; returns the ids claimed. */
+export async function claim(
+  tx: DbOrTx,
+  itemIds: readonly string[],
+  workerId: string,
+  at: string,
+): Promise<string[]> {
+  const rows = await tx
+    .updateTable('queue_items')
+    .set({ claimed_at: at, claimed_by: workerId, updated_at: at })
+    .where('id', 'in', [...itemIds])
+    .where('status', '=', 'posting')
+    .where('claimed_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export type ItemOutcome =
+  { outcome: 'posted'; postUrl: string; postedAt: string } | { outcome: 'failed'; reason: string };
+
+/**
+ * `posting` -> `posted`/`failed`, or with `fromFailedReason` a `failed` item of that reason
+ * -> `posted`; returns whether it moved.
+ */
+export async function finish(
+  tx: DbOrTx,
+  itemId: string,
+  result: ItemOutcome,
+  at: string,
+  fromFailedReason?: string,
+): Promise<boolean> {
+  const moved = await tx
+    .updateTable('queue_items')
+    // A late `posted` report also clears the reason the deadline gave.
+    .set(
+      result.outcome === 'posted'
+        ? {
+            status: 'posted',
+            posted_at: result.postedAt,
+            post_url: result.postUrl,
+            failure_reason: null,
+            updated_at: at,
+          }
+        : { status: 'failed', failure_reason: result.reason, updated_at: at },
+    )
+    .where('id', '=', itemId)
+    .where((eb) =>
+      fromFailedReason !== undefined
+        ? eb('status', '=', 'failed').and('failure_reason', '=', fromFailedReason)
+        : eb('status', '=', 'posting'),
+    )
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
+}
+
+/** Released items unreported by `before`: unclaimed ones by release, claimed ones by claim. */
+export async function unreported(
+  tx: DbOrTx,
+  before: string,
+  limit: number,
+): Promise<{ id: string; post_id: string; claimed_at: string | null }[]> {
+  return tx
+    .selectFrom('queue_items')
+    .select(['id', 'post_id', 'claimed_at'])
+    .where('status', '=', 'posting')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('claimed_at', 'is', null), eb('released_at', '<=', before)]),
+        eb('claimed_at', '<=', before),
+      ]),
+    )
+    .orderBy('released_at')
+    .limit(limit)
+    .execute();
+}
+
+/** `posting` -> `failed` with the reason, for items still (un)claimed as `claimed` says. */
+export async function failReleased(
+  tx: DbOrTx,
+  itemIds: readonly string[],
+  claimed: boolean,
+  reason: string,
+  at: string,
+): Promise<{ id: string; post_id: string }[]> {
+  return tx
+    .updateTable('queue_items')
+    .set({ status: 'failed', failure_reason: reason, updated_at: at })
+    .where('id', 'in', [...itemIds])
+    .where('status', '=', 'posting')
+    .where('claimed_at', claimed ? 'is not' : 'is', null)
+    .returning(['id', 'post_id'])
+    .execute();
+}

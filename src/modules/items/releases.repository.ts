@@ -1,0 +1,41 @@
+// The releases table (DECISIONS 5): one row per account, local date and slot, naming the
+// item released in it. Its primary key and unique item id make a slot or an item go out
+// once, whatever number of dispatchers race for it.
+import type { DbOrTx, ReleasesTable } from '../../db/types.ts';
+
+/** Writes the rows; returns the item ids of those this transaction took. */
+export async function insertReleases(
+  tx: DbOrTx,
+  rows: readonly ReleasesTable[],
+): Promise<string[]> {
+  const taken = await tx
+    .insertInto('releases')
+    .values([...rows])
+    .onConflict((oc) => oc.doNothing())
+    .returning('queue_item_id')
+    .execute();
+  return taken.map((r) => r.queue_item_id);
+}
+
+/** Gives back the slots taken for these items. */
+export async function deleteReleasesOf(tx: DbOrTx, itemIds: readonly string[]): Promise<void> {
+  if (itemIds.length === 0) return;
+  await tx
+    .deleteFrom('releases')
+    .where('queue_item_id', 'in', [...itemIds])
+    .execute();
+}
+
+/** Releases of the accounts since `since`: when, and when the released item was ready. */
+export async function releasesSince(
+  db: DbOrTx,
+  accountIds: readonly string[],
+  since: string,
+): Promise<{ account_id: string; released_at: string; ready_at: string }[]> {
+  return db
+    .selectFrom('releases')
+    .select(['account_id', 'released_at', 'ready_at'])
+    .where('account_id', 'in', [...accountIds])
+    .where('released_at', '>=', since)
+    .execute();
+}
