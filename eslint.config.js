@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'bench/results/', 'test/fixtures/', '.tmp/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'dist/',
+      'coverage/',
+      'bench/results/',
+      'bench/.cache/',
+      'test/fixtures/',
+      '.tmp/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +25,35 @@ export default tseslint.config(
       ],
       'no-console': 'error',
     },
+  },
+  {
+    // A dropped promise loses its rejection and its ordering; a switch over a union must
+    // say what each member does. Both need the type checker, so only the TypeScript
+    // files (all inside tsconfig.json) get the project service.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test queues each test and suite itself and reports its failure; the
+          // promise it returns is only for callers that want to wait on one.
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
   },
   {
     // Tests read JSON responses of many shapes.

@@ -181,7 +181,7 @@ async function recentlyPosted(ctx: AppContext, workerId: string, since: number) 
       )
       .groupBy('queue_item_id')
       .execute();
-    for (const s of snaps) last.set(s.queue_item_id, Date.parse(s.at as string));
+    for (const s of snaps) last.set(s.queue_item_id, Date.parse(s.at));
   }
   return rows.map((r) => ({
     taskId: r.id,
