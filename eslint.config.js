@@ -1,8 +1,195 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Import boundaries: each arrow GUIDE.md ("Rules of direction") forbids is an error of
+// @typescript-eslint/no-restricted-imports. Imports are relative with their `.ts`
+// extension, so a pattern matches the specifier as written: `(../)+name` is a top-level
+// entry of src/ reached by climbing, at whatever depth the importing file sits.
+
+// The top-level entries of src/ in GUIDE.md's layout (and the composition-root files).
+const SRC_FOLDERS = [
+  'cli',
+  'dashboard',
+  'db',
+  'dispatch',
+  'http',
+  'lib',
+  'media',
+  'modules',
+  'schedule',
+  'schemas',
+  'simulator',
+];
+const SRC_FILES = ['access', 'app', 'bootstrap', 'cli', 'config', 'context', 'errors', 'main'];
+
+/** A pattern for the src/ folders (`name/`) and files (`name.ts`) named, reached by climbing. */
+function climbingTo(folders, files, message, allowTypeImports = false) {
+  const names = [...folders.map((f) => `${f}/`), ...files.map((f) => `${f}\\.ts$`)];
+  return { regex: `^(?:\\.\\./)+(?:${names.join('|')})`, message, allowTypeImports };
+}
+
+/** Every top-level entry of src/ except those kept, for a folder that sits below them all. */
+function everythingBut(keepFolders, keepFiles, message) {
+  return climbingTo(
+    SRC_FOLDERS.filter((f) => !keepFolders.includes(f)),
+    SRC_FILES.filter((f) => !keepFiles.includes(f)),
+    message,
+  );
+}
+
+const NO_FASTIFY = {
+  regex: '^(?:fastify(?:/|$)|@fastify/)',
+  message: 'Fastify belongs to routes and http/ only',
+};
+// Queries are the db layer's and the repositories' business, not a pure helper's.
+const NO_DATABASE = {
+  regex: '^(?:kysely|pg|better-sqlite3)$',
+  message: 'pure code takes values, not a database',
+};
+const NO_RUNNERS = climbingTo(
+  ['dispatch', 'simulator'],
+  [],
+  'dispatch/ and simulator/ are runners above the modules: they call down, nothing calls up',
+);
+const REPOSITORY = '\\.repository\\.ts$';
+
+// One object per group of files, and the groups disjoint (src/cli/ keeps its own rule,
+// below): for the same rule a later object's options replace an earlier one's, they do
+// not add to them.
+const boundaries = [
+  {
+    // ApiError and the catalog: imported by every layer, so it imports none of them.
+    files: ['src/errors.ts'],
+    patterns: [
+      {
+        regex: '^(?!\\./lib/|node:)',
+        message: 'errors.ts is framework-free and below every layer: it may import lib/ only',
+      },
+    ],
+  },
+  {
+    // lib/ and schedule/ are flat, so any climb out of them that is not into lib/ (or, for
+    // lib/, the framework-free errors.ts) goes to a higher layer. (A subfolder would make its `../x.ts` look like such a climb
+    // and fail loudly, not pass silently.)
+    files: ['src/lib/**'],
+    patterns: [
+      {
+        regex: '^(?:\\.\\./)+(?!\\.\\./|lib/|errors\\.ts$)',
+        message: 'lib/ holds pure helpers: it imports nothing from src/ outside lib/ and errors.ts',
+      },
+      NO_FASTIFY,
+      NO_DATABASE,
+    ],
+  },
+  {
+    files: ['src/schedule/**'],
+    patterns: [
+      {
+        regex: '^(?:\\.\\./)+(?!\\.\\./|lib/)',
+        message: 'schedule/ is pure window math: it imports lib/ and itself only',
+      },
+      NO_FASTIFY,
+      NO_DATABASE,
+    ],
+  },
+  {
+    files: ['src/media/**'],
+    patterns: [
+      everythingBut(
+        ['lib', 'media'],
+        ['errors'],
+        'media/ sits below the modules and the HTTP layer: outside itself it imports lib/ and errors.ts only',
+      ),
+      NO_FASTIFY,
+    ],
+  },
+  {
+    files: ['src/db/**'],
+    patterns: [
+      everythingBut(
+        ['lib', 'db'],
+        ['errors'],
+        'db/ sits below the modules and the HTTP layer: outside itself it imports lib/ and errors.ts only',
+      ),
+      NO_FASTIFY,
+    ],
+  },
+  {
+    files: ['src/http/**', 'src/schemas/**'],
+    patterns: [
+      climbingTo(
+        ['modules'],
+        [],
+        'http/ and schemas/ import no module: the composition root injects what they need',
+      ),
+      NO_RUNNERS,
+    ],
+  },
+  {
+    // Routes -> services -> repositories -> db: a route reaches data through its service.
+    // Types of rows and of the database are fine, they run nothing.
+    files: ['src/modules/**/*.routes.ts'],
+    patterns: [
+      {
+        regex: REPOSITORY,
+        message: 'routes call their service, never a repository',
+        allowTypeImports: true,
+      },
+      climbingTo(['db'], [], 'routes never touch the database: call the service', true),
+      {
+        regex: '^kysely$',
+        message: 'routes never touch the database: call the service',
+        allowTypeImports: true,
+      },
+      NO_RUNNERS,
+    ],
+  },
+  {
+    // Services, repositories and every other module file know nothing of HTTP, and a
+    // module reaches another module's data only through that module's service.
+    files: ['src/modules/**'],
+    ignores: ['src/modules/**/*.routes.ts'],
+    patterns: [
+      {
+        ...NO_FASTIFY,
+        message: 'services and repositories never import Fastify: only *.routes.ts does',
+      },
+      climbingTo(
+        ['http'],
+        [],
+        'only *.routes.ts may import http/: services, repositories and schemas know no HTTP',
+      ),
+      {
+        // `./x.repository.ts` is the module's own; climbing into a folder is another's.
+        regex: '^(?:\\.\\./)+[^./][^/]*/(?:[^/]+/)*[^/]+\\.repository\\.ts$',
+        message: "a module never imports another module's repository: call that module's service",
+      },
+      NO_RUNNERS,
+    ],
+  },
+  {
+    // The runners call module services; the storage and HTTP layers are not theirs.
+    files: ['src/dispatch/**', 'src/simulator/**'],
+    patterns: [
+      { regex: REPOSITORY, message: 'runners call module services, never a repository' },
+      climbingTo(['http'], [], 'runners are not HTTP handlers: they never import http/'),
+    ],
+  },
+];
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'bench/results/', 'test/fixtures/', '.tmp/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'dist/',
+      'coverage/',
+      'bench/results/',
+      'bench/.cache/',
+      'test/fixtures/',
+      '.tmp/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +201,35 @@ export default tseslint.config(
       ],
       'no-console': 'error',
     },
+  },
+  {
+    // A dropped promise loses its rejection and its ordering; a switch over a union must
+    // say what each member does. Both need the type checker, so only the TypeScript
+    // files (all inside tsconfig.json) get the project service.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test queues each test and suite itself and reports its failure; the
+          // promise it returns is only for callers that want to wait on one.
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
   },
   {
     // Tests read JSON responses of many shapes.
@@ -45,4 +261,9 @@ export default tseslint.config(
       ],
     },
   },
+  ...boundaries.map(({ files, ignores = [], patterns }) => ({
+    files,
+    ignores,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  })),
 );

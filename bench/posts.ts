@@ -683,9 +683,9 @@ function carousel(): SlideSpec[] {
       content: `${content}${j === 2 ? ` (slide ${i + 1} of ${SLIDES})` : ''}`,
       style: {
         positionY: 10 + j * 15,
-        fontSize: [32, 18, 16, 22, 20, 14][j] as number,
+        fontSize: [32, 18, 16, 22, 20, 14][j],
         fontWeight: j % 2 ? 'normal' : 'bold',
-        textMode: MODES[(i + j) % MODES.length] as (typeof MODES)[number],
+        textMode: MODES[(i + j) % MODES.length],
         backgroundColor: j === 1 ? 'black' : 'none',
         textColor: j === 4 ? 'yellow' : 'white',
         textAlign: (['center', 'left', 'right'] as const)[j % 3],

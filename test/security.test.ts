@@ -125,7 +125,7 @@ type Doc = {
 
 async function operations(t: TestApp): Promise<Operation[]> {
   const res = await t.app.inject({ method: 'GET', url: '/v2/openapi.json' });
-  const doc = res.json() as Doc;
+  const doc = res.json<Doc>();
   const out: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {

@@ -52,7 +52,7 @@ export function connect(opts: ConnectOptions): DbHandle {
   const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, path);
   const { database } = withQueryCaches(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  allowDirectReads(db, database as unknown as Parameters<typeof allowDirectReads>[1]);
+  allowDirectReads(db, database);
   return {
     db,
     dialect: 'sqlite',

@@ -63,7 +63,7 @@ export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
     const key = executor.plugins.length === 0 ? executor.adapter : db;
     let entry = byDb.get(key);
     if (!entry) {
-      const compiled = build(db as Db).compile();
+      const compiled = build(db).compile();
       const slots: [number, string][] = [];
       compiled.parameters.forEach((p, i) => {
         if (typeof p === 'string' && p.startsWith(SENTINEL))

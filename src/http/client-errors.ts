@@ -33,13 +33,16 @@ export function clientErrorOf(err: ParserError): { status: number; error: ApiErr
         status: 408,
         error: new ApiError('request_timeout', 'The request was not received in time'),
       };
+    // No code, or one llhttp added later: the generic answer.
+    case undefined:
+    default:
+      return {
+        status: 400,
+        error: new ApiError('invalid_request', `Malformed HTTP request: ${describe(err)}`, {
+          hint: 'Send a well-formed HTTP/1.1 request: method, path and version on the request line, header names of token characters, one Content-Length or chunked body.',
+        }),
+      };
   }
-  return {
-    status: 400,
-    error: new ApiError('invalid_request', `Malformed HTTP request: ${describe(err)}`, {
-      hint: 'Send a well-formed HTTP/1.1 request: method, path and version on the request line, header names of token characters, one Content-Length or chunked body.',
-    }),
-  };
 }
 
 /** What the parser objected to, in words (llhttp's own reason is terse). */
@@ -63,9 +66,14 @@ function describe(err: ParserError): string {
     case 'HPE_CR_EXPECTED':
     case 'HPE_LF_EXPECTED':
       return 'lines must end with CRLF';
+    case undefined:
+    default: {
+      const reason = (err as { reason?: unknown }).reason;
+      return typeof reason === 'string' && reason.length > 0
+        ? reason
+        : 'the request cannot be parsed';
+    }
   }
-  const reason = (err as { reason?: unknown }).reason;
-  return typeof reason === 'string' && reason.length > 0 ? reason : 'the request cannot be parsed';
 }
 
 /**

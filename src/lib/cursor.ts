@@ -48,7 +48,7 @@ export class CursorCodec {
         hint: 'Start the list again without a cursor.',
       });
     }
-    return k as CursorKey;
+    return k;
   }
 
   private sign(scope: string, payload: string): string {

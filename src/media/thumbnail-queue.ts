@@ -104,6 +104,18 @@ export class ThumbnailQueue {
     return { dropped };
   }
 
+  /**
+   * Hands `error` to `onError`, never throwing: for work done on the queue's behalf
+   * outside a job (say, recording that a job could not be queued).
+   */
+  report(error: unknown): void {
+    try {
+      this.onError(error);
+    } catch {
+      // A failing error handler has nowhere further to report to; the queue must go on.
+    }
+  }
+
   private isIdle(): boolean {
     return this.active === 0 && this.waiting.length === 0;
   }
@@ -136,14 +148,6 @@ export class ThumbnailQueue {
       this.active -= 1;
       if (this.waiting.length > 0) this.schedulePump();
       else if (this.isIdle()) this.notifyIdle();
-    }
-  }
-
-  private report(error: unknown): void {
-    try {
-      this.onError(error);
-    } catch {
-      // A failing error handler has nowhere further to report to; the queue must go on.
     }
   }
 

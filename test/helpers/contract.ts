@@ -16,7 +16,7 @@ const doc = JSON.parse(
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-ajv.addSchema(doc as object, 'openapi');
+ajv.addSchema(doc, 'openapi');
 
 /** Path templates as patterns, literal paths first so `/x/claim` beats `/x/{id}`. */
 const routes = Object.keys(doc.paths)

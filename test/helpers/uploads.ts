@@ -56,7 +56,7 @@ export async function uploadFile(
 ): Promise<UploadFlow> {
   const bytes = await fixture(name);
   const ext = name.slice(name.lastIndexOf('.'));
-  const contentType = options.contentType ?? (CONTENT_TYPES[ext] as string);
+  const contentType = options.contentType ?? CONTENT_TYPES[ext]!;
   const kind = options.kind ?? (contentType.startsWith('video/') ? 'video' : 'image');
   const filename = options.filename ?? (ext === '.webm' ? 'clip.mp4' : name);
   const created = await call('POST', '/v2/uploads', {

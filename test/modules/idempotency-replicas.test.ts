@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
+import { client, seedCompany } from '../helpers/app.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { buildApp } from '../../src/app.ts';
 import { openContext } from '../../src/bootstrap.ts';
@@ -27,7 +27,7 @@ describeEachDialect('idempotency across replicas', (get, dialect) => {
       const other = await openContext(t.config, { clock: t.clock, skipMigrations: true });
       const otherApp = await buildApp(other.ctx);
       await otherApp.ready();
-      const replica = { ...t, app: otherApp, ctx: other.ctx } as TestApp;
+      const replica = { ...t, app: otherApp, ctx: other.ctx };
       const calls = [call, client(replica, co.key)];
       try {
         for (let i = 0; i < REPEATS; i++) {

@@ -43,6 +43,7 @@ before(async () => {
       case '/huge.mp4':
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 209_715_201 });
         return res.end();
+      case undefined:
       default:
         res.writeHead(404);
         return res.end('missing');
@@ -139,13 +140,17 @@ describeEachDialect(
           headers: { 'content-type': 'video/mp4', 'content-length': String(bytes.length) },
           body: Readable.toWeb(Readable.from(chunks)) as ReadableStream,
           duplex: 'half',
-        } as RequestInit);
+        });
         assert.equal(res.status, 200, await res.clone().text());
         const done = await call('POST', `/v2/uploads/${created.body.uploadId}/complete`);
         assert.equal(done.status, 200);
         assert.equal(done.body.status, 'ready');
       } finally {
-        await t.app.server.close();
+        // server.close() returns the server, not a promise: wait for its callback so the
+        // next test starts with the socket really closed.
+        await new Promise<void>((resolve, reject) =>
+          t.app.server.close((err) => (err ? reject(err) : resolve())),
+        );
       }
     });
   },

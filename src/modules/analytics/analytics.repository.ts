@@ -89,7 +89,7 @@ export async function lastSnapshots(
     .where('queue_item_id', 'in', [...itemIds])
     .groupBy('queue_item_id')
     .execute();
-  return rows.map((r) => ({ queue_item_id: r.queue_item_id, at: r.at as string | null }));
+  return rows.map((r) => ({ queue_item_id: r.queue_item_id, at: r.at }));
 }
 
 /** Replaces an account's statistics. */

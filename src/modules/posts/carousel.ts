@@ -92,7 +92,8 @@ export function carouselScheduler(ctx: AppContext): (post: PostsTable) => void {
       ctx.renders.enqueue(() => renderCarousel(ctx, post));
     } catch {
       // A full queue is retried by nothing yet: fail the items so the caller sees why.
-      void renderFailed(ctx, post);
+      // Nobody awaits this, so its own failure goes where the queue's jobs' failures go.
+      renderFailed(ctx, post).catch((err: unknown) => ctx.renders.report(err));
     }
   };
 }

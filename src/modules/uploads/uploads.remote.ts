@@ -60,7 +60,7 @@ function declaredFor(
   const known = Object.values(byExt);
   const contentType = known.includes(sent)
     ? sent
-    : (byExt[extname(filename).toLowerCase()] ?? (byExt[fallbackExt] as string));
+    : (byExt[extname(filename).toLowerCase()] ?? byExt[fallbackExt]!);
   return { filename, contentType };
 }
 
@@ -157,6 +157,6 @@ export async function createRemoteUpload(
     await failUpload(ctx, id, problem.error);
     throw rejection(problem);
   }
-  const upload = await finishUpload(ctx, principal, { ...row, ...stored } as UploadsTable, onReady);
+  const upload = await finishUpload(ctx, principal, { ...row, ...stored }, onReady);
   return { uploadId: upload.uploadId, status: 'ready' };
 }

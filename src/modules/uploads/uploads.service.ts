@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, UploadsTable } from '../../db/types.ts';
-import { ApiError, type ErrorCode } from '../../errors.ts';
+import { ApiError } from '../../errors.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
 import {
@@ -381,7 +381,7 @@ export async function finishUpload(
     if (!(await failUpload(ctx, row.id, outcome.error))) {
       throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
     }
-    throw new ApiError(outcome.code as ErrorCode, outcome.error);
+    throw new ApiError(outcome.code, outcome.error);
   }
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
   const at = ctx.clock.now().toISOString();
@@ -397,7 +397,7 @@ export async function finishUpload(
       throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
     if (row.kind === 'video') await consumeVideoQuota(tx, plan, principal.companyId);
   });
-  const updated = { ...row, ...ready } as UploadsTable;
+  const updated = { ...row, ...ready };
   onReady(updated);
   return toUpload(ctx, updated);
 }

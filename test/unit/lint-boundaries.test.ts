@@ -1,0 +1,194 @@
+// The import boundaries of GUIDE.md ("Rules of direction"), as eslint.config.js states
+// them, on imports written into files of the target layout. Those files need not exist:
+// the boundary rule reads only the specifier, so they are linted without type
+// information (the project service knows only files that tsconfig.json finds on disk).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+const RULE = '@typescript-eslint/no-restricted-imports';
+
+const eslint = new ESLint({
+  cwd: fileURLToPath(new URL('../..', import.meta.url)),
+  overrideConfig: { files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked },
+});
+
+async function lint(filePath: string, code: string): Promise<Linter.LintMessage[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  assert.ok(result, `no lint result for ${filePath}`);
+  return result.messages;
+}
+
+// [file, import, what the message must say]; each import is re-exported so that it is used.
+const FORBIDDEN: [string, string, string][] = [
+  [
+    'src/modules/posts/posts.service.ts',
+    "import { findAccount } from '../accounts/accounts.repository.ts';",
+    "another module's repository",
+  ],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import type { AccountRow } from '../accounts/accounts.repository.ts';",
+    "another module's repository",
+  ],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import type { FastifyRequest } from 'fastify';",
+    'Fastify',
+  ],
+  ['src/modules/posts/posts.repository.ts', "import { fastify } from 'fastify';", 'Fastify'],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';",
+    'Fastify',
+  ],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import { cursorScope } from '../../http/cursor.ts';",
+    'http/',
+  ],
+  [
+    'src/modules/posts/posts.schemas.ts',
+    "import { Page } from '../../http/pagination.ts';",
+    'http/',
+  ],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import { runPass } from '../../dispatch/loop.ts';",
+    'runners',
+  ],
+  [
+    'src/modules/posts/posts.routes.ts',
+    "import { insertPost } from './posts.repository.ts';",
+    'never a repository',
+  ],
+  [
+    'src/modules/posts/posts.routes.ts',
+    "import { listAccounts } from '../accounts/accounts.repository.ts';",
+    'never a repository',
+  ],
+  [
+    'src/modules/posts/posts.routes.ts',
+    "import { connect } from '../../db/connect.ts';",
+    'database',
+  ],
+  ['src/modules/posts/posts.routes.ts', "import { sql } from 'kysely';", 'database'],
+  ['src/schedule/windows.ts', "import type { Database } from '../db/types.ts';", 'schedule/'],
+  [
+    'src/schedule/windows.ts',
+    "import { getAccountRow } from '../modules/accounts/accounts.service.ts';",
+    'schedule/',
+  ],
+  ['src/schedule/windows.ts', "import type { AppContext } from '../context.ts';", 'schedule/'],
+  ['src/schedule/windows.ts', "import { sql } from 'kysely';", 'database'],
+  ['src/http/auth.ts', "import { verifyKey } from '../modules/keys/keys.service.ts';", 'no module'],
+  ['src/http/auth.ts', "import type { Scope } from '../modules/keys/scopes.ts';", 'no module'],
+  [
+    'src/schemas/common.ts',
+    "import { PostOut } from '../modules/posts/posts.schemas.ts';",
+    'no module',
+  ],
+  ['src/http/auth.ts', "import { startLoop } from '../dispatch/loop.ts';", 'runners'],
+  ['src/lib/x.ts', "import { CursorCodec } from '../http/cursor.ts';", 'lib/'],
+  ['src/lib/x.ts', "import { loadConfig } from '../config.ts';", 'lib/'],
+  ['src/lib/x.ts', "import type { FastifyReply } from 'fastify';", 'Fastify'],
+  ['src/errors.ts', "import type { FastifyError } from 'fastify';", 'errors.ts'],
+  ['src/errors.ts', "import { renderError } from './http/errors.ts';", 'errors.ts'],
+  [
+    'src/media/thumbnails.ts',
+    "import { markReady } from '../modules/uploads/uploads.service.ts';",
+    'media/',
+  ],
+  ['src/media/probe/mp4.ts', "import { cursorScope } from '../../http/cursor.ts';", 'media/'],
+  ['src/media/blob-store.ts', "import type { Db } from '../db/types.ts';", 'media/'],
+  ['src/media/blob-store.ts', "import type { FastifyRequest } from 'fastify';", 'Fastify'],
+  ['src/db/connect.ts', "import { apiErrorOf } from '../http/errors.ts';", 'db/'],
+  ['src/db/migrations/index.ts', "import { PLANS } from '../../modules/usage/plans.ts';", 'db/'],
+  [
+    'src/dispatch/dispatcher.ts',
+    "import { claimDue } from '../modules/items/items.repository.ts';",
+    'never a repository',
+  ],
+  ['src/simulator/worker.ts', "import { cursorScope } from '../http/cursor.ts';", 'http/'],
+  [
+    'src/simulator/worker.ts',
+    "import type { TaskRow } from '../modules/workers/tasks.repository.ts';",
+    'never a repository',
+  ],
+  // The command files' own rule stays in force beside the boundaries.
+  [
+    'src/cli/key.command.ts',
+    "import { createKey } from '../modules/keys/keys.service.ts';",
+    'await import',
+  ],
+];
+
+const ALLOWED: [string, string][] = [
+  ['src/modules/posts/posts.routes.ts', "import { createPost } from './posts.service.ts';"],
+  ['src/modules/posts/posts.routes.ts', "import { requireScope } from '../../http/auth.ts';"],
+  ['src/modules/posts/posts.routes.ts', "import type { FastifyInstance } from 'fastify';"],
+  ['src/modules/posts/posts.routes.ts', "import type { PostRow } from './posts.repository.ts';"],
+  ['src/modules/posts/posts.routes.ts', "import type { PostsTable } from '../../db/types.ts';"],
+  ['src/modules/posts/posts.service.ts', "import { insertPost } from './posts.repository.ts';"],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import { getAccountRow } from '../accounts/accounts.service.ts';",
+  ],
+  [
+    'src/modules/posts/posts.service.ts',
+    "import { nextWindowStart } from '../../schedule/windows.ts';",
+  ],
+  ['src/modules/posts/posts.service.ts', "import { ApiError } from '../../errors.ts';"],
+  ['src/modules/posts/posts.service.ts', "import { prepared } from '../../db/prepared.ts';"],
+  ['src/modules/posts/posts.schemas.ts', "import { Page } from '../../schemas/page.ts';"],
+  ['src/schedule/windows.ts', "import { secondsToUtcMidnight } from '../lib/clock.ts';"],
+  ['src/schedule/windows.ts', "import { toEpochMs } from './local-time.ts';"],
+  ['src/schedule/local-time.ts', "import { IANAZone } from 'luxon';"],
+  ['src/lib/signing.ts', "import { hmac } from './crypto.ts';"],
+  ['src/lib/cursor.ts', "import { ApiError } from '../errors.ts';"],
+  ['src/http/auth.ts', "import type { Principal } from '../access.ts';"],
+  ['src/errors.ts', "import { newId } from './lib/ids.ts';"],
+  ['src/http/auth.ts', "import { ApiError } from '../errors.ts';"],
+  ['src/http/errors.ts', "import type { FastifyReply } from 'fastify';"],
+  ['src/media/probe/mp4.ts', "import { readBox } from './box.ts';"],
+  ['src/media/render/slide-renderer.ts', "import { probe } from '../probe/index.ts';"],
+  ['src/media/blob-store.ts', "import { newId } from '../lib/ids.ts';"],
+  ['src/media/remote/body.ts', "import { ApiError } from '../../errors.ts';"],
+  ['src/db/migrations/index.ts', "import { up } from './0001-foundation.ts';"],
+  ['src/dispatch/loop.ts', "import { releaseDue } from '../modules/items/items.service.ts';"],
+  ['src/dispatch/loop.ts', "import { every } from '../lib/periodic.ts';"],
+  ['src/simulator/worker.ts', "import { claimTask } from '../modules/workers/tasks.service.ts';"],
+];
+
+/** The import, then an export of its binding so that nothing is unused. */
+function moduleWith(statement: string): string {
+  const names = /\{\s*([^}]+?)\s*\}/.exec(statement)?.[1];
+  assert.ok(names, `no named import in ${statement}`);
+  const exported = statement.startsWith('import type')
+    ? `export type { ${names} };`
+    : `export { ${names} };`;
+  return `${statement}\n${exported}\n`;
+}
+
+for (const [file, statement, says] of FORBIDDEN) {
+  test(`${file}: ${statement} is a boundary error`, async () => {
+    const messages = await lint(file, moduleWith(statement));
+    const hits = messages.filter((m) => m.ruleId === RULE);
+    assert.equal(hits.length, 1, JSON.stringify(messages, null, 2));
+    assert.equal(hits[0]!.severity, 2);
+    assert.ok(hits[0]!.message.includes(says), `${hits[0]!.message} should say "${says}"`);
+    assert.deepEqual(
+      messages.filter((m) => m.ruleId !== RULE),
+      [],
+      'nothing else should be reported',
+    );
+  });
+}
+
+for (const [file, statement] of ALLOWED) {
+  test(`${file}: ${statement} is allowed`, async () => {
+    assert.deepEqual(await lint(file, moduleWith(statement)), []);
+  });
+}
