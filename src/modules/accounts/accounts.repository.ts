@@ -339,3 +339,77 @@ export async function setFollowers(
     .where('id', '=', accountId)
     .execute();
 }
+
+// ---- Accounts and the workers that operate them (DECISIONS 6) ----
+
+/** The accounts a worker operates, with what a worker needs to post to them. */
+export async function accountsOfWorker(db: DbOrTx, workerId: string) {
+  return db
+    .selectFrom('accounts')
+    .select([
+      'id',
+      'company_id',
+      'platform',
+      'username',
+      'timezone',
+      'status',
+      'status_since',
+      'worker_status',
+      'reported_at',
+      'warmup_search_terms',
+    ])
+    .where('worker_id', '=', workerId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findAccountsByIds(db: DbOrTx, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'company_id', 'worker_id'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export async function assignAccounts(
+  db: DbOrTx,
+  ids: readonly string[],
+  worker: { id: string; timezone: string } | null,
+  at: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('accounts')
+    .set(
+      worker
+        ? { worker_id: worker.id, timezone: worker.timezone, updated_at: at }
+        : { worker_id: null, updated_at: at },
+    )
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Keeps the accounts' timezone equal to their worker's (DECISIONS 5). */
+export async function setTimezoneOfWorkerAccounts(
+  db: DbOrTx,
+  workerId: string,
+  timezone: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ timezone, updated_at: at })
+    .where('worker_id', '=', workerId)
+    .execute();
+}
+
+/** An account the worker operates, or undefined. */
+export async function findWorkerAccount(db: DbOrTx, workerId: string, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'company_id', 'created_at'])
+    .where('id', '=', accountId)
+    .where('worker_id', '=', workerId)
+    .executeTakeFirst();
+}

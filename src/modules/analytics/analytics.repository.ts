@@ -1,15 +1,5 @@
 import type { AccountStatsTable, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
 
-export async function postExists(db: DbOrTx, companyId: string, postId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('posts')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', '=', postId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The newest snapshot of each queue item (one per account) of the post. */
 export async function latestSnapshots(
   db: DbOrTx,

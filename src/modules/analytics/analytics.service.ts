@@ -12,6 +12,7 @@ import type {
   PostAnalyticsQueryInput,
   SnapshotOut,
 } from './analytics.schemas.ts';
+import { postExists } from '../posts/posts.lookup.ts';
 import * as repo from './analytics.repository.ts';
 
 type Platform = SnapshotOut['platform'];
@@ -101,7 +102,7 @@ export async function getPostAnalytics(
   query: PostAnalyticsQueryInput,
 ): Promise<PostAnalyticsOut> {
   const now = ctx.clock.now();
-  if (!(await repo.postExists(ctx.db, companyId, postId))) {
+  if (!(await postExists(ctx.db, companyId, postId))) {
     throw new ApiError('post_not_found', `Post ${postId} does not exist`);
   }
   const limit = query.limit ?? 25;

@@ -2,6 +2,7 @@
 // the accounts it operates, downloads their media through signed URLs, reports each outcome,
 // and pushes analytics. Every status change goes through posts.state.ts. A worker sees only
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
+import * as accountWorkers from '../accounts/account-workers.service.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
@@ -138,7 +139,7 @@ export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promi
   const now = ctx.clock.now();
   await workers.touchWorker(ctx.db, worker.workerId, now.toISOString());
   const [accounts, openTasks] = await Promise.all([
-    workers.accountsOfWorker(ctx.db, worker.workerId),
+    accountWorkers.accountsOfWorker(ctx.db, worker.workerId),
     items.openTaskCounts(ctx.db, worker.workerId),
   ]);
   return {
@@ -160,7 +161,10 @@ export async function claimTasks(
   const at = ctx.clock.now().toISOString();
   // DECISIONS 1: an id in the body naming no account of the caller is a 400 account_not_found.
   const only = input.accountId;
-  if (only !== undefined && !(await workers.findWorkerAccount(ctx.db, worker.workerId, only))) {
+  if (
+    only !== undefined &&
+    !(await accountWorkers.findWorkerAccount(ctx.db, worker.workerId, only))
+  ) {
     throw accountNotFound(only, true);
   }
   const ids = await ctx.db
@@ -359,7 +363,7 @@ export async function reportAccountStats(
   input: AccountStatsInput,
 ) {
   const at = ctx.clock.now().toISOString();
-  const account = await workers.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  const account = await accountWorkers.findWorkerAccount(ctx.db, worker.workerId, accountId);
   if (!account) throw accountNotFound(accountId, false);
   const engagement = twoDecimals(input.engagement);
   const figures = {

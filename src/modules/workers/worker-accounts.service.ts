@@ -1,15 +1,15 @@
 // The accounts a worker operates, as the worker API shows them, and the worker's status
 // reports on them (DECISIONS 7). The change itself belongs to the accounts module.
+import * as accountWorkers from '../accounts/account-workers.service.ts';
 import type { AppContext } from '../../context.ts';
 import type { AccountStatsTable } from '../../db/types.ts';
 import { accountStatsOf } from '../analytics/analytics.service.ts';
 import { ApiError } from '../../errors.ts';
 import { reportWorkerStatus } from '../accounts/accounts.lifecycle.ts';
 import type { WorkerPrincipal } from '../../access.ts';
-import * as workers from './workers.repository.ts';
 import type { AccountStatusInput, WorkerAccountOut } from './workers.schemas.ts';
 
-type WorkerAccountRow = Awaited<ReturnType<typeof workers.accountsOfWorker>>[number];
+type WorkerAccountRow = accountWorkers.WorkerAccountRow;
 
 export function toWorkerAccount(a: WorkerAccountRow): WorkerAccountOut {
   return {
@@ -43,7 +43,7 @@ export async function reportAccountStatus(
   accountId: string,
   input: AccountStatusInput,
 ): Promise<WorkerAccountOut> {
-  const account = await workers.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  const account = await accountWorkers.findWorkerAccount(ctx.db, worker.workerId, accountId);
   if (!account) throw accountNotFound(accountId, false);
   const row = await reportWorkerStatus(
     ctx,
@@ -64,7 +64,7 @@ export async function workerAccountFacts(
   worker: WorkerPrincipal,
   accountId: string,
 ): Promise<{ createdAt: string; stats: AccountStatsTable | undefined } | null> {
-  const account = await workers.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  const account = await accountWorkers.findWorkerAccount(ctx.db, worker.workerId, accountId);
   if (!account) return null;
   const stats = await accountStatsOf(ctx.db, account.company_id, accountId);
   return { createdAt: account.created_at, stats };

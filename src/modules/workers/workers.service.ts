@@ -2,6 +2,7 @@
 // timezone, which becomes the timezone of every account it operates (DECISIONS 5), and a
 // token of its own for the worker API, stored like API keys: a SHA-256 digest of the whole
 // secret beside a visible prefix, compared in constant time. Managed from the admin CLI.
+import * as accountWorkers from '../accounts/account-workers.service.ts';
 import type { WorkerPrincipal } from '../../access.ts';
 import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -108,7 +109,7 @@ export async function listWorkers(db: Db): Promise<WorkerInfo[]> {
 
 export async function getWorker(db: Db, workerId: string): Promise<WorkerInfo> {
   const row = await requireWorker(db, workerId);
-  return info(row, (await repo.accountsOfWorker(db, workerId)).length);
+  return info(row, (await accountWorkers.accountsOfWorker(db, workerId)).length);
 }
 
 /** Renames a worker or moves it to another timezone, and its accounts with it. */
@@ -129,7 +130,8 @@ export async function updateWorker(
       ...(timezone !== undefined ? { timezone } : {}),
       updated_at: at,
     });
-    if (timezone !== undefined) await repo.setTimezoneOfWorkerAccounts(tx, workerId, timezone, at);
+    if (timezone !== undefined)
+      await accountWorkers.setTimezoneOfWorkerAccounts(tx, workerId, timezone, at);
   });
   return getWorker(db, workerId);
 }
@@ -178,10 +180,10 @@ export async function assignAccounts(
     const worker = workerId === null ? null : await repo.findWorker(tx, workerId);
     if (workerId !== null && !worker) throw new WorkerError(`worker ${workerId} does not exist`);
     if (worker?.revoked_at) throw new WorkerError(`worker ${workerId} is revoked`);
-    const found = new Set((await repo.findAccountsByIds(tx, ids)).map((a) => a.id));
+    const found = new Set((await accountWorkers.findAccountsByIds(tx, ids)).map((a) => a.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) throw new WorkerError(`account(s) ${missing.join(', ')} do not exist`);
-    await repo.assignAccounts(tx, ids, worker ?? null, at);
+    await accountWorkers.assignAccounts(tx, ids, worker ?? null, at);
   });
   return workerId === null ? null : getWorker(db, workerId);
 }
