@@ -91,7 +91,8 @@ export function encodedHole(value: string | number | null): Buffer {
 const NULL = encodedHole(null);
 const SMALL_INTS = Array.from({ length: 64 }, (_, i) => encodedHole(i));
 
-function encode(value: HoleValue): Buffer {
+/** The JSON text of a hole's value; null and small counts share one Buffer each. */
+export function encodeHole(value: HoleValue): Buffer {
   if (value === null) return NULL;
   if (Buffer.isBuffer(value)) return value;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 64) {
@@ -106,12 +107,14 @@ export function fill(template: JsonTemplate, values: readonly HoleValue[]): Buff
   if (values.length !== parts.length - 1) {
     throw new Error(`json template: ${parts.length - 1} holes, ${values.length} values`);
   }
+  // A body without holes is the same for every request: shared, not copied.
+  if (parts.length === 1) return parts[0] as Buffer;
   const chunks: Buffer[] = new Array<Buffer>(parts.length * 2 - 1);
   let first = parts[0] as Buffer;
   chunks[0] = first;
   let length = first.length;
   for (let i = 0; i < values.length; i++) {
-    const value = encode(values[i] as HoleValue);
+    const value = encodeHole(values[i] as HoleValue);
     first = parts[i + 1] as Buffer;
     chunks[2 * i + 1] = value;
     chunks[2 * i + 2] = first;
@@ -131,7 +134,7 @@ export class HoleMemo {
 
   get(at: number, make: () => string | number | null): Buffer {
     if (at !== this.at) {
-      this.value = encode(make());
+      this.value = encodeHole(make());
       this.at = at;
     }
     return this.value;
