@@ -7,7 +7,8 @@
 // Holes are found by their keys. With every object of a response schema closed
 // to other properties, `"key":` outside a string can only be that key: inside a
 // string, every quote is escaped, and a string followed by a colon is a key.
-import type { FastifyReply } from 'fastify';
+//
+// Nothing here knows a framework: read-cache.ts puts templates to use in routes.
 
 export interface JsonTemplate {
   /** UTF-8 text around the holes: one more part than holes. */
@@ -63,15 +64,6 @@ export function templateBytes(template: JsonTemplate): number {
   return n;
 }
 
-/** Limits of a memo of serialized bodies: 32 MB of bodies per database. */
-export function bodyLimits<V extends { template: JsonTemplate }>(maxEntries: number) {
-  return {
-    maxEntries,
-    maxBytes: 32 * 1024 * 1024,
-    sizeOf: (v: V) => templateBytes(v.template),
-  };
-}
-
 /**
  * JSON text of a hole's value as the response serializer writes it: strings as
  * JSON.stringify does (fast-json-stringify's escaping is the same), finite
@@ -83,13 +75,8 @@ export function holeJson(value: string | number | null): string {
   return JSON.stringify(value);
 }
 
-/** A hole value encoded once, for reuse across requests. */
-export function encodedHole(value: string | number | null): Buffer {
-  return Buffer.from(holeJson(value));
-}
-
-const NULL = encodedHole(null);
-const SMALL_INTS = Array.from({ length: 64 }, (_, i) => encodedHole(i));
+const NULL = Buffer.from(holeJson(null));
+const SMALL_INTS = Array.from({ length: 64 }, (_, i) => Buffer.from(holeJson(i)));
 
 /** The JSON text of a hole's value; null and small counts share one Buffer each. */
 export function encodeHole(value: HoleValue): Buffer {
@@ -121,45 +108,4 @@ export function fill(template: JsonTemplate, values: readonly HoleValue[]): Buff
     length += value.length + first.length;
   }
   return Buffer.concat(chunks, length);
-}
-
-/**
- * A hole value kept while what it is made from holds, such as a cursor within
- * one millisecond (its expiry is in milliseconds) or a URL signed for one
- * second.
- */
-export class HoleMemo {
-  private at = NaN;
-  private value: Buffer = NULL;
-
-  get(at: number, make: () => string | number | null): Buffer {
-    if (at !== this.at) {
-      this.value = encodeHole(make());
-      this.at = at;
-    }
-    return this.value;
-  }
-}
-
-/** The route's serializer for its 200 response. */
-export function okSerializer(reply: FastifyReply): (payload: unknown) => string {
-  const serialize = reply.getSerializationFunction('200');
-  if (!serialize) throw new Error('route has no 200 response schema');
-  return serialize as (payload: unknown) => string;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Sends the JSON body, already serialized, with the headers the serializer's would have. */
-export function sendJson(reply: FastifyReply, body: Buffer): void {
-  reply.header('content-type', JSON_TYPE).send(body);
-}
-
-/**
- * Sends a body that may still be in the making; for handlers that answer in
- * the same turn when the body is at hand. Failures reach the error handler.
- */
-export function respond(reply: FastifyReply, body: Buffer | Promise<Buffer>): Promise<void> | void {
-  if (Buffer.isBuffer(body)) return sendJson(reply, body);
-  return body.then((b) => sendJson(reply, b));
 }
