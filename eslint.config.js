@@ -25,6 +25,24 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // Services and repositories return data: replies, bodies and the read cache are the routes'.
+    files: ['src/modules/**/*.ts'],
+    ignores: ['src/modules/**/*.routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(fastify|@fastify/.*)$|/http/(read-cache|json-template)\\.ts$',
+              message: 'only *.routes.ts files speak HTTP; return data to the route instead',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // `slotline --help` must not load the service: the command files import only commander,
     // Node built-ins, each other and light helpers up front, and the service code inside
     // their actions with `await import(...)` (which this rule leaves alone), when they run.
