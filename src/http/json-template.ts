@@ -88,24 +88,60 @@ export function encodeHole(value: HoleValue): Buffer {
   return Buffer.from(holeJson(value));
 }
 
+/**
+ * Writes a body from its template, filling the holes in order: each value's
+ * JSON text goes between the parts around its hole, with no list of values
+ * made first.
+ */
+export class BodyWriter {
+  private readonly parts: readonly Buffer[];
+  private readonly chunks: Buffer[];
+  private length: number;
+  /** Holes filled so far. */
+  protected filled = 0;
+
+  constructor(template: JsonTemplate) {
+    this.parts = template.parts;
+    const first = this.parts[0] as Buffer;
+    this.chunks = new Array<Buffer>(this.parts.length * 2 - 1);
+    this.chunks[0] = first;
+    this.length = first.length;
+  }
+
+  /** Fills the next hole. */
+  write(value: HoleValue): void {
+    this.writeJson(encodeHole(value));
+  }
+
+  /** Fills the next hole with JSON text. */
+  writeJson(json: Buffer): void {
+    const i = ++this.filled;
+    const after = this.parts[i];
+    if (after === undefined) throw new Error(`json template: ${this.parts.length - 1} holes`);
+    this.chunks[2 * i - 1] = json;
+    this.chunks[2 * i] = after;
+    this.length += json.length + after.length;
+  }
+
+  /** The body, once every hole is filled. */
+  finish(): Buffer {
+    const holes = this.parts.length - 1;
+    if (this.filled !== holes) {
+      throw new Error(`json template: ${holes} holes, ${this.filled} values`);
+    }
+    // A body without holes is the same for every request: shared, not copied.
+    if (holes === 0) return this.chunks[0] as Buffer;
+    return Buffer.concat(this.chunks, this.length);
+  }
+}
+
 /** The body: the template with its holes filled in order. */
 export function fill(template: JsonTemplate, values: readonly HoleValue[]): Buffer {
-  const { parts } = template;
-  if (values.length !== parts.length - 1) {
-    throw new Error(`json template: ${parts.length - 1} holes, ${values.length} values`);
+  const holes = template.parts.length - 1;
+  if (values.length !== holes) {
+    throw new Error(`json template: ${holes} holes, ${values.length} values`);
   }
-  // A body without holes is the same for every request: shared, not copied.
-  if (parts.length === 1) return parts[0] as Buffer;
-  const chunks: Buffer[] = new Array<Buffer>(parts.length * 2 - 1);
-  let first = parts[0] as Buffer;
-  chunks[0] = first;
-  let length = first.length;
-  for (let i = 0; i < values.length; i++) {
-    const value = encodeHole(values[i] as HoleValue);
-    first = parts[i + 1] as Buffer;
-    chunks[2 * i + 1] = value;
-    chunks[2 * i + 2] = first;
-    length += value.length + first.length;
-  }
-  return Buffer.concat(chunks, length);
+  const out = new BodyWriter(template);
+  for (const value of values) out.write(value);
+  return out.finish();
 }

@@ -13,11 +13,10 @@ import type { FastifyReply } from 'fastify';
 import type { DbOrTx } from '../db/types.ts';
 import { VersionedMemo, type KeyedRead } from '../db/versioned-memo.ts';
 import {
+  BodyWriter,
   encodeHole,
-  fill,
   makeTemplate,
   templateBytes,
-  type HoleValue,
   type JsonTemplate,
 } from './json-template.ts';
 
@@ -39,9 +38,11 @@ export interface HoleWriter {
    * The next hole's value, made by `make` only when `at` differs from what
    * this hole's value was last made at; its JSON text is kept with the body.
    * For values that repeat across requests: a URL signed for one second, a
-   * cursor within one millisecond, a window start while it holds.
+   * cursor within one millisecond.
    */
   keep(at: unknown, make: () => string | number | null): void;
+  /** The next hole's value, such as a window start, kept as JSON text while it is the same. */
+  same(value: string | null): void;
 }
 
 /** How a route makes its body from data read once per data version, and fills it per request. */
@@ -60,32 +61,47 @@ interface Body {
   kept: (Buffer | undefined)[];
 }
 
-class Writer implements HoleWriter {
-  readonly values: HoleValue[] = [];
+class Writer extends BodyWriter implements HoleWriter {
+  private readonly keptAt: unknown[];
+  private readonly kept: (Buffer | undefined)[];
 
-  constructor(private readonly body: Body) {}
+  constructor(body: Body) {
+    super(body.template);
+    this.keptAt = body.keptAt;
+    this.kept = body.kept;
+  }
 
   put(value: string | number | null): void {
-    this.values.push(value);
+    this.write(value);
   }
 
   keep(at: unknown, make: () => string | number | null): void {
-    const i = this.values.length;
-    const { keptAt, kept } = this.body;
-    let json = kept[i];
-    if (json === undefined || keptAt[i] !== at) {
-      json = encodeHole(make());
-      kept[i] = json;
-      keptAt[i] = at;
+    this.writeKept(at, make);
+  }
+
+  same(value: string | null): void {
+    this.writeKept(value, value);
+  }
+
+  private writeKept(at: unknown, source: string | null | (() => string | number | null)): void {
+    const i = this.filled;
+    let json = this.kept[i];
+    if (json === undefined || this.keptAt[i] !== at) {
+      json = encodeHole(typeof source === 'function' ? source() : source);
+      this.kept[i] = json;
+      this.keptAt[i] = at;
     }
-    this.values.push(json);
+    this.writeJson(json);
   }
 }
 
 function filled(body: Body, now: Date): Buffer {
+  // A body without holes, such as a last page of tags, is sent as kept.
+  const { parts } = body.template;
+  if (parts.length === 1) return parts[0] as Buffer;
   const out = new Writer(body);
   body.plan.fill(body.data, now, out);
-  return fill(body.template, out.values);
+  return out.finish();
 }
 
 /** Bodies kept per database, in bytes, whatever the number of entries. */

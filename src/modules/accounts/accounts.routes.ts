@@ -43,8 +43,7 @@ function accountPagePlan(ctx: AppContext): BodyPlan<AccountPageRead> {
     fill(page, now, out) {
       for (const listed of page.accounts) {
         out.put(listedPostsToday(listed, now));
-        const next = listedNextWindow(page, listed, now);
-        out.keep(next, () => next);
+        out.same(listedNextWindow(page, listed, now));
       }
       const last = page.last;
       // A cursor carries its expiry in milliseconds.
