@@ -7,6 +7,17 @@
 import { dataVersion } from './prepared.ts';
 import type { DbOrTx } from './types.ts';
 
+/**
+ * A read whose result may be kept while its data is unchanged. `key` names it
+ * among the reads kept together by everything else the result depends on
+ * (company, filters, page, the hour of a lookback); `read` runs only when
+ * nothing is kept under the key for the current data.
+ */
+export interface KeyedRead<V> {
+  key: string;
+  read: () => Promise<V>;
+}
+
 export interface MemoLimits<V> {
   /** Entries kept per database before all are dropped. */
   maxEntries: number;

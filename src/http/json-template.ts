@@ -7,7 +7,8 @@
 // Holes are found by their keys. With every object of a response schema closed
 // to other properties, `"key":` outside a string can only be that key: inside a
 // string, every quote is escaped, and a string followed by a colon is a key.
-import type { FastifyReply } from 'fastify';
+//
+// Nothing here knows a framework: read-cache.ts puts templates to use in routes.
 
 export interface JsonTemplate {
   /** UTF-8 text around the holes: one more part than holes. */
@@ -63,15 +64,6 @@ export function templateBytes(template: JsonTemplate): number {
   return n;
 }
 
-/** Limits of a memo of serialized bodies: 32 MB of bodies per database. */
-export function bodyLimits<V extends { template: JsonTemplate }>(maxEntries: number) {
-  return {
-    maxEntries,
-    maxBytes: 32 * 1024 * 1024,
-    sizeOf: (v: V) => templateBytes(v.template),
-  };
-}
-
 /**
  * JSON text of a hole's value as the response serializer writes it: strings as
  * JSON.stringify does (fast-json-stringify's escaping is the same), finite
@@ -83,15 +75,11 @@ export function holeJson(value: string | number | null): string {
   return JSON.stringify(value);
 }
 
-/** A hole value encoded once, for reuse across requests. */
-export function encodedHole(value: string | number | null): Buffer {
-  return Buffer.from(holeJson(value));
-}
+const NULL = Buffer.from(holeJson(null));
+const SMALL_INTS = Array.from({ length: 64 }, (_, i) => Buffer.from(holeJson(i)));
 
-const NULL = encodedHole(null);
-const SMALL_INTS = Array.from({ length: 64 }, (_, i) => encodedHole(i));
-
-function encode(value: HoleValue): Buffer {
+/** The JSON text of a hole's value; null and small counts share one Buffer each. */
+export function encodeHole(value: HoleValue): Buffer {
   if (value === null) return NULL;
   if (Buffer.isBuffer(value)) return value;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 64) {
@@ -100,63 +88,60 @@ function encode(value: HoleValue): Buffer {
   return Buffer.from(holeJson(value));
 }
 
+/**
+ * Writes a body from its template, filling the holes in order: each value's
+ * JSON text goes between the parts around its hole, with no list of values
+ * made first.
+ */
+export class BodyWriter {
+  private readonly parts: readonly Buffer[];
+  private readonly chunks: Buffer[];
+  private length: number;
+  /** Holes filled so far. */
+  protected filled = 0;
+
+  constructor(template: JsonTemplate) {
+    this.parts = template.parts;
+    const first = this.parts[0] as Buffer;
+    this.chunks = new Array<Buffer>(this.parts.length * 2 - 1);
+    this.chunks[0] = first;
+    this.length = first.length;
+  }
+
+  /** Fills the next hole. */
+  write(value: HoleValue): void {
+    this.writeJson(encodeHole(value));
+  }
+
+  /** Fills the next hole with JSON text. */
+  writeJson(json: Buffer): void {
+    const i = ++this.filled;
+    const after = this.parts[i];
+    if (after === undefined) throw new Error(`json template: ${this.parts.length - 1} holes`);
+    this.chunks[2 * i - 1] = json;
+    this.chunks[2 * i] = after;
+    this.length += json.length + after.length;
+  }
+
+  /** The body, once every hole is filled. */
+  finish(): Buffer {
+    const holes = this.parts.length - 1;
+    if (this.filled !== holes) {
+      throw new Error(`json template: ${holes} holes, ${this.filled} values`);
+    }
+    // A body without holes is the same for every request: shared, not copied.
+    if (holes === 0) return this.chunks[0] as Buffer;
+    return Buffer.concat(this.chunks, this.length);
+  }
+}
+
 /** The body: the template with its holes filled in order. */
 export function fill(template: JsonTemplate, values: readonly HoleValue[]): Buffer {
-  const { parts } = template;
-  if (values.length !== parts.length - 1) {
-    throw new Error(`json template: ${parts.length - 1} holes, ${values.length} values`);
+  const holes = template.parts.length - 1;
+  if (values.length !== holes) {
+    throw new Error(`json template: ${holes} holes, ${values.length} values`);
   }
-  const chunks: Buffer[] = new Array<Buffer>(parts.length * 2 - 1);
-  let first = parts[0] as Buffer;
-  chunks[0] = first;
-  let length = first.length;
-  for (let i = 0; i < values.length; i++) {
-    const value = encode(values[i] as HoleValue);
-    first = parts[i + 1] as Buffer;
-    chunks[2 * i + 1] = value;
-    chunks[2 * i + 2] = first;
-    length += value.length + first.length;
-  }
-  return Buffer.concat(chunks, length);
-}
-
-/**
- * A hole value kept while what it is made from holds, such as a cursor within
- * one millisecond (its expiry is in milliseconds) or a URL signed for one
- * second.
- */
-export class HoleMemo {
-  private at = NaN;
-  private value: Buffer = NULL;
-
-  get(at: number, make: () => string | number | null): Buffer {
-    if (at !== this.at) {
-      this.value = encode(make());
-      this.at = at;
-    }
-    return this.value;
-  }
-}
-
-/** The route's serializer for its 200 response. */
-export function okSerializer(reply: FastifyReply): (payload: unknown) => string {
-  const serialize = reply.getSerializationFunction('200');
-  if (!serialize) throw new Error('route has no 200 response schema');
-  return serialize as (payload: unknown) => string;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Sends the JSON body, already serialized, with the headers the serializer's would have. */
-export function sendJson(reply: FastifyReply, body: Buffer): void {
-  reply.header('content-type', JSON_TYPE).send(body);
-}
-
-/**
- * Sends a body that may still be in the making; for handlers that answer in
- * the same turn when the body is at hand. Failures reach the error handler.
- */
-export function respond(reply: FastifyReply, body: Buffer | Promise<Buffer>): Promise<void> | void {
-  if (Buffer.isBuffer(body)) return sendJson(reply, body);
-  return body.then((b) => sendJson(reply, b));
+  const out = new BodyWriter(template);
+  for (const value of values) out.write(value);
+  return out.finish();
 }

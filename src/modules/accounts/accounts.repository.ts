@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { AccountsTable, Database, Db, DbOrTx } from '../../db/types.ts';
 import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
 import { keysetPage, keysetValues } from '../../db/keyset.ts';
@@ -114,101 +114,6 @@ export async function setScheduleWindows(
     .where('id', '=', accountId)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
-}
-
-/**
- * Queue activity of accounts in one query: per account, one row with `released_at` null
- * carrying the count of `queued` items, and one row per release instant at or after `since`
- * (`n` items released at it). Callers map releases onto each account's local day, which SQL
- * cannot do across timezones.
- */
-export interface QueueActivityRow {
-  account_id: string;
-  released_at: string | null;
-  queued: number | string;
-  n: number | string;
-}
-
-/**
- * Two grouped branches, so each can use its own index: queued items by (status, account) and
- * releases by (company, account, released_at). Scanning an account's whole history, as one
- * query with an OR would, grows with every item it ever posted.
- */
-function activityQuery(
-  db: DbOrTx,
-  companyId: string,
-  accounts: readonly string[] | SelectQueryBuilder<Database, 'accounts', { id: string }>,
-  since: string,
-) {
-  const queued = db
-    .selectFrom('queue_items')
-    .select((eb) => [
-      'account_id',
-      sql<string | null>`null`.as('released_at'),
-      eb.fn.countAll<number | string>().as('queued'),
-      sql<number | string>`0`.as('n'),
-    ])
-    .where('company_id', '=', companyId)
-    .where('account_id', 'in', accounts)
-    .where('status', '=', 'queued')
-    .groupBy('account_id');
-  const released = db
-    .selectFrom('queue_items')
-    .select((eb) => [
-      'account_id',
-      'released_at',
-      sql<number | string>`0`.as('queued'),
-      eb.fn.countAll<number | string>().as('n'),
-    ])
-    .where('company_id', '=', companyId)
-    .where('account_id', 'in', accounts)
-    .where('released_at', '>=', since)
-    .groupBy(['account_id', 'released_at']);
-  return queued.unionAll(released);
-}
-
-function pageActivityQuery(withPlatform: boolean, withAfter: boolean) {
-  return prepared((db: Db) =>
-    activityQuery(
-      db,
-      param('company'),
-      pageOf(db.selectFrom('accounts').select('id'), withPlatform, withAfter),
-      param('since'),
-    ),
-  );
-}
-const PAGE_ACTIVITY_QUERIES = [
-  pageActivityQuery(false, false),
-  pageActivityQuery(false, true),
-  pageActivityQuery(true, false),
-  pageActivityQuery(true, true),
-] as const;
-
-/**
- * Queue activity of the accounts of one page (same options as pageAccounts). The page is
- * selected again inside the query, so it runs as one prepared statement on the list's hot path.
- */
-export async function pageActivity(
-  db: DbOrTx,
-  companyId: string,
-  opts: PageOptions,
-  since: string,
-): Promise<QueueActivityRow[]> {
-  const query = PAGE_ACTIVITY_QUERIES[
-    (opts.platform ? 2 : 0) + (opts.after ? 1 : 0)
-  ] as (typeof PAGE_ACTIVITY_QUERIES)[0];
-  return query(db, { ...pageValues(companyId, opts), since });
-}
-
-/** Queue activity of the given accounts (at most a thousand ids per call). */
-export async function queueActivity(
-  db: DbOrTx,
-  companyId: string,
-  accountIds: readonly string[],
-  since: string,
-): Promise<QueueActivityRow[]> {
-  if (accountIds.length === 0) return [];
-  return activityQuery(db, companyId, accountIds, since).execute();
 }
 
 /** The account, locked against concurrent status changes until the transaction ends. */

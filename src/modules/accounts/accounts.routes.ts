@@ -13,15 +13,50 @@ import {
   StatusHistoryPage,
   StatusHistoryQuery,
 } from './accounts.schemas.ts';
-import { createAccount, getAccount, listAccountsJson } from './accounts.service.ts';
+import { createAccount, getAccount } from './accounts.service.ts';
 import { setPaused, statusHistory } from './accounts.lifecycle.ts';
-import { okSerializer, respond } from '../../http/json-template.ts';
+import {
+  accountPageRead,
+  listedNextWindow,
+  listedPostsToday,
+  type AccountPageRead,
+} from './accounts.list.ts';
+import { ReadCache, type BodyPlan } from '../../http/read-cache.ts';
 
 export const accountSchemas = [Account, AccountStatusEvent];
+
+const PAGE_HOLES = { postsToday: '0', nextWindow: 'null', nextCursor: 'null' };
+const LAST_PAGE_HOLES = { postsToday: '0', nextWindow: 'null' };
+
+/** GET /v2/accounts serialized once per read; postsToday, nextWindow and the cursor per request. */
+function accountPagePlan(ctx: AppContext): BodyPlan<AccountPageRead> {
+  return {
+    skeleton: (page) => ({
+      body: {
+        data: page.accounts.map((a) => ({ ...a.account, postsToday: 0, nextWindow: null })),
+        nextCursor: null,
+      },
+      // A last page's null cursor is the same for every request.
+      holes: page.last ? PAGE_HOLES : LAST_PAGE_HOLES,
+      count: page.accounts.length * 2 + (page.last ? 1 : 0),
+    }),
+    fill(page, now, out) {
+      for (const listed of page.accounts) {
+        out.put(listedPostsToday(listed, now));
+        out.same(listedNextWindow(page, listed, now));
+      }
+      const last = page.last;
+      // A cursor carries its expiry in milliseconds.
+      if (last) out.keep(now.getTime(), () => ctx.cursors.encode(page.scope, last, now));
+    },
+  };
+}
 
 export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const pages = new ReadCache(1000);
+    const pagePlan = accountPagePlan(ctx);
 
     app.get(
       '/accounts',
@@ -38,11 +73,11 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      (req, reply) =>
-        respond(
-          reply,
-          listAccountsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
-        ),
+      (req, reply) => {
+        const now = ctx.clock.now();
+        const read = accountPageRead(ctx, principalOf(req).companyId, req.query, now);
+        return pages.send(reply, ctx.db, pagePlan, read, now);
+      },
     );
 
     app.post(

@@ -97,6 +97,7 @@ export const AccountPage = Type.Object(
   { data: Type.Array(ref(Account)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
+export type AccountPageOut = Static<typeof AccountPage>;
 
 export const AccountIdParams = Type.Object(
   { accountId: Type.String({ minLength: 1, maxLength: 200 }) },

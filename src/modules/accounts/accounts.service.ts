@@ -2,7 +2,6 @@ import type { AppContext } from '../../context.ts';
 import type { AccountsTable, CompaniesTable, DbOrTx } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
-import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import {
   effectiveSchedule,
@@ -13,28 +12,18 @@ import { nextWindowStart, postsToday } from '../../schedule/windows.ts';
 import type { Principal } from '../../access.ts';
 import { getCompanyRow, lockCompany } from '../companies/companies.service.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
-import type { AccountOut, CreateAccountInput, ListAccountsInput } from './accounts.schemas.ts';
+import type { AccountOut, CreateAccountInput } from './accounts.schemas.ts';
+import { queueActivity, type QueueActivityRow } from '../items/items.service.ts';
 import * as repo from './accounts.repository.ts';
 import { isReleasable } from './account-status.ts';
 import { recordCreated } from './accounts.lifecycle.ts';
-import { VersionedMemo } from '../../db/versioned-memo.ts';
-import {
-  bodyLimits,
-  encodedHole,
-  fill,
-  HoleMemo,
-  makeTemplate,
-  type HoleValue,
-  type JsonTemplate,
-} from '../../http/json-template.ts';
-
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window
 // starts in between; lists of many accounts sharing a schedule reuse it. The
 // key is the stored schedule text, so nothing is parsed on a hit.
 const nextWindowMemo = new Map<string, NextWindow>();
 
-interface NextWindow {
+export interface NextWindow {
   /** The instant the answer was computed for, and the window start it found. */
   computedAt: number;
   atMs: number;
@@ -42,11 +31,11 @@ interface NextWindow {
 }
 
 /** Whether an answer computed before holds at `t`: no window starts in between. */
-function holdsAt(w: NextWindow, t: number): boolean {
+export function holdsAt(w: NextWindow, t: number): boolean {
   return w.computedAt <= t && w.atMs >= t;
 }
 
-function nextWindowAt(
+export function nextWindowAt(
   timezone: string,
   accountJson: string | null,
   companyJson: string | null,
@@ -97,13 +86,13 @@ const HOUR_MS = 60 * 60 * 1000;
  * the activity query repeats with the same value (and its result is reused)
  * for an hour; the extra hour of releases is filtered out by local day.
  */
-function lookbackFrom(now: Date): string {
+export function lookbackFrom(now: Date): string {
   const ms = now.getTime() - TODAY_LOOKBACK_MS;
   return new Date(ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS)).toISOString();
 }
 
 /** Release instants and queued items per account, from queue activity rows. */
-function groupActivity(rows: readonly repo.QueueActivityRow[]) {
+export function groupActivity(rows: readonly QueueActivityRow[]) {
   const releases = new Map<string, number[]>();
   const depth = new Map<string, number>();
   for (const r of rows) {
@@ -124,7 +113,7 @@ function groupActivity(rows: readonly repo.QueueActivityRow[]) {
  */
 function activityFromRows(
   accounts: readonly AccountsTable[],
-  rows: readonly repo.QueueActivityRow[],
+  rows: readonly QueueActivityRow[],
   now: Date,
 ): Map<string, AccountActivity> {
   const { releases, depth } = groupActivity(rows);
@@ -154,7 +143,7 @@ export async function activityOf(
   }
   const since = lookbackFrom(now);
   const rows = await Promise.all(
-    chunks.map((chunk) => repo.queueActivity(ctx.db, companyId, chunk, since)),
+    chunks.map((chunk) => queueActivity(ctx.db, companyId, chunk, since)),
   );
   return activityFromRows(accounts, rows.flat(), now);
 }
@@ -200,103 +189,12 @@ export function toAccount(
   };
 }
 
-async function companyScheduleOf(ctx: AppContext, companyId: string): Promise<string | null> {
-  const company = await getCompanyRow(ctx.db, companyId);
-  return company ? company.schedule_windows : null;
-}
-
-/** A page of accounts as read, with what its time-dependent fields are computed from. */
-interface AccountPageBody {
-  /** The body with holes for each account's postsToday and nextWindow, and the cursor. */
-  template: JsonTemplate;
-  accounts: {
-    row: AccountsTable;
-    /** Release instants since the lookback, for postsToday. */
-    releases: number[] | undefined;
-    /** The last nextWindow written, while it holds. */
-    nextWindow: { window: NextWindow; json: Buffer } | null;
-  }[];
-  companySchedule: string | null;
-  /** The (created_at, id) a next page starts after, or null on the last page. */
-  last: [string, string] | null;
-  cursor: HoleMemo;
-}
-const accountPages = new VersionedMemo<AccountPageBody>(bodyLimits(1000));
-const ACCOUNT_HOLES = { postsToday: '0', nextWindow: 'null', nextCursor: 'null' };
-
-/**
- * GET /v2/accounts as its JSON body. The page, its queue activity and the
- * company's schedule are read and serialized once per data version (and hour
- * of the activity lookback); postsToday, nextWindow and the cursor depend on
- * the time and are written into the body per request.
- */
-export function listAccountsJson(
+export async function companyScheduleOf(
   ctx: AppContext,
   companyId: string,
-  query: ListAccountsInput,
-  serialize: (page: unknown) => string,
-): Buffer | Promise<Buffer> {
-  const now = ctx.clock.now();
-  const limit = query.limit ?? 100;
-  const scope = cursorScope(companyId, 'accounts', { platform: query.platform });
-  const after = query.cursor
-    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
-    : undefined;
-  const since = lookbackFrom(now);
-  const key = JSON.stringify([companyId, query.platform ?? null, limit, after ?? null, since]);
-  const render = (page: AccountPageBody): Buffer => {
-    const t = now.getTime();
-    const values: HoleValue[] = [];
-    for (const account of page.accounts) {
-      const { row, releases } = account;
-      const todayCount = releases ? postsToday(releases, row.timezone, now) : 0;
-      if (!isReleasable(row.status)) {
-        values.push(todayCount, null);
-        continue;
-      }
-      let nw = account.nextWindow;
-      if (!nw || !holdsAt(nw.window, t)) {
-        const window = nextWindowAt(row.timezone, row.schedule_windows, page.companySchedule, now);
-        nw = { window, json: encodedHole(window.at) };
-        account.nextWindow = nw;
-      }
-      values.push(todayCount, nw.json);
-    }
-    const last = page.last;
-    values.push(last ? page.cursor.get(t, () => ctx.cursors.encode(scope, last, now)) : null);
-    return fill(page.template, values);
-  };
-  const kept = accountPages.peek(ctx.db, key);
-  if (kept) return render(kept);
-  return accountPages
-    .compute(ctx.db, key, async (): Promise<AccountPageBody> => {
-      const pageOptions = { platform: query.platform, after, limit: limit + 1 };
-      // The activity query selects the same page itself, so all three run at once.
-      const [rows, companySchedule, activityRows] = await Promise.all([
-        repo.pageAccounts(ctx.db, companyId, pageOptions),
-        companyScheduleOf(ctx, companyId),
-        repo.pageActivity(ctx.db, companyId, pageOptions, since),
-      ]);
-      const data = rows.slice(0, limit);
-      const last = data[data.length - 1];
-      const { releases, depth } = groupActivity(activityRows);
-      const placeholders = data.map((row) => ({
-        ...toAccount(row, companySchedule, now, {
-          postsToday: 0,
-          queueDepth: depth.get(row.id) ?? 0,
-        }),
-        nextWindow: null,
-      }));
-      const json = serialize({ data: placeholders, nextCursor: null });
-      return {
-        template: makeTemplate(json, ACCOUNT_HOLES, data.length * 2 + 1),
-        accounts: data.map((row) => ({ row, releases: releases.get(row.id), nextWindow: null })),
-        companySchedule,
-        last: rows.length > limit && last ? [last.created_at, last.id] : null,
-        cursor: new HoleMemo(),
-      };
-    })
-    .then(render);
+): Promise<string | null> {
+  const company = await getCompanyRow(ctx.db, companyId);
+  return company ? company.schedule_windows : null;
 }
 
 export async function getAccountRow(

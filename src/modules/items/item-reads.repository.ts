@@ -2,7 +2,7 @@
 // release order and the input of its slot planner, what the dispatcher may release, a
 // worker's tasks, and what simulated workers posted.
 import { sql, type SqlBool } from 'kysely';
-import { bind, params, perLength, prepared } from '../../db/prepared.ts';
+import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
 import type { Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
 
 export interface ItemWithAccount extends QueueItemsTable {
@@ -319,4 +319,68 @@ export async function postedOfAccount(db: DbOrTx, accountId: string, limit: numb
       .execute(),
   ]);
   return { count: Number(count.n), recent };
+}
+
+/**
+ * Queue activity of accounts in one query: per account, one row with `released_at` null
+ * carrying the count of `queued` items, and one row per release instant at or after `since`
+ * (`n` items released at it). Callers map releases onto each account's local day, which SQL
+ * cannot do across timezones.
+ */
+export interface QueueActivityRow {
+  account_id: string;
+  released_at: string | null;
+  queued: number | string;
+  n: number | string;
+}
+
+/**
+ * Two grouped branches, so each can use its own index: queued items by (status, account) and
+ * releases by (company, account, released_at). Scanning an account's whole history, as one
+ * query with an OR would, grows with every item it ever posted. Compiled once per number of
+ * accounts, as a page of the account list asks for the same few sizes again and again.
+ */
+const activityQuery = perLength((n) =>
+  prepared((db: Db) => {
+    const accounts = params('account', n);
+    const queued = db
+      .selectFrom('queue_items')
+      .select((eb) => [
+        'account_id',
+        sql<string | null>`null`.as('released_at'),
+        eb.fn.countAll<number | string>().as('queued'),
+        sql<number | string>`0`.as('n'),
+      ])
+      .where('company_id', '=', param('company'))
+      .where('account_id', 'in', accounts)
+      .where('status', '=', 'queued')
+      .groupBy('account_id');
+    const released = db
+      .selectFrom('queue_items')
+      .select((eb) => [
+        'account_id',
+        'released_at',
+        sql<number | string>`0`.as('queued'),
+        eb.fn.countAll<number | string>().as('n'),
+      ])
+      .where('company_id', '=', param('company'))
+      .where('account_id', 'in', accounts)
+      .where('released_at', '>=', param('since'))
+      .groupBy(['account_id', 'released_at']);
+    return queued.unionAll(released);
+  }),
+);
+
+/** Queue activity of the company's given accounts (at most a thousand ids per call). */
+export async function queueActivity(
+  db: DbOrTx,
+  companyId: string,
+  accountIds: readonly string[],
+  since: string,
+): Promise<QueueActivityRow[]> {
+  if (accountIds.length === 0) return [];
+  return activityQuery(accountIds.length)(
+    db,
+    bind('account', accountIds, { company: companyId, since }),
+  );
 }

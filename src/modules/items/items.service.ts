@@ -19,6 +19,8 @@ export {
   openTaskCounts,
   postedByWorker,
   postedOfAccount,
+  queueActivity,
+  type QueueActivityRow,
   OPEN_STATUSES,
   type ItemWithAccount,
   type PlanningRow,

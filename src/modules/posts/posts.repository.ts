@@ -139,7 +139,10 @@ const ONE = sql<number>`1`;
 // page 1. Account and group filters are EXISTS probes on their own indexes
 // (queue_items(company_id, account_id, post_id), post_content_groups
 // (company_id, group_id, post_id) and its (post_id, group_id) key), so the
-// order still comes from the posts index and no sort is needed.
+// order still comes from the posts index and no sort is needed. The probes
+// only read: they are the one place outside modules/items that names
+// queue_items, because a separate lookup of the account's posts would lose
+// the single index walk that makes deep pages cheap.
 function pageQuery(shape: PageShape) {
   return prepared((db: Db) => {
     let q = db

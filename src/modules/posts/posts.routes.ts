@@ -8,17 +8,13 @@ import {
   CancelQuery,
   CreatePostBody,
   IdempotencyHeaders,
-  ListPostsQuery,
   Post,
   PostIdParams,
-  PostPage,
   QueuePostBody,
   UpdatePostBody,
 } from './posts.schemas.ts';
 import { createPost, queuePost, type OnCarousel } from './posts.create.ts';
-import { listPostsJson } from './posts.list.ts';
-import { readPostJson } from './posts.view.ts';
-import { okSerializer, respond } from '../../http/json-template.ts';
+import { postReadRoutes } from './posts-read.routes.ts';
 import { updatePost } from './posts.update.ts';
 import { cancelPost } from './posts.cancel.ts';
 import { openPostMedia } from './posts.media.ts';
@@ -122,63 +118,8 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
       },
     );
 
-    app.get(
-      '/posts/:postId',
-      {
-        config: { scopes: ['posts:read'] },
-        schema: {
-          operationId: 'getPost',
-          tags: ['posts'],
-          summary: 'Get a post',
-          params: PostIdParams,
-          response: {
-            200: ref(Post),
-            ...errorResponses([...AUTH_ERRORS, 'invalid_request', 'post_not_found']),
-          },
-        },
-      },
-      (req, reply) =>
-        respond(
-          reply,
-          readPostJson(ctx, principalOf(req).companyId, req.params.postId, okSerializer(reply)),
-        ),
-    );
-
-    app.get(
-      '/posts',
-      {
-        config: { scopes: ['posts:read'] },
-        schema: {
-          operationId: 'listPosts',
-          tags: ['posts'],
-          summary: 'List posts, newest first',
-          description:
-            'Filters combine. `accountId`: posts with an item for that account; an account that ' +
-            'does not exist or belongs to another company answers 404 `account_not_found`, not ' +
-            'an empty page. `status`: the post status. `since`: posts created at or after it. ' +
-            '`contentGroupId`: posts attributed to that tag or template group, or `untagged` ' +
-            'for posts with no group at all. A cursor is good only for the filters it came ' +
-            'from (otherwise `invalid_cursor`) and for 24 hours. A walk returns every post that ' +
-            'existed when it began exactly once; posts created meanwhile are newer and show up ' +
-            'on a new walk, and nothing is ever returned twice.',
-          querystring: ListPostsQuery,
-          response: {
-            200: PostPage,
-            ...errorResponses([
-              ...AUTH_ERRORS,
-              'invalid_request',
-              'invalid_cursor',
-              'account_not_found',
-            ]),
-          },
-        },
-      },
-      (req, reply) =>
-        respond(
-          reply,
-          listPostsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
-        ),
-    );
+    // Registered here, the reads keep their place in the OpenAPI document.
+    await base.register(postReadRoutes(ctx));
 
     app.patch(
       '/posts/:postId',

@@ -214,6 +214,7 @@ export const PostPage = Type.Object(
   { data: Type.Array(ref(Post)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
+export type PostPageOut = Static<typeof PostPage>;
 
 export const CancelQuery = Type.Object(
   { accountId: Type.Optional(Id) },

@@ -7,15 +7,7 @@ import { uploadsWithThumbnail } from '../uploads/uploads.service.ts';
 import { groupsOfPosts } from './post-groups.repository.ts';
 import { findPostView } from './posts.repository.ts';
 import { ApiError } from '../../errors.ts';
-import { VersionedMemo } from '../../db/versioned-memo.ts';
-import {
-  bodyLimits,
-  fill,
-  HoleMemo,
-  makeTemplate,
-  type HoleValue,
-  type JsonTemplate,
-} from '../../http/json-template.ts';
+import type { KeyedRead } from '../../db/versioned-memo.ts';
 import type { PostOut, SoundInput } from './posts.schemas.ts';
 import type { PostStatus } from '../items/items.status.ts';
 
@@ -49,7 +41,12 @@ export function postThumbnailUrl(
   post: ThumbnailSource,
   thumbnailReady: boolean,
 ): string | null {
-  return thumbnailUrlUntil(ctx, post, thumbnailReady, new Date(ctx.clock.now().getTime() + URL_MS));
+  return thumbnailUrlUntil(ctx, post, thumbnailReady, mediaUrlExpiry(ctx.clock.now()));
+}
+
+/** When media URLs signed at `now` expire. */
+export function mediaUrlExpiry(now: Date): Date {
+  return new Date(now.getTime() + URL_MS);
 }
 
 /** The signed thumbnail URL of a post (as postThumbnailUrl) valid until `expires`. */
@@ -196,14 +193,17 @@ export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<P
   return (await viewPostsWithThumbnails(ctx, posts)).map((v) => v.post);
 }
 
-/** A post as the API shows it, with what its thumbnail URL is made from. */
-interface ViewedPost {
+/**
+ * A post as the API shows it when read, with what its thumbnail URL is made
+ * from: the URL expires, and thumbnailUrlUntil signs it again at any time.
+ */
+export interface ViewedPost {
   post: PostOut;
   source: ThumbnailSource;
   ready: boolean;
 }
 
-async function viewPostsWithThumbnails(
+export async function viewPostsWithThumbnails(
   ctx: AppContext,
   posts: PostsTable[],
 ): Promise<ViewedPost[]> {
@@ -285,110 +285,24 @@ export async function viewReadPost(
   return toPost(ctx, { post, items, groups }, thumbnailReady);
 }
 
-// ------------------------------------------------------------- JSON bodies
-//
-// Reads of posts as their JSON bodies: everything but the signed thumbnail URLs
-// (which carry an expiry) and the list cursor is serialized once per data
-// version, with holes for those, and filled per request (json-template.ts).
-
-/** A post or a page of posts, serialized with holes. */
-interface PostsBody {
-  template: JsonTemplate;
-  /**
-   * Thumbnail sources of the posts, in body order, each with its URL of the
-   * last expiry second written (a signature covers whole seconds).
-   */
-  thumbnails: { source: ThumbnailSource; ready: boolean; url: HoleMemo }[];
-  /** The (created_at, id) a next page starts after; null on the last page or for one post. */
-  last: [string, string] | null;
-  cursor: HoleMemo;
-}
-
-const postBodies = new VersionedMemo<PostsBody>(bodyLimits(5000));
-
-function withoutThumbnail(post: PostOut): PostOut {
-  return { ...post, media: { ...post.media, thumbnailUrl: null } };
-}
-
-function thumbnailValues(ctx: AppContext, body: PostsBody, now: Date): HoleValue[] {
-  const expires = new Date(now.getTime() + URL_MS);
-  const second = Math.floor(expires.getTime() / 1000);
-  return body.thumbnails.map((t) =>
-    t.url.get(second, () => thumbnailUrlUntil(ctx, t.source, t.ready, expires)),
-  );
-}
-
-function postsBody(
-  template: JsonTemplate,
-  viewed: { source: ThumbnailSource; ready: boolean }[],
-  last: [string, string] | null,
-): PostsBody {
-  return {
-    template,
-    thumbnails: viewed.map((v) => ({ source: v.source, ready: v.ready, url: new HoleMemo() })),
-    last,
-    cursor: new HoleMemo(),
-  };
-}
-
-/** GET /v2/posts/{postId} as its JSON body; `post_not_found` when there is none. */
-export function readPostJson(
+/**
+ * GET /v2/posts/{postId}: its key among all reads of posts, and its read;
+ * `post_not_found` when there is none.
+ */
+export function postRead(
   ctx: AppContext,
   companyId: string,
   postId: string,
-  serialize: (post: unknown) => string,
-): Buffer | Promise<Buffer> {
-  const now = ctx.clock.now();
-  const key = `post\n${companyId}\n${postId}`;
-  const render = (body: PostsBody) => fill(body.template, thumbnailValues(ctx, body, now));
-  const kept = postBodies.peek(ctx.db, key);
-  if (kept) return render(kept);
-  return postBodies
-    .compute(ctx.db, key, async () => {
+): KeyedRead<ViewedPost> {
+  return {
+    key: `post\n${companyId}\n${postId}`,
+    read: async () => {
       const found = await findPostView(ctx.db, companyId, postId);
       if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-      const [viewed] = await viewPostsWithThumbnails(ctx, [found.post]);
-      const v = viewed as ViewedPost;
       // The thumbnail readiness read with the post, as readPost uses it.
-      const template = makeTemplate(serialize(withoutThumbnail(v.post)), THUMBNAIL, 1);
-      return postsBody(template, [{ source: v.source, ready: found.thumbnailReady }], null);
-    })
-    .then(render);
-}
-
-/**
- * A page of posts as the JSON body of GET /v2/posts: `read` returns the page
- * rows and the cursor key after them, and runs only when the data changed.
- * `key` names the page (company, filters, size, position) among all pages.
- */
-export function postPageJson(
-  ctx: AppContext,
-  key: string,
-  read: () => Promise<{ page: PostsTable[]; last: [string, string] | null }>,
-  cursor: (last: [string, string]) => string,
-  serialize: (page: unknown) => string,
-): Buffer | Promise<Buffer> {
-  const now = ctx.clock.now();
-  const render = (body: PostsBody) => {
-    const values = thumbnailValues(ctx, body, now);
-    const last = body.last;
-    values.push(last ? body.cursor.get(now.getTime(), () => cursor(last)) : null);
-    return fill(body.template, values);
+      const ready = found.thumbnailReady;
+      const post = await viewReadPost(ctx, found.post, ready);
+      return { post, source: thumbnailSource(found.post), ready };
+    },
   };
-  const kept = postBodies.peek(ctx.db, key);
-  if (kept) return render(kept);
-  return postBodies
-    .compute(ctx.db, key, async () => {
-      const { page, last } = await read();
-      const viewed = await viewPostsWithThumbnails(ctx, page);
-      const json = serialize({
-        data: viewed.map((v) => withoutThumbnail(v.post)),
-        nextCursor: null,
-      });
-      return postsBody(makeTemplate(json, THUMBNAIL_AND_CURSOR, viewed.length + 1), viewed, last);
-    })
-    .then(render);
 }
-
-const THUMBNAIL = { thumbnailUrl: 'null' };
-const THUMBNAIL_AND_CURSOR = { thumbnailUrl: 'null', nextCursor: 'null' };

@@ -12,16 +12,40 @@ import {
   TagPage,
   UpdateTagBody,
 } from './tags.schemas.ts';
-import { createTag, deleteTag, listTagsJson, updateTag } from './tags.service.ts';
-import { okSerializer, respond } from '../../http/json-template.ts';
+import { createTag, deleteTag, tagPageRead, updateTag, type TagPageRead } from './tags.service.ts';
+import { ReadCache, type BodyPlan } from '../../http/read-cache.ts';
 
 export const tagSchemas = [ContentTag];
+
+const CURSOR_HOLE = { nextCursor: 'null' };
+
+/**
+ * GET /v2/content-tags serialized once per read: tags have no time-dependent
+ * field, so only a cursor, which carries an expiry, is written per request.
+ */
+function tagPagePlan(ctx: AppContext): BodyPlan<TagPageRead> {
+  return {
+    skeleton: (page) => ({
+      body: { data: page.tags, nextCursor: null },
+      // A last page's null cursor is the same for every request: no hole at all.
+      holes: page.last ? CURSOR_HOLE : {},
+      count: page.last ? 1 : 0,
+    }),
+    fill(page, now, out) {
+      const last = page.last;
+      // A cursor carries its expiry in milliseconds.
+      if (last) out.keep(now.getTime(), () => ctx.cursors.encode(page.scope, last, now));
+    },
+  };
+}
 
 const BODY_ERRORS = ['invalid_request', 'unsupported_media_type', 'request_too_large'] as const;
 
 export function tagsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const pages = new ReadCache(1000);
+    const pagePlan = tagPagePlan(ctx);
 
     app.get(
       '/content-tags',
@@ -38,11 +62,11 @@ export function tagsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      (req, reply) =>
-        respond(
-          reply,
-          listTagsJson(ctx, principalOf(req).companyId, req.query, okSerializer(reply)),
-        ),
+      (req, reply) => {
+        const now = ctx.clock.now();
+        const read = tagPageRead(ctx, principalOf(req).companyId, req.query, now);
+        return pages.send(reply, ctx.db, pagePlan, read, now);
+      },
     );
 
     app.post(

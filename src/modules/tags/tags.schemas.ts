@@ -64,6 +64,7 @@ export const TagPage = Type.Object(
   { data: Type.Array(ref(ContentTag)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
+export type TagPageOut = Static<typeof TagPage>;
 
 export const DeletedTag = Type.Object(
   {

@@ -7,22 +7,15 @@ import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { removeGroupFromPosts } from '../posts/posts.update.ts';
+import type { KeyedRead } from '../../db/versioned-memo.ts';
 import type {
   ContentTagOut,
   CreateTagInput,
   ListTagsInput,
+  TagPageOut,
   UpdateTagInput,
 } from './tags.schemas.ts';
 import * as repo from './tags.repository.ts';
-import { VersionedMemo } from '../../db/versioned-memo.ts';
-import {
-  bodyLimits,
-  fill,
-  HoleMemo,
-  makeTemplate,
-  templateBytes,
-  type JsonTemplate,
-} from '../../http/json-template.ts';
 
 export function contentGroupIdOf(tagId: string): string {
   return `tag:${tagId}`;
@@ -64,67 +57,58 @@ function notFound(tagId: string): ApiError {
   return new ApiError('tag_not_found', `Content tag ${tagId} does not exist`);
 }
 
-/** A page of tags, serialized, and its cursor key, kept while the tags are unchanged. */
-interface TagPageBody {
-  template: JsonTemplate;
-  /** The (created_at, id) a next page starts after, or null on the last page. */
+/** A page of tags as read; only its cursor, which carries an expiry, changes with time. */
+export interface TagPageRead {
+  tags: ContentTagOut[];
+  /** The cursor scope, and the (created_at, id) a next page starts after; null on the last page. */
+  scope: string;
   last: [string, string] | null;
-  /** The whole body when there is no next page; it then has no per-request part. */
-  whole: Buffer | null;
-  cursor: HoleMemo;
 }
-const tagPages = new VersionedMemo<TagPageBody>({
-  ...bodyLimits(1000),
-  // The template and, on a last page, the whole body.
-  sizeOf: (page) => templateBytes(page.template) + (page.whole?.length ?? 0),
-});
 
 /**
- * GET /v2/content-tags as its JSON body. Tags have no time-dependent field, so
- * a page is serialized once per data version; only its cursor, which carries
- * an expiry, is written per request.
+ * The page `query` asks for: its key among all pages (company, size,
+ * position), and its read. Throws `invalid_cursor` at once for a cursor that
+ * is not this list's.
  */
-export function listTagsJson(
+export function tagPageRead(
   ctx: AppContext,
   companyId: string,
   query: ListTagsInput,
-  serialize: (page: unknown) => string,
-): Buffer | Promise<Buffer> {
-  const now = ctx.clock.now();
+  now: Date,
+): KeyedRead<TagPageRead> {
   const limit = query.limit ?? 100;
   const scope = cursorScope(companyId, 'content-tags', {});
   const after = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : undefined;
-  const key = `${companyId}\n${limit}\n${after ? JSON.stringify(after) : ''}`;
-  const render = (page: TagPageBody): Buffer => {
-    const last = page.last;
-    if (!last) return page.whole as Buffer;
-    const cursor = page.cursor.get(now.getTime(), () => ctx.cursors.encode(scope, last, now));
-    return fill(page.template, [cursor]);
-  };
-  const kept = tagPages.peek(ctx.db, key);
-  if (kept) return render(kept);
-  return tagPages
-    .compute(ctx.db, key, async () => {
+  return {
+    key: `${companyId}\n${limit}\n${after ? JSON.stringify(after) : ''}`,
+    read: async () => {
       const rows = await repo.pageTags(ctx.db, companyId, { after, limit: limit + 1 });
       const data = rows.slice(0, limit);
-      const lastRow = data[data.length - 1];
-      const last: [string, string] | null =
-        rows.length > limit && lastRow ? [lastRow.created_at, lastRow.id] : null;
-      const json = serialize({ data: data.map(toTag), nextCursor: null });
-      const template = makeTemplate(json, CURSOR, 1);
+      const last = data[data.length - 1];
       return {
-        template,
-        last,
-        whole: last ? null : fill(template, [null]),
-        cursor: new HoleMemo(),
+        tags: data.map(toTag),
+        scope,
+        last: rows.length > limit && last ? [last.created_at, last.id] : null,
       };
-    })
-    .then(render);
+    },
+  };
 }
 
-const CURSOR = { nextCursor: 'null' };
+/** GET /v2/content-tags as data, for callers other than the route. */
+export async function listTags(
+  ctx: AppContext,
+  companyId: string,
+  query: ListTagsInput,
+): Promise<TagPageOut> {
+  const now = ctx.clock.now();
+  const page = await tagPageRead(ctx, companyId, query, now).read();
+  return {
+    data: page.tags,
+    nextCursor: page.last ? ctx.cursors.encode(page.scope, page.last, now) : null,
+  };
+}
 
 export async function createTag(
   ctx: AppContext,
