@@ -46,12 +46,12 @@ const FORBIDDEN: [string, string, string][] = [
   ],
   [
     'src/modules/posts/posts.service.ts',
-    "import { cursorScope } from '../../lib/cursor.ts';",
+    "import { ReadCache } from '../../http/read-cache.ts';",
     'http/',
   ],
   [
     'src/modules/posts/posts.schemas.ts',
-    "import { Page } from '../../schemas/pagination.ts';",
+    "import { envelope } from '../../http/errors.ts';",
     'http/',
   ],
   [
@@ -91,7 +91,7 @@ const FORBIDDEN: [string, string, string][] = [
     'no module',
   ],
   ['src/http/auth.ts', "import { startLoop } from '../dispatch/loop.ts';", 'runners'],
-  ['src/lib/x.ts', "import { CursorCodec } from '../lib/cursor.ts';", 'lib/'],
+  ['src/lib/x.ts', "import { envelope } from '../http/errors.ts';", 'lib/'],
   ['src/lib/x.ts', "import { loadConfig } from '../config.ts';", 'lib/'],
   ['src/lib/x.ts', "import type { FastifyReply } from 'fastify';", 'Fastify'],
   ['src/errors.ts', "import type { FastifyError } from 'fastify';", 'errors.ts'],
@@ -101,7 +101,7 @@ const FORBIDDEN: [string, string, string][] = [
     "import { markReady } from '../modules/uploads/uploads.service.ts';",
     'media/',
   ],
-  ['src/media/probe/mp4.ts', "import { cursorScope } from '../../lib/cursor.ts';", 'media/'],
+  ['src/media/probe/mp4.ts', "import { envelope } from '../../http/errors.ts';", 'media/'],
   ['src/media/blob-store.ts', "import type { Db } from '../db/types.ts';", 'media/'],
   ['src/media/blob-store.ts', "import type { FastifyRequest } from 'fastify';", 'Fastify'],
   ['src/db/connect.ts', "import { apiErrorOf } from '../http/errors.ts';", 'db/'],
@@ -111,7 +111,7 @@ const FORBIDDEN: [string, string, string][] = [
     "import { claimDue } from '../modules/items/items.repository.ts';",
     'never a repository',
   ],
-  ['src/simulator/worker.ts', "import { cursorScope } from '../lib/cursor.ts';", 'http/'],
+  ['src/simulator/worker.ts', "import { envelope } from '../http/errors.ts';", 'http/'],
   [
     'src/simulator/worker.ts',
     "import type { TaskRow } from '../modules/workers/tasks.repository.ts';",
