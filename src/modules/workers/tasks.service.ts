@@ -1,6 +1,6 @@
 // The worker side of releases (DECISIONS 6): a worker claims the released items (tasks) of
 // the accounts it operates, downloads their media through signed URLs, reports each outcome,
-// and pushes analytics. Every status change goes through posts.state.ts. A worker sees only
+// and pushes analytics. Every status change goes through items.state.ts. A worker sees only
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
 import * as accountWorkers from '../accounts/account-workers.service.ts';
 import type { AppContext } from '../../context.ts';
