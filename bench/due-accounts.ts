@@ -94,6 +94,7 @@ export function queueItemRow(
     updated_at: at,
     claimed_at: null,
     claimed_by: null,
+    approved_by: null,
     ...fields,
   };
 }

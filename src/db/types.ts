@@ -202,6 +202,8 @@ export interface QueueItemsTable {
   /** When the account's worker claimed the released item, and which worker. */
   claimed_at: string | null;
   claimed_by: string | null;
+  /** Who approved the item: `user:<id>` from the dashboard, `operator` from the CLI. */
+  approved_by: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -270,6 +272,47 @@ export interface WorkersTable {
   revoked_at: string | null;
 }
 
+export type UserRole = 'admin' | 'editor' | 'viewer';
+
+export interface UsersTable {
+  id: string;
+  company_id: string;
+  email: string;
+  role: UserRole;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  company_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface SignInAttemptsTable {
+  key: string;
+  window_start: string;
+  failures: number;
+}
+
+export interface ActivityLogTable {
+  id: string;
+  company_id: string;
+  actor: string;
+  actor_label: string;
+  action: string;
+  target: string;
+  detail: string | null;
+  at: string;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -295,6 +338,10 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   post_analytics: PostAnalyticsTable;
   account_stats: AccountStatsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  sign_in_attempts: SignInAttemptsTable;
+  activity_log: ActivityLogTable;
 }
 
 export type Db = Kysely<Database>;

@@ -7,6 +7,7 @@ import { releases } from './0005-releases.ts';
 import { workers } from './0006-workers.ts';
 import { uploadContent } from './0007-upload-content.ts';
 import { accountLifecycle } from './0008-account-lifecycle.ts';
+import { users } from './0009-users.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const ALL: Record<string, Migration> = {
   '0006-workers': workers,
   '0007-upload-content': uploadContent,
   '0008-account-lifecycle': accountLifecycle,
+  '0009-users': users,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -135,13 +135,14 @@ export async function decide(
   itemIds: readonly string[],
   outcome: 'approve' | 'reject',
   at: string,
+  by: string,
 ): Promise<string[]> {
   if (itemIds.length === 0) return [];
   const rows = await tx
     .updateTable('queue_items')
     .set(
       outcome === 'approve'
-        ? { status: 'queued', approved_at: at, updated_at: at }
+        ? { status: 'queued', approved_at: at, approved_by: by, updated_at: at }
         : { status: 'cancelled', failure_reason: 'rejected in review', updated_at: at },
     )
     .where('post_id', '=', postId)

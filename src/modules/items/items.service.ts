@@ -4,6 +4,7 @@
 // queue_items but through these two files.
 import type { AppContext } from '../../context.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
+import { OPERATOR, recordActivity, type Actor } from '../activity/activity.service.ts';
 import * as posts from './post-status.repository.ts';
 import * as repo from './items.repository.ts';
 import { decideItems } from './items.state.ts';
@@ -39,6 +40,10 @@ export interface ApprovalTarget {
   accountId?: string;
   /** When given, the post must belong to this company. */
   companyId?: string;
+  /** Limit to these items of the post (a selection); all pending items otherwise. */
+  itemIds?: readonly string[];
+  /** Who decides; the operator at the admin CLI when absent. */
+  actor?: Actor;
 }
 
 export interface ApprovalResult {
@@ -66,25 +71,41 @@ async function decide(
       ctx.dialect === 'postgres',
     );
     if (!post) throw new ApprovalError(`post ${target.postId} does not exist`);
-    const pending = await repo.pendingItems(tx, post.company_id, post.id, target.accountId);
+    let pending = await repo.pendingItems(tx, post.company_id, post.id, target.accountId);
+    if (target.itemIds) {
+      const wanted = new Set(target.itemIds);
+      pending = pending.filter((p) => wanted.has(p.id));
+    }
     if (pending.length === 0) {
       throw new ApprovalError(
         `post ${target.postId} has no item waiting for approval${target.accountId ? ` for account ${target.accountId}` : ''}`,
       );
     }
+    const actor = target.actor ?? OPERATOR;
     const { moved, status: postStatus } = await decideItems(
       tx,
       post.id,
       pending.map((p) => p.id),
       outcome,
       at,
+      actor.id,
     );
     const movedIds = new Set(moved);
-    return {
-      postId: post.id,
-      changed: pending.filter((p) => movedIds.has(p.id)).map((p) => p.account_id),
-      postStatus,
-    };
+    const changed = pending.filter((p) => movedIds.has(p.id)).map((p) => p.account_id);
+    if (changed.length > 0) {
+      await recordActivity(
+        tx,
+        post.company_id,
+        actor,
+        {
+          action: outcome === 'approve' ? 'post.approved' : 'post.rejected',
+          target: post.id,
+          detail: `accounts ${changed.join(', ')}`,
+        },
+        new Date(at),
+      );
+    }
+    return { postId: post.id, changed, postStatus };
   });
 }
 

@@ -106,7 +106,8 @@ export async function reviveItems(
 
 /**
  * Approval (DECISIONS 2): the given items still `pending_approval` become `queued` with
- * `approvedAt`, or `cancelled` when rejected. Returns the ids that moved; refreshes the post.
+ * `approvedAt` and who approved them (`by`), or `cancelled` when rejected. Returns the ids
+ * that moved; refreshes the post.
  */
 export async function decideItems(
   tx: DbOrTx,
@@ -114,8 +115,9 @@ export async function decideItems(
   itemIds: readonly string[],
   outcome: 'approve' | 'reject',
   at: string,
+  by = 'operator',
 ): Promise<{ moved: string[]; status: PostStatus }> {
-  const moved = await repo.decide(tx, postId, itemIds, outcome, at);
+  const moved = await repo.decide(tx, postId, itemIds, outcome, at, by);
   const status = await refreshPostStatus(tx, postId, at);
   return { moved, status };
 }

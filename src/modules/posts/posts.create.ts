@@ -232,6 +232,7 @@ function newItems(
     updated_at: at,
     claimed_at: null,
     claimed_by: null,
+    approved_by: null,
   }));
 }
 

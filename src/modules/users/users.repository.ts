@@ -1,0 +1,31 @@
+// The users table: the people of a company who use the dashboard.
+import type { DbOrTx, UsersTable } from '../../db/types.ts';
+
+export async function insertUser(db: DbOrTx, row: UsersTable): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+/** The user with this (lower-cased) email, of any company. */
+export async function findByEmail(db: DbOrTx, email: string): Promise<UsersTable | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUser(db: DbOrTx, userId: string): Promise<UsersTable | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+/** The company's users, or every user with null. */
+export async function listUsers(db: DbOrTx, companyId: string | null): Promise<UsersTable[]> {
+  let q = db.selectFrom('users').selectAll();
+  if (companyId !== null) q = q.where('company_id', '=', companyId);
+  return q.orderBy('created_at').orderBy('id').execute();
+}
+
+export async function updateUser(
+  db: DbOrTx,
+  userId: string,
+  patch: Partial<Omit<UsersTable, 'id'>>,
+): Promise<boolean> {
+  const res = await db.updateTable('users').set(patch).where('id', '=', userId).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

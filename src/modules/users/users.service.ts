@@ -1,0 +1,290 @@
+// The dashboard's people (company users with a role) and their sign-in: passwords hashed
+// with argon2id, sessions kept in the database (every replica sees them; a disabled user
+// is out at the next request), failed sign-ins limited per account and per address.
+import { hash, verify } from '@node-rs/argon2';
+import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { newId, randomToken } from '../../lib/ids.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
+import { getCompanyRow } from '../companies/companies.service.ts';
+import * as attempts from './sign-in-attempts.repository.ts';
+import * as sessions from './sessions.repository.ts';
+import * as repo from './users.repository.ts';
+
+export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly UserRole[];
+
+/** A session lasts at most this long from sign-in... */
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+/** ...and ends sooner after this long without a request. */
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+/** last_seen_at is written at most once per this interval (a request is a read otherwise). */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+/** Failed sign-ins allowed per window: per account, and per client address. */
+export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
+export const MAX_FAILURES_PER_ACCOUNT = 5;
+export const MAX_FAILURES_PER_ADDRESS = 20;
+
+// argon2id is the library's default algorithm, with its recommended cost parameters.
+/** Verified against when the email is unknown, so both answers take as long. */
+let decoyHash: Promise<string> | null = null;
+
+export class UserError extends OperatorError {}
+
+export interface UserInfo {
+  userId: string;
+  companyId: string;
+  email: string;
+  role: UserRole;
+  createdAt: string;
+  disabledAt: string | null;
+  lastSignInAt: string | null;
+}
+
+function info(row: UsersTable): UserInfo {
+  return {
+    userId: row.id,
+    companyId: row.company_id,
+    email: row.email,
+    role: row.role,
+    createdAt: row.created_at,
+    disabledAt: row.disabled_at,
+    lastSignInAt: row.last_sign_in_at,
+  };
+}
+
+export function isRole(value: string): value is UserRole {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+function normalEmail(email: string): string {
+  const e = email.trim().toLowerCase();
+  if (e.length < 3 || e.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(e)) {
+    throw new UserError(`"${email}" is not an email address`);
+  }
+  return e;
+}
+
+/** An initial or reset password: 20 random characters, shown once. */
+function newPassword(): string {
+  return randomToken(15).slice(0, 20);
+}
+
+export async function createUser(
+  db: Db,
+  clock: Clock,
+  input: { companyId: string; email: string; role?: string },
+): Promise<{ user: UserInfo; password: string }> {
+  const role = input.role ?? 'viewer';
+  if (!isRole(role)) throw new UserError(`role must be one of ${ROLES.join(', ')}`);
+  const email = normalEmail(input.email);
+  if (!(await getCompanyRow(db, input.companyId))) {
+    throw new UserError(`company ${input.companyId} does not exist`);
+  }
+  if (await repo.findByEmail(db, email)) throw new UserError(`user ${email} already exists`);
+  const password = newPassword();
+  const at = clock.now().toISOString();
+  const row: UsersTable = {
+    id: newId('usr'),
+    company_id: input.companyId,
+    email,
+    role,
+    password_hash: await hash(password),
+    created_at: at,
+    updated_at: at,
+    disabled_at: null,
+    last_sign_in_at: null,
+  };
+  await repo.insertUser(db, row);
+  return { user: info(row), password };
+}
+
+export async function listUsers(db: Db, companyId: string | null): Promise<UserInfo[]> {
+  return (await repo.listUsers(db, companyId)).map(info);
+}
+
+async function userOrThrow(db: DbOrTx, userId: string): Promise<UsersTable> {
+  const row = await repo.findUser(db, userId);
+  if (!row) throw new UserError(`user ${userId} does not exist`);
+  return row;
+}
+
+/** Disables the user and ends every session of it at once. */
+export async function disableUser(db: Db, clock: Clock, userId: string): Promise<UserInfo> {
+  const at = clock.now().toISOString();
+  return db.transaction().execute(async (tx) => {
+    const row = await userOrThrow(tx, userId);
+    await repo.updateUser(tx, userId, { disabled_at: row.disabled_at ?? at, updated_at: at });
+    await sessions.deleteSessionsOfUser(tx, userId);
+    return info({ ...row, disabled_at: row.disabled_at ?? at });
+  });
+}
+
+/** A new password (shown once); the user is enabled again and signed out everywhere. */
+export async function resetPassword(
+  db: Db,
+  clock: Clock,
+  userId: string,
+): Promise<{ user: UserInfo; password: string }> {
+  const password = newPassword();
+  const passwordHash = await hash(password);
+  const at = clock.now().toISOString();
+  return db.transaction().execute(async (tx) => {
+    const row = await userOrThrow(tx, userId);
+    await repo.updateUser(tx, userId, {
+      password_hash: passwordHash,
+      disabled_at: null,
+      updated_at: at,
+    });
+    await sessions.deleteSessionsOfUser(tx, userId);
+    return { user: info({ ...row, disabled_at: null }), password };
+  });
+}
+
+// ---- Sign-in and sessions -------------------------------------------------------------
+
+/** Why a sign-in was refused; the message never tells whether the account exists. */
+export class SignInRefused extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'limited',
+    /** Seconds until a limited sign-in may be tried again. */
+    readonly retryAfter = 0,
+  ) {
+    super(reason === 'limited' ? 'too many failed sign-ins' : 'wrong email or password');
+  }
+}
+
+/** A signed-in person, as every dashboard request sees it. */
+export interface SessionUser {
+  sessionId: string;
+  userId: string;
+  companyId: string;
+  email: string;
+  role: UserRole;
+  csrfToken: string;
+  expiresAt: string;
+}
+
+function sessionId(token: string): string {
+  return sha256(`session\n${token}`).toString('hex');
+}
+
+function attemptKeys(email: string, address: string): { account: string; address: string } {
+  return { account: `email:${email}`, address: `ip:${address}` };
+}
+
+/** Seconds until the limit on these keys lifts; 0 when sign-in may be tried. */
+async function limitedFor(db: DbOrTx, keys: { account: string; address: string }, now: Date) {
+  const since = now.getTime() - ATTEMPT_WINDOW_MS;
+  let wait = 0;
+  for (const row of await attempts.findAttempts(db, [keys.account, keys.address])) {
+    const start = Date.parse(row.window_start);
+    if (start < since) continue;
+    const max = row.key === keys.account ? MAX_FAILURES_PER_ACCOUNT : MAX_FAILURES_PER_ADDRESS;
+    if (row.failures >= max) {
+      wait = Math.max(wait, Math.ceil((start + ATTEMPT_WINDOW_MS - now.getTime()) / 1000));
+    }
+  }
+  return wait;
+}
+
+/**
+ * Checks the email and password; on success opens a session and returns its cookie secret
+ * with the session. Refused with SignInRefused('limited') once an account or an address
+ * has failed too often in the window, before the password is even checked.
+ */
+export async function signIn(
+  db: Db,
+  clock: Clock,
+  input: { email: string; password: string; address: string },
+): Promise<{ token: string; session: SessionUser }> {
+  const now = clock.now();
+  const email = input.email.trim().toLowerCase();
+  const keys = attemptKeys(email, input.address);
+  const wait = await limitedFor(db, keys, now);
+  if (wait > 0) throw new SignInRefused('limited', wait);
+  const user = email.length <= 254 ? await repo.findByEmail(db, email) : undefined;
+  decoyHash ??= hash(randomToken(12));
+  const passwordHash = user?.password_hash ?? (await decoyHash);
+  const ok = input.password.length <= 1024 && (await verify(passwordHash, input.password));
+  if (!user || !ok || user.disabled_at !== null) {
+    const at = now.toISOString();
+    const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
+    await attempts.countFailure(db, keys.account, at, since);
+    await attempts.countFailure(db, keys.address, at, since);
+    throw new SignInRefused('invalid');
+  }
+  await attempts.clearAttempts(db, keys.account);
+  const token = randomToken(32);
+  const at = now.toISOString();
+  const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
+  const row = {
+    id: sessionId(token),
+    user_id: user.id,
+    company_id: user.company_id,
+    csrf_token: randomToken(24),
+    created_at: at,
+    last_seen_at: at,
+    expires_at: expiresAt,
+  };
+  await db.transaction().execute(async (tx) => {
+    await sessions.insertSession(tx, row);
+    await repo.updateUser(tx, user.id, { last_sign_in_at: at });
+  });
+  return {
+    token,
+    session: {
+      sessionId: row.id,
+      userId: user.id,
+      companyId: user.company_id,
+      email: user.email,
+      role: user.role,
+      csrfToken: row.csrf_token,
+      expiresAt,
+    },
+  };
+}
+
+/**
+ * The live session behind a cookie secret, or null: unknown, past its expiry, idle too
+ * long, or its user disabled (the row is then removed).
+ */
+export async function resolveSession(
+  db: Db,
+  clock: Clock,
+  token: string,
+): Promise<SessionUser | null> {
+  if (token.length === 0 || token.length > 200) return null;
+  const id = sessionId(token);
+  const row = await sessions.findSession(db, id);
+  if (!row) return null;
+  const now = clock.now().getTime();
+  const idleUntil = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
+  if (row.disabled_at !== null || now >= Date.parse(row.expires_at) || now >= idleUntil) {
+    await sessions.deleteSession(db, id);
+    return null;
+  }
+  if (now - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
+    await sessions.touchSession(db, id, new Date(now).toISOString());
+  }
+  return {
+    sessionId: id,
+    userId: row.user_id,
+    companyId: row.user_company_id,
+    email: row.email,
+    role: row.role,
+    csrfToken: row.csrf_token,
+    expiresAt: row.expires_at,
+  };
+}
+
+export async function signOut(db: Db, session: Pick<SessionUser, 'sessionId'>): Promise<void> {
+  await sessions.deleteSession(db, session.sessionId);
+}
+
+/** What each role may do (viewer reads; editor also changes content; admin also people and keys). */
+export function roleAllows(role: UserRole, needed: UserRole): boolean {
+  const rank = { viewer: 0, editor: 1, admin: 2 } as const;
+  return rank[role] >= rank[needed];
+}
