@@ -232,6 +232,11 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    // Scripts the dashboard serves to the browser.
+    files: ['src/dashboard/assets/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', HTMLElement: 'readonly' } },
+  },
+  {
     // Tests read JSON responses of many shapes.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -23,6 +23,7 @@ import { carouselScheduler } from './modules/posts/carousel.ts';
 import { queueRoutes, queueSchemas } from './modules/queue/queue.routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
 import { workerSchemas, workersRoutes } from './modules/workers/workers.routes.ts';
+import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 
 export type App = FastifyInstance;
 
@@ -107,6 +108,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
   // The worker API (DECISIONS 6): worker tokens, not company API keys.
   await app.register(workersRoutes(ctx), { prefix: '/worker/v1' });
+  // The dashboard: pages for a company's people, signed in with a session cookie.
+  await app.register(dashboardPlugin(ctx), { prefix: '/dashboard' });
 
   return app;
 }

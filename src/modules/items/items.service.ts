@@ -40,8 +40,8 @@ export interface ApprovalTarget {
   accountId?: string;
   /** When given, the post must belong to this company. */
   companyId?: string;
-  /** Limit to these items of the post (a selection); all pending items otherwise. */
-  itemIds?: readonly string[];
+  /** Limit to these accounts of the post (a selection); all pending items otherwise. */
+  accountIds?: readonly string[];
   /** Who decides; the operator at the admin CLI when absent. */
   actor?: Actor;
 }
@@ -72,9 +72,9 @@ async function decide(
     );
     if (!post) throw new ApprovalError(`post ${target.postId} does not exist`);
     let pending = await repo.pendingItems(tx, post.company_id, post.id, target.accountId);
-    if (target.itemIds) {
-      const wanted = new Set(target.itemIds);
-      pending = pending.filter((p) => wanted.has(p.id));
+    if (target.accountIds) {
+      const wanted = new Set(target.accountIds);
+      pending = pending.filter((p) => wanted.has(p.account_id));
     }
     if (pending.length === 0) {
       throw new ApprovalError(

@@ -1,0 +1,37 @@
+// The activity log (dashboard page 9): who approved, rejected, created or revoked keys,
+// deleted tags, changed schedules, and when; newest first.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { listActivity } from '../modules/activity/activity.service.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, userOf } from './session.ts';
+
+const PAGE_SIZE = 100;
+
+export function activityPages(ctx: AppContext) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/activity', async (req, reply) => {
+      const user = userOf(req);
+      const query = req.query as { before?: unknown };
+      // `before` is the (at, id) of the last entry shown: a position, not a secret.
+      const parts = typeof query.before === 'string' ? query.before.split('|') : [];
+      const before =
+        parts.length === 2 && parts[0] && parts[1]
+          ? ([parts[0], parts[1]] as [string, string])
+          : undefined;
+      const entries = await listActivity(ctx.db, user.companyId, {
+        ...(before ? { before } : {}),
+        limit: PAGE_SIZE + 1,
+      });
+      const shown = entries.slice(0, PAGE_SIZE);
+      const last = shown[shown.length - 1];
+      return page(req, reply, 'activity.eta', 'Activity', {
+        entries: shown,
+        next:
+          entries.length > PAGE_SIZE && last
+            ? `${BASE}/activity?before=${encodeURIComponent(`${last.at}|${last.id}`)}`
+            : null,
+      });
+    });
+  };
+}

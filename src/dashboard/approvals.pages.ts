@@ -1,0 +1,106 @@
+// The approvals inbox (dashboard page 1): posts with items waiting for approval, newest
+// first; approve or reject one account of a post, a whole post, or a selection at once.
+// Each decision goes through the items service, which records who decided.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { ApprovalError, approve, reject } from '../modules/items/items.service.ts';
+import { listPosts } from '../modules/posts/posts.list.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, PageError, redirect, userOf } from './session.ts';
+
+/** Posts a page of the inbox shows. */
+const PAGE_SIZE = 50;
+/** Accounts one decision may name (a post targets at most 50). */
+const MAX_SELECTED = 500;
+
+function list(value: unknown): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+}
+
+/** The decision a form asks for: per post, all its pending items or the accounts selected. */
+function targetsOf(body: Record<string, unknown>): Map<string, string[] | null> {
+  const targets = new Map<string, string[] | null>();
+  for (const postId of list(body.post)) targets.set(postId, null);
+  const items = list(body.item);
+  if (items.length > MAX_SELECTED) {
+    throw new PageError(400, `Select at most ${MAX_SELECTED} accounts at once.`);
+  }
+  for (const value of items) {
+    const [postId, accountId] = value.split(':');
+    if (!postId || !accountId) throw new PageError(400, 'The selection is not valid.');
+    const current = targets.get(postId);
+    if (current === null) continue;
+    targets.set(postId, [...(current ?? []), accountId]);
+  }
+  if (targets.size === 0) throw new PageError(400, 'Select at least one post or account.');
+  return targets;
+}
+
+export function approvalPages(ctx: AppContext) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/approvals', async (req, reply) => {
+      const user = userOf(req);
+      const query = req.query as { cursor?: unknown; done?: unknown };
+      const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+      let result;
+      try {
+        result = await listPosts(ctx, user.companyId, {
+          status: 'pending_approval',
+          limit: PAGE_SIZE,
+          ...(cursor ? { cursor } : {}),
+        });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'invalid_cursor') {
+          return redirect(req, reply, `${BASE}/approvals`);
+        }
+        throw err;
+      }
+      const posts = result.data.map((p) => ({
+        ...p,
+        pending: p.accounts.filter((a) => a.status === 'pending_approval'),
+      }));
+      return page(req, reply, 'approvals.eta', 'Approvals', {
+        posts,
+        next: result.nextCursor
+          ? `${BASE}/approvals?cursor=${encodeURIComponent(result.nextCursor)}`
+          : null,
+        done: typeof query.done === 'string' ? query.done : null,
+        canDecide: user.role !== 'viewer',
+      });
+    });
+
+    app.post('/approvals/decide', { config: { role: 'editor' } }, async (req, reply) => {
+      const user = userOf(req);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const outcome =
+        body.outcome === 'reject' ? 'reject' : body.outcome === 'approve' ? 'approve' : null;
+      if (!outcome) throw new PageError(400, 'Choose approve or reject.');
+      const decide = outcome === 'approve' ? approve : reject;
+      let changed = 0;
+      for (const [postId, accountIds] of targetsOf(body)) {
+        try {
+          const result = await decide(ctx, {
+            postId,
+            companyId: user.companyId,
+            ...(accountIds ? { accountIds } : {}),
+            actor: { id: `user:${user.userId}`, label: user.email },
+          });
+          changed += result.changed.length;
+        } catch (err) {
+          if (!(err instanceof ApprovalError)) throw err;
+          // Another company's post reads as unknown (404); decided meanwhile is a conflict.
+          if (/does not exist/.test(err.message)) throw new PageError(404, 'Not found.');
+          throw new PageError(409, 'Those items are no longer waiting for approval.');
+        }
+      }
+      const verb = outcome === 'approve' ? 'approved' : 'rejected';
+      return redirect(
+        req,
+        reply,
+        `${BASE}/approvals?done=${encodeURIComponent(`${changed} ${verb}`)}`,
+      );
+    });
+  };
+}

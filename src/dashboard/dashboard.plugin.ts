@@ -1,0 +1,114 @@
+// The dashboard: server-rendered pages at /dashboard for a company's people, an
+// encapsulated plugin with its own body parser (forms), templates, assets and session
+// auth. The API's bearer-key hook passes its routes by (`config.public`); this plugin's
+// own hook admits them by session cookie, checks CSRF on every state-changing request
+// and the role each route needs. Every asset comes from the installed packages.
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { resolveSession } from '../modules/users/users.service.ts';
+import { approvalPages } from './approvals.pages.ts';
+import { activityPages } from './activity.pages.ts';
+import {
+  BASE,
+  PageError,
+  SESSION_COOKIE,
+  checkCsrf,
+  cookieOptions,
+  redirect,
+  requireRole,
+} from './session.ts';
+import { signInPages } from './sign-in.pages.ts';
+
+// src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
+// the templates and stylesheets stay (they are not compiled).
+const ROOT = new URL('../../', import.meta.url);
+const VIEWS = fileURLToPath(new URL('src/dashboard/views/', ROOT));
+const ASSETS = fileURLToPath(new URL('src/dashboard/assets/', ROOT));
+const HTMX = dirname(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'));
+
+/** Renders a page inside the layout, with what every page shows (user, CSRF token, nav). */
+export function page(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  template: string,
+  title: string,
+  data: Record<string, unknown> = {},
+) {
+  return reply
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .view(template, { ...data, title, user: req.dashboardUser, base: BASE, path: req.url });
+}
+
+export function dashboardPlugin(ctx: AppContext) {
+  return async function dashboard(app: FastifyInstance): Promise<void> {
+    const secure = ctx.config.publicUrl.startsWith('https:');
+    await app.register(cookie);
+    await app.register(formbody, { bodyLimit: 64 * 1024 });
+    await app.register(view, {
+      engine: { eta: new Eta({ views: VIEWS, autoEscape: true }) },
+      root: VIEWS,
+      layout: 'layout.eta',
+      // Templates are read once; they change only with a new release.
+      production: true,
+      defaultContext: { base: BASE },
+    });
+    await app.register(fastifyStatic, {
+      root: [ASSETS, HTMX],
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      allowedPath: (path) => /^\/(dashboard\.(css|js)|htmx\.min\.js)$/.test(path),
+      maxAge: '1h',
+    });
+    app.decorateRequest('dashboardUser', null);
+
+    // Every route of this plugin is outside the API's bearer-key check and its OpenAPI.
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+
+    app.addHook('preHandler', async (req, reply) => {
+      const config = req.routeOptions.config;
+      if (config.anonymous || req.url.startsWith(`${BASE}/assets/`)) return;
+      const token = req.cookies[SESSION_COOKIE] ?? '';
+      const user = await resolveSession(ctx.db, ctx.clock, token);
+      if (!user) {
+        if (token) reply.clearCookie(SESSION_COOKIE, cookieOptions(secure));
+        const back = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : '';
+        return redirect(req, reply, `${BASE}/sign-in${back}`);
+      }
+      req.dashboardUser = user;
+      if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, user);
+      if (config.role) requireRole(user, config.role);
+    });
+
+    app.setErrorHandler(async (err: FastifyError, req, reply) => {
+      const status =
+        err instanceof PageError
+          ? err.status
+          : err.statusCode === 413 || err.statusCode === 400 || err.statusCode === 415
+            ? err.statusCode
+            : 500;
+      if (status === 500) req.log.error({ err }, 'dashboard request failed');
+      const message =
+        status === 500 ? `Something went wrong. Quote ${req.id} to support.` : err.message;
+      reply.code(status);
+      return page(req, reply, 'error.eta', 'Error', { message, status });
+    });
+
+    app.get('/', async (req, reply) => redirect(req, reply, `${BASE}/approvals`));
+    await app.register(signInPages(ctx, secure));
+    await app.register(approvalPages(ctx));
+    await app.register(activityPages(ctx));
+  };
+}

@@ -1,0 +1,89 @@
+// Dashboard sign-in state: the session cookie, the CSRF synchronizer token and role checks.
+// The session lives in the database (users.service.ts); the cookie holds only its secret.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRole } from '../db/types.ts';
+import { safeEqual } from '../lib/crypto.ts';
+import { roleAllows, type SessionUser } from '../modules/users/users.service.ts';
+
+export const SESSION_COOKIE = 'slotline_session';
+/** Double-submit token of the sign-in form, which runs before there is a session. */
+export const SIGN_IN_COOKIE = 'slotline_sign_in';
+export const BASE = '/dashboard';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dashboardUser: SessionUser | null;
+  }
+  interface FastifyContextConfig {
+    /** The least role a dashboard route needs; signed-in users of any role when absent. */
+    role?: UserRole;
+    /** A dashboard route open without a session (sign-in, assets). */
+    anonymous?: boolean;
+  }
+}
+
+/** A refusal the dashboard renders as a page (or a fragment for htmx requests). */
+export class PageError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
+  return {
+    path: BASE,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure,
+    ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}),
+  };
+}
+
+export function userOf(req: FastifyRequest): SessionUser {
+  if (!req.dashboardUser) throw new PageError(401, 'Sign in to continue.');
+  return req.dashboardUser;
+}
+
+/** Refuses a user whose role is below `needed`. */
+export function requireRole(user: SessionUser, needed: UserRole): void {
+  if (!roleAllows(user.role, needed)) {
+    throw new PageError(403, `This needs the ${needed} role; you are signed in as ${user.role}.`);
+  }
+}
+
+function same(a: string, b: string): boolean {
+  return a.length > 0 && safeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * The CSRF check of a state-changing request: the session's token must come back in the
+ * form field `_csrf` or the `x-csrf-token` header (htmx sends it on every request).
+ */
+export function checkCsrf(req: FastifyRequest, user: SessionUser): void {
+  const header = req.headers['x-csrf-token'];
+  const body = req.body as Record<string, unknown> | undefined;
+  const sent =
+    typeof header === 'string' ? header : typeof body?._csrf === 'string' ? body._csrf : '';
+  if (!same(sent, user.csrfToken)) {
+    throw new PageError(403, 'This form has expired. Reload the page and try again.');
+  }
+}
+
+/** The sign-in form's double-submit check. */
+export function checkSignInToken(req: FastifyRequest): void {
+  const cookie = req.cookies[SIGN_IN_COOKIE] ?? '';
+  const body = req.body as Record<string, unknown> | undefined;
+  const sent = typeof body?._csrf === 'string' ? body._csrf : '';
+  if (!same(sent, cookie)) {
+    throw new PageError(403, 'This form has expired. Reload the page and try again.');
+  }
+}
+
+/** Sends the browser to `to`: an htmx request is told through HX-Redirect. */
+export function redirect(req: FastifyRequest, reply: FastifyReply, to: string) {
+  if (req.headers['hx-request'] === 'true') return reply.header('hx-redirect', to).code(204).send();
+  return reply.redirect(to, 303);
+}
