@@ -3,95 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
+import { client, seedCompany } from '../helpers/app.ts';
+import { browser, hidden, signIn, userIn } from '../helpers/dashboard.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { createUser, disableUser, SESSION_IDLE_MS } from '../../src/modules/users/users.service.ts';
-import type { UserRole } from '../../src/db/types.ts';
-
-interface Browser {
-  cookies: Map<string, string>;
-  get(url: string): Promise<{ status: number; body: string; location?: string }>;
-  post(
-    url: string,
-    form: Record<string, string | string[]>,
-  ): Promise<{ status: number; body: string; location?: string }>;
-}
-
-/** A cookie jar over app.inject, as a browser without JavaScript would behave. */
-function browser(t: TestApp, ip = '203.0.113.7'): Browser {
-  const cookies = new Map<string, string>();
-  const remember = (setCookie: string | string[] | undefined) => {
-    for (const c of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
-      const [pair] = c.split(';');
-      const eq = (pair as string).indexOf('=');
-      const name = (pair as string).slice(0, eq);
-      const value = (pair as string).slice(eq + 1);
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(c)) cookies.delete(name);
-      else cookies.set(name, value);
-    }
-  };
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const send = async (method: 'GET' | 'POST', url: string, payload?: string) => {
-    const res = await t.app.inject({
-      method,
-      url,
-      remoteAddress: ip,
-      headers: {
-        cookie: cookieHeader(),
-        ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(payload !== undefined ? { payload } : {}),
-    });
-    remember(res.headers['set-cookie']);
-    const location = res.headers.location;
-    return {
-      status: res.statusCode,
-      body: res.body,
-      ...(typeof location === 'string' ? { location } : {}),
-    };
-  };
-  return {
-    cookies,
-    get: (url) => send('GET', url),
-    post: (url, form) => {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(form)) {
-        for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
-      }
-      return send('POST', url, params.toString());
-    },
-  };
-}
-
-function hidden(html: string, name: string): string {
-  const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-  assert.ok(m, `no hidden field ${name}`);
-  return m[1] as string;
-}
-
-async function signIn(b: Browser, email: string, password: string) {
-  const form = await b.get('/dashboard/sign-in');
-  assert.equal(form.status, 200);
-  return b.post('/dashboard/sign-in', {
-    _csrf: hidden(form.body, '_csrf'),
-    next: '/dashboard/approvals',
-    email,
-    password,
-  });
-}
-
-let users = 0;
-
-/** A user of the company; every email is new, as the tests share one app. */
-async function userIn(
-  t: TestApp,
-  companyId: string,
-  role: UserRole,
-  email = `${role}-${++users}@example.com`,
-) {
-  const { user, password } = await createUser(t.ctx.db, t.ctx.clock, { companyId, email, role });
-  return { user, password, email };
-}
+import { disableUser, SESSION_IDLE_MS } from '../../src/modules/users/users.service.ts';
 
 describeEachDialect('dashboard sign-in', (get) => {
   test('pages need a session; sign-in, a page, sign-out', async () => {
@@ -225,7 +140,12 @@ describeEachDialect('dashboard sign-in', (get) => {
     assert.equal(refused.status, 403);
 
     const other = await seedCompany(t);
-    const stranger = await userIn(t, other.companyId, 'admin', `stranger-${++users}@example.com`);
+    const stranger = await userIn(
+      t,
+      other.companyId,
+      'admin',
+      `stranger-${Date.now()}@example.com`,
+    );
     const sb = browser(t, '203.0.113.9');
     await signIn(sb, stranger.email, stranger.password);
     const strangerPage = await sb.get('/dashboard/approvals');
