@@ -51,6 +51,12 @@ export function page(
 export function dashboardPlugin(ctx: AppContext) {
   return async function dashboard(app: FastifyInstance): Promise<void> {
     const secure = ctx.config.publicUrl.startsWith('https:');
+    // Every route of this plugin (the static assets' too, so this comes first) is outside
+    // the API's bearer-key check and its OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(view, {
@@ -71,11 +77,6 @@ export function dashboardPlugin(ctx: AppContext) {
     });
     app.decorateRequest('dashboardUser', null);
 
-    // Every route of this plugin is outside the API's bearer-key check and its OpenAPI.
-    app.addHook('onRoute', (route) => {
-      route.config = { ...route.config, public: true };
-      route.schema = { ...(route.schema ?? {}), hide: true };
-    });
 
     app.addHook('preHandler', async (req, reply) => {
       const config = req.routeOptions.config;

@@ -197,6 +197,22 @@ describeEachDialect('dashboard sign-in', (get) => {
     assert.match(log.body, new RegExp(editor.email));
   });
 
+  test('assets come from the service, without a session; nothing else of the tree does', async () => {
+    const t = get();
+    for (const [url, type] of [
+      ['/dashboard/assets/dashboard.css', 'text/css'],
+      ['/dashboard/assets/dashboard.js', 'application/javascript'],
+      ['/dashboard/assets/htmx.min.js', 'application/javascript'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, url);
+      assert.match(String(res.headers['content-type']), new RegExp(type));
+    }
+    for (const url of ['/dashboard/assets/layout.eta', '/dashboard/assets/../views/layout.eta']) {
+      assert.equal((await t.app.inject({ method: 'GET', url })).statusCode, 404, url);
+    }
+  });
+
   test('dashboard routes stay out of the API document', async () => {
     const t = get();
     const doc = (await t.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();

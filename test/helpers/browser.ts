@@ -1,0 +1,59 @@
+// A real browser for end-to-end tests: Debian's chromium driven by playwright-core, against
+// the service listening on a loopback port. Without a browser the tests are skipped with one
+// loud line, except where SLOTLINE_REQUIRE_BROWSER=1 (CI) makes that a failure.
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestApp, type TestApp } from './app.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here, or null when they can. */
+export function browserMissing(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const why = `no browser at ${CHROMIUM} (apt-get install chromium)`;
+  if (process.env.SLOTLINE_REQUIRE_BROWSER === '1') {
+    throw new Error(`browser tests are required here, but there is ${why}`);
+  }
+  console.log(`\n!!! SKIPPING the end-to-end browser tests: ${why} !!!\n`);
+  return why;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // Headless, and nothing that reaches for the network on its own (the machine has none).
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    timeout: 30_000,
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service on SQLite, listening on a loopback port that is also its PUBLIC_URL. */
+export async function listeningApp(): Promise<{ t: TestApp; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t = await createTestApp('sqlite', { env: { PUBLIC_URL: url } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, url };
+}
