@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { DIALECTS } from './helpers/databases.ts';
 import { useCli } from './helpers/cli.ts';
+import { signIn } from '../src/modules/users/users.service.ts';
 
 for (const dialect of DIALECTS) {
   describe(`slotline CLI [${dialect}]`, () => {
@@ -130,6 +131,19 @@ for (const dialect of DIALECTS) {
       assert.equal(r.worker.simulated, true);
       assert.match(r.worker.workerId, /^wrk_/);
       assert.ok(!('token' in r.worker), 'the simulated worker needs no token in the output');
+      // A dashboard admin of the demo company, whose password signs in.
+      assert.equal(r.user.email, 'demo@slotline.local');
+      assert.equal(r.user.role, 'admin');
+      assert.equal(r.user.companyId, r.companyId);
+      assert.match(r.user.signInUrl, /\/dashboard\/$/);
+      const { session } = await withDb((ctx) =>
+        signIn(ctx.db, ctx.clock, {
+          email: r.user.email,
+          password: r.user.password,
+          address: '127.0.0.1',
+        }),
+      );
+      assert.equal(session.companyId, r.companyId);
       const rows = await withDb((ctx) =>
         ctx.db
           .selectFrom('accounts')
@@ -158,6 +172,14 @@ for (const dialect of DIALECTS) {
       assert.match(text, /simulated worker wrk_\S+ \(.+\) in Asia\/Tokyo operates them/);
       assert.match(text, /posts: 5 queued, 1 waiting for approval/);
       assert.match(text, /next window: \S+Z \(\d\d:00 Asia\/Tokyo, in \d+ min\)/);
+      // The demo user exists already: it keeps its company and gets a new password.
+      const signInLine =
+        /dashboard: sign in at http:\/\/\S+\/dashboard\/ as demo@slotline\.local \(admin\) with password ([0-9a-z]{20}) \(a new password; that user belongs to the demo company (\S+), seeded earlier\)/.exec(
+          text,
+        );
+      assert.ok(signInLine, text);
+      assert.notEqual(signInLine[1], r.user.password);
+      assert.equal(signInLine[2], r.companyId);
     });
   });
 }

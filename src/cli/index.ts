@@ -10,6 +10,7 @@ import { registerLoops } from './dispatch.command.ts';
 import { registerKey } from './key.command.ts';
 import { registerSeed } from './seed.command.ts';
 import { registerServe } from './serve.command.ts';
+import { registerUser } from './user.command.ts';
 import { registerWorker } from './worker.command.ts';
 import { registerWorkspace } from './workspace.command.ts';
 
@@ -31,6 +32,7 @@ export function buildCli(): Command {
   registerLoops(program);
   registerCompany(program);
   registerKey(program);
+  registerUser(program);
   registerWorker(program);
   registerWorkspace(program);
   registerApprovals(program);

@@ -6,7 +6,9 @@ export function registerSeed(program: Command): void {
   const seed = program.command('seed').description('demo data');
   seed
     .command('demo')
-    .description('a demo company, a simulated worker operating its accounts, and queued posts')
+    .description(
+      'a demo company with an admin user, a simulated worker operating its accounts, queued posts',
+    )
     .option('--timezone <tz>', "the worker's timezone (default: where 08:00 comes next)")
     .option('--json', 'machine-readable output')
     .action(async (o) =>
@@ -46,6 +48,10 @@ export function registerSeed(program: Command): void {
             `later), releases go out at each window, the simulator posts them`,
             `and analytics fill in over the following hours (SIMULATOR=off turns it off).`,
             `try: curl -H "Authorization: Bearer ${r.apiKey}" ${config.publicUrl}/v2/accounts`,
+            `dashboard: sign in at ${r.user.signInUrl} as ${r.user.email} (${r.user.role}) with password ${r.user.password}` +
+              (r.user.companyId !== r.companyId
+                ? ` (a new password; that user belongs to the demo company ${r.user.companyId}, seeded earlier)`
+                : ''),
           ].join('\n'),
         );
       }),

@@ -1,7 +1,9 @@
 // `slotline seed demo`: a demo company a newcomer can call right away, with a simulated
 // worker operating its accounts and a few posts queued, so that `npm start` shows releases
 // going out at the next window, the simulator posting them and analytics filling in.
-// Every run creates a new, separate demo company (and worker); nothing is overwritten.
+// Every run creates a new, separate demo company (and worker); nothing is overwritten but
+// the demo user's password: the user is made once, in the first demo company, since an
+// email signs in to one company only, and every later run gives it a new password.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ import { makeThumbnail } from '../modules/uploads/thumbnail-jobs.ts';
 import { assignAccounts, createWorker, WorkerError } from '../modules/workers/workers.service.ts';
 import { createCompany } from '../modules/companies/companies.service.ts';
 import { createKey } from '../modules/keys/keys.service.ts';
+import { createUser, findUserByEmail, resetPassword } from '../modules/users/users.service.ts';
 import { SCOPES } from '../access.ts';
 import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { createTag } from '../modules/tags/tags.service.ts';
@@ -105,6 +108,9 @@ const DEMO_TIMEZONES = [
   'Pacific/Noumea',
   'Pacific/Auckland',
 ];
+/** The dashboard user of the demo, an admin. */
+export const DEMO_EMAIL = 'demo@slotline.local';
+
 /** Posts are queued before the first window starts, with room for a slow seed. */
 const LEAD_MS = 5 * MINUTE_MS;
 
@@ -187,9 +193,22 @@ export interface SeedAccount {
   nextWindow: string;
 }
 
+export interface SeedUser {
+  userId: string;
+  email: string;
+  role: string;
+  /** The first demo company: the user was made there by the first seed. */
+  companyId: string;
+  /** New on every seed, shown once. */
+  password: string;
+  signInUrl: string;
+}
+
 export interface SeedResult {
   companyId: string;
   apiKey: string;
+  /** The dashboard's demo admin, with its (new) password. */
+  user: SeedUser;
   accountIds: string[];
   accounts: SeedAccount[];
   /** The simulated worker operating every demo account; its token is not kept. */
@@ -200,6 +219,22 @@ export interface SeedResult {
   tagIds: string[];
   folderIds: string[];
   packIds: string[];
+}
+
+/** Creates the demo admin in this company, or gives the existing one a new password. */
+async function demoUser(ctx: AppContext, companyId: string): Promise<SeedUser> {
+  const existing = await findUserByEmail(ctx.db, DEMO_EMAIL);
+  const { user, password } = existing
+    ? await resetPassword(ctx.db, ctx.clock, existing.userId)
+    : await createUser(ctx.db, ctx.clock, { companyId, email: DEMO_EMAIL, role: 'admin' });
+  return {
+    userId: user.userId,
+    email: user.email,
+    role: user.role,
+    companyId: user.companyId,
+    password,
+    signInUrl: `${ctx.config.publicUrl}/dashboard/`,
+  };
 }
 
 export async function seedDemo(
@@ -222,6 +257,7 @@ export async function seedDemo(
     scopes: [...SCOPES],
     name: 'Demo full-access key',
   });
+  const user = await demoUser(ctx, company.companyId);
   const principal: Principal = {
     keyId: key.keyId,
     companyId: company.companyId,
@@ -340,6 +376,7 @@ export async function seedDemo(
   return {
     companyId: company.companyId,
     apiKey: key.secret,
+    user,
     accountIds,
     accounts,
     worker: {

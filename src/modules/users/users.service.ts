@@ -2,11 +2,13 @@
 // with argon2id, sessions kept in the database (every replica sees them; a disabled user
 // is out at the next request), failed sign-ins limited per account and per address.
 import { hash, verify } from '@node-rs/argon2';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
+import { OPERATOR, recordActivity, type Actor } from '../activity/activity.service.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import * as attempts from './sign-in-attempts.repository.ts';
 import * as sessions from './sessions.repository.ts';
@@ -71,10 +73,33 @@ function newPassword(): string {
   return randomToken(15).slice(0, 20);
 }
 
+function userExists(email: string): UserError {
+  return new UserError(`user ${email} already exists`);
+}
+
+/** Records what was done to a user, in the user's company, inside the change's transaction. */
+function recordUserActivity(
+  tx: DbOrTx,
+  row: UsersTable,
+  actor: Actor,
+  action: 'user.created' | 'user.disabled' | 'user.password_reset',
+  at: string,
+): Promise<void> {
+  return recordActivity(
+    tx,
+    row.company_id,
+    actor,
+    { action, target: row.id, detail: row.email },
+    new Date(at),
+  );
+}
+
+/** A new user with a password shown once; `actor` is who created it (the operator by default). */
 export async function createUser(
   db: Db,
   clock: Clock,
   input: { companyId: string; email: string; role?: string },
+  actor: Actor = OPERATOR,
 ): Promise<{ user: UserInfo; password: string }> {
   const role = input.role ?? 'viewer';
   if (!isRole(role)) throw new UserError(`role must be one of ${ROLES.join(', ')}`);
@@ -82,7 +107,7 @@ export async function createUser(
   if (!(await getCompanyRow(db, input.companyId))) {
     throw new UserError(`company ${input.companyId} does not exist`);
   }
-  if (await repo.findByEmail(db, email)) throw new UserError(`user ${email} already exists`);
+  if (await repo.findByEmail(db, email)) throw userExists(email);
   const password = newPassword();
   const at = clock.now().toISOString();
   const row: UsersTable = {
@@ -96,8 +121,23 @@ export async function createUser(
     disabled_at: null,
     last_sign_in_at: null,
   };
-  await repo.insertUser(db, row);
+  try {
+    await db.transaction().execute(async (tx) => {
+      await repo.insertUser(tx, row);
+      await recordUserActivity(tx, row, actor, 'user.created', at);
+    });
+  } catch (err) {
+    // Created by someone else since the check above.
+    if (isUniqueViolation(err)) throw userExists(email);
+    throw err;
+  }
   return { user: info(row), password };
+}
+
+/** The user with this email (of any company), or undefined. */
+export async function findUserByEmail(db: Db, email: string): Promise<UserInfo | undefined> {
+  const row = await repo.findByEmail(db, email.trim().toLowerCase());
+  return row && info(row);
 }
 
 export async function listUsers(db: Db, companyId: string | null): Promise<UserInfo[]> {
@@ -110,13 +150,22 @@ async function userOrThrow(db: DbOrTx, userId: string): Promise<UsersTable> {
   return row;
 }
 
-/** Disables the user and ends every session of it at once. */
-export async function disableUser(db: Db, clock: Clock, userId: string): Promise<UserInfo> {
+/**
+ * Disables the user and ends every session of it at once. Disabling a disabled user ends
+ * any session again but records nothing: the log holds changes.
+ */
+export async function disableUser(
+  db: Db,
+  clock: Clock,
+  userId: string,
+  actor: Actor = OPERATOR,
+): Promise<UserInfo> {
   const at = clock.now().toISOString();
   return db.transaction().execute(async (tx) => {
     const row = await userOrThrow(tx, userId);
     await repo.updateUser(tx, userId, { disabled_at: row.disabled_at ?? at, updated_at: at });
     await sessions.deleteSessionsOfUser(tx, userId);
+    if (row.disabled_at === null) await recordUserActivity(tx, row, actor, 'user.disabled', at);
     return info({ ...row, disabled_at: row.disabled_at ?? at });
   });
 }
@@ -126,6 +175,7 @@ export async function resetPassword(
   db: Db,
   clock: Clock,
   userId: string,
+  actor: Actor = OPERATOR,
 ): Promise<{ user: UserInfo; password: string }> {
   const password = newPassword();
   const passwordHash = await hash(password);
@@ -138,6 +188,7 @@ export async function resetPassword(
       updated_at: at,
     });
     await sessions.deleteSessionsOfUser(tx, userId);
+    await recordUserActivity(tx, row, actor, 'user.password_reset', at);
     return { user: info({ ...row, disabled_at: null }), password };
   });
 }
