@@ -77,7 +77,6 @@ export function dashboardPlugin(ctx: AppContext) {
     });
     app.decorateRequest('dashboardUser', null);
 
-
     app.addHook('preHandler', async (req, reply) => {
       const config = req.routeOptions.config;
       if (config.anonymous || req.url.startsWith(`${BASE}/assets/`)) return;
