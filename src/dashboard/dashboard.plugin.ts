@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
+import { calendarPages } from './calendar.pages.ts';
 import {
   BASE,
   PageError,
@@ -110,5 +111,6 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(signInPages(ctx, secure));
     await app.register(approvalPages(ctx));
     await app.register(activityPages(ctx));
+    await app.register(calendarPages(ctx));
   };
 }

@@ -384,3 +384,65 @@ export async function queueActivity(
     bind('account', accountIds, { company: companyId, since }),
   );
 }
+
+/** An item as the dashboard's calendar shows it: its planning fields and its post's caption. */
+export interface CalendarRow {
+  id: string;
+  account_id: string;
+  post_id: string;
+  status: string;
+  priority: number;
+  queued_at: string;
+  approved_at: string | null;
+  scheduled_after: string | null;
+  released_at: string | null;
+  posted_at: string | null;
+  post_url: string | null;
+  failure_reason: string | null;
+  caption: string | null;
+}
+
+function calendarQuery(db: DbOrTx, companyId: string) {
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .select([
+      'queue_items.id',
+      'queue_items.account_id',
+      'queue_items.post_id',
+      'queue_items.status',
+      'queue_items.priority',
+      'queue_items.queued_at',
+      'queue_items.approved_at',
+      'queue_items.scheduled_after',
+      'queue_items.released_at',
+      'queue_items.posted_at',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'posts.caption',
+    ])
+    .where('queue_items.company_id', '=', companyId)
+    .where('posts.company_id', '=', companyId);
+}
+
+/**
+ * The company's items the calendar places: every open item not yet released (`processing`,
+ * `pending_approval`, `queued`), and every item released in [from, to).
+ */
+export async function calendarItems(
+  db: DbOrTx,
+  companyId: string,
+  from: string,
+  to: string,
+): Promise<CalendarRow[]> {
+  const [waiting, released] = await Promise.all([
+    calendarQuery(db, companyId)
+      .where('queue_items.status', 'in', ['processing', 'pending_approval', 'queued'])
+      .execute(),
+    calendarQuery(db, companyId)
+      .where('queue_items.released_at', '>=', from)
+      .where('queue_items.released_at', '<', to)
+      .execute(),
+  ]);
+  return [...waiting, ...released];
+}

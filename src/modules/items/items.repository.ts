@@ -359,3 +359,35 @@ export async function failReleased(
     .returning(['id', 'post_id'])
     .execute();
 }
+
+/** The company's item, or undefined. */
+export async function findItem(
+  db: DbOrTx,
+  companyId: string,
+  itemId: string,
+): Promise<QueueItemsTable | undefined> {
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+}
+
+/** Sets the priority of an item not yet released; returns whether it was. */
+export async function setPriority(
+  tx: DbOrTx,
+  companyId: string,
+  itemId: string,
+  priority: number,
+  at: string,
+): Promise<boolean> {
+  const res = await tx
+    .updateTable('queue_items')
+    .set({ priority, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('id', '=', itemId)
+    .where('status', 'in', [...CANCELLABLE])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

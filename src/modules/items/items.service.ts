@@ -21,6 +21,8 @@ export {
   postedByWorker,
   postedOfAccount,
   queueActivity,
+  calendarItems,
+  type CalendarRow,
   type QueueActivityRow,
   OPEN_STATUSES,
   type ItemWithAccount,
@@ -115,4 +117,37 @@ export function approve(ctx: AppContext, target: ApprovalTarget): Promise<Approv
 
 export function reject(ctx: AppContext, target: ApprovalTarget): Promise<ApprovalResult> {
   return decide(ctx, target, 'reject');
+}
+
+/**
+ * Changes the release priority of an item not yet released (DECISIONS 5: higher first).
+ * Another company's item is unknown; a released or final item keeps its priority.
+ */
+export async function changePriority(
+  ctx: AppContext,
+  companyId: string,
+  itemId: string,
+  priority: number,
+  actor: Actor,
+): Promise<'changed' | 'not_found' | 'released'> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (tx) => {
+    const item = await repo.findItem(tx, companyId, itemId);
+    if (!item) return 'not_found';
+    if (!(await repo.setPriority(tx, companyId, itemId, priority, now.toISOString()))) {
+      return 'released';
+    }
+    await recordActivity(
+      tx,
+      companyId,
+      actor,
+      {
+        action: 'item.priority_changed',
+        target: itemId,
+        detail: `${item.priority} -> ${priority}`,
+      },
+      now,
+    );
+    return 'changed';
+  });
 }
