@@ -234,7 +234,9 @@ export default tseslint.config(
   {
     // Scripts the dashboard serves to the browser.
     files: ['src/dashboard/assets/**/*.js'],
-    languageOptions: { globals: { document: 'readonly', HTMLElement: 'readonly' } },
+    languageOptions: {
+      globals: { document: 'readonly', HTMLElement: 'readonly', navigator: 'readonly' },
+    },
   },
   {
     // Tests read JSON responses of many shapes.

@@ -27,6 +27,7 @@ import {
   requireRole,
 } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
+import { workerPages } from './worker.pages.ts';
 
 // src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
 // the templates and stylesheets stay (they are not compiled).
@@ -46,7 +47,13 @@ export function page(
   return reply
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
-    .view(template, { ...data, title, user: req.dashboardUser, base: BASE, path: req.url });
+    .view(
+      template,
+      { ...data, title, user: req.dashboardUser, base: BASE, path: req.url },
+      // Per page, not global: @fastify/view refuses a per-page layout beside a global one,
+      // and the workers' pages have their own (worker.pages.ts).
+      { layout: 'layout.eta' },
+    );
 }
 
 export function dashboardPlugin(ctx: AppContext) {
@@ -63,7 +70,6 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(view, {
       engine: { eta: new Eta({ views: VIEWS, autoEscape: true }) },
       root: VIEWS,
-      layout: 'layout.eta',
       // Templates are read once; they change only with a new release.
       production: true,
       defaultContext: { base: BASE },
@@ -73,7 +79,7 @@ export function dashboardPlugin(ctx: AppContext) {
       prefix: '/assets/',
       decorateReply: false,
       index: false,
-      allowedPath: (path) => /^\/(dashboard\.(css|js)|htmx\.min\.js)$/.test(path),
+      allowedPath: (path) => /^\/(dashboard\.(css|js)|worker\.js|htmx\.min\.js)$/.test(path),
       maxAge: '1h',
     });
     app.decorateRequest('dashboardUser', null);
@@ -112,5 +118,7 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(approvalPages(ctx));
     await app.register(activityPages(ctx));
     await app.register(calendarPages(ctx));
+    // The workers' page: its own sessions, layout and error page (anonymous to the hook above).
+    await app.register(workerPages(ctx, secure), { prefix: '/worker' });
   };
 }

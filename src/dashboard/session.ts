@@ -32,9 +32,9 @@ export class PageError extends Error {
   }
 }
 
-export function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
+export function cookieOptions(secure: boolean, maxAgeSeconds?: number, path = BASE) {
   return {
-    path: BASE,
+    path,
     httpOnly: true,
     sameSite: 'lax' as const,
     secure,
@@ -62,7 +62,7 @@ function same(a: string, b: string): boolean {
  * The CSRF check of a state-changing request: the session's token must come back in the
  * form field `_csrf` or the `x-csrf-token` header (htmx sends it on every request).
  */
-export function checkCsrf(req: FastifyRequest, user: SessionUser): void {
+export function checkCsrf(req: FastifyRequest, user: Pick<SessionUser, 'csrfToken'>): void {
   const header = req.headers['x-csrf-token'];
   const body = req.body as Record<string, unknown> | undefined;
   const sent =
@@ -72,9 +72,9 @@ export function checkCsrf(req: FastifyRequest, user: SessionUser): void {
   }
 }
 
-/** The sign-in form's double-submit check. */
-export function checkSignInToken(req: FastifyRequest): void {
-  const cookie = req.cookies[SIGN_IN_COOKIE] ?? '';
+/** The sign-in form's double-submit check (`cookieName`: the form's own cookie). */
+export function checkSignInToken(req: FastifyRequest, cookieName = SIGN_IN_COOKIE): void {
+  const cookie = req.cookies[cookieName] ?? '';
   const body = req.body as Record<string, unknown> | undefined;
   const sent = typeof body?._csrf === 'string' ? body._csrf : '';
   if (!same(sent, cookie)) {

@@ -296,6 +296,17 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** A worker signed in on the workers' page; the id is the digest of the cookie's secret. */
+export interface WorkerSessionsTable {
+  id: string;
+  worker_id: string;
+  token_prefix: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
 export interface SignInAttemptsTable {
   key: string;
   window_start: string;
@@ -341,6 +352,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   sign_in_attempts: SignInAttemptsTable;
+  worker_sessions: WorkerSessionsTable;
   activity_log: ActivityLogTable;
 }
 

@@ -89,3 +89,10 @@ export async function userIn(
   const { user, password } = await createUser(t.ctx.db, t.ctx.clock, { companyId, email, role });
   return { user, password, email };
 }
+
+/** Signs in on the workers' page by pasting the worker token. */
+export async function workerSignIn(b: Browser, token: string) {
+  const form = await b.get('/dashboard/worker/sign-in');
+  assert.equal(form.status, 200);
+  return b.post('/dashboard/worker/sign-in', { _csrf: hidden(form.body, '_csrf'), token });
+}

@@ -8,6 +8,7 @@ import { workers } from './0006-workers.ts';
 import { uploadContent } from './0007-upload-content.ts';
 import { accountLifecycle } from './0008-account-lifecycle.ts';
 import { users } from './0009-users.ts';
+import { workerSessions } from './0010-worker-sessions.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const ALL: Record<string, Migration> = {
   '0007-upload-content': uploadContent,
   '0008-account-lifecycle': accountLifecycle,
   '0009-users': users,
+  '0010-worker-sessions': workerSessions,
 };
 
 export const migrationProvider: MigrationProvider = {

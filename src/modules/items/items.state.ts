@@ -242,6 +242,20 @@ export async function claimItems(
 }
 
 /**
+ * Claims one released item for the worker, as when a person starts a task on the workers'
+ * page; the caller has checked that the worker operates its account. Conditional on the item
+ * being released and unclaimed, so it is claimed at most once; returns whether it was.
+ */
+export async function claimItem(
+  tx: DbOrTx,
+  itemId: string,
+  workerId: string,
+  at: string,
+): Promise<boolean> {
+  return (await repo.claim(tx, [itemId], workerId, at)).length === 1;
+}
+
+/**
  * Records a worker's report on a released item: `posting` becomes `posted` (with its URL and
  * time) or `failed` (with the reason). Conditional on the item still being `posting`, so a
  * late report can never overwrite a final outcome; returns false when nothing moved. With

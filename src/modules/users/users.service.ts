@@ -241,6 +241,31 @@ async function limitedFor(db: DbOrTx, keys: { account: string; address: string }
 }
 
 /**
+ * Seconds until sign-ins under `key` may be tried again (0: now), for sign-in forms of other
+ * modules (the workers' page) that count their failures per client address in the same table
+ * and window as the dashboard's sign-in, under a key of their own.
+ */
+export async function addressLimitedFor(db: Db, clock: Clock, key: string): Promise<number> {
+  const now = clock.now();
+  const since = now.getTime() - ATTEMPT_WINDOW_MS;
+  let wait = 0;
+  for (const row of await attempts.findAttempts(db, [key])) {
+    const start = Date.parse(row.window_start);
+    if (start >= since && row.failures >= MAX_FAILURES_PER_ADDRESS) {
+      wait = Math.ceil((start + ATTEMPT_WINDOW_MS - now.getTime()) / 1000);
+    }
+  }
+  return wait;
+}
+
+/** One more failed sign-in under `key` (see addressLimitedFor). */
+export async function countAddressFailure(db: Db, clock: Clock, key: string): Promise<void> {
+  const now = clock.now();
+  const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
+  await attempts.countFailure(db, key, now.toISOString(), since);
+}
+
+/**
  * Checks the email and password; on success opens a session and returns its cookie secret
  * with the session. Refused with SignInRefused('limited') once an account or an address
  * has failed too often in the window, before the password is even checked.

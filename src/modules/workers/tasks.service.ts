@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { claimItems, finishItem, UNCONFIRMED_REASON } from '../items/items.state.ts';
+import { claimItem, claimItems, finishItem, UNCONFIRMED_REASON } from '../items/items.state.ts';
 import { postMediaPath, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
 import type { SoundInput } from '../posts/posts.schemas.ts';
 import { mediaPath } from '../uploads/uploads.service.ts';
@@ -180,6 +180,41 @@ export async function claimTasks(
     );
   await workers.touchWorker(ctx.db, worker.workerId, at);
   return toTasks(ctx, await items.findTasks(ctx.db, ids));
+}
+
+/**
+ * Claims one released task of the worker's accounts by id (the workers' page starts the task
+ * a person opened, not the oldest one). A task it claimed already comes back unchanged; one
+ * claimed by another worker or already reported is refused as the report would be.
+ */
+export async function claimTask(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  taskId: string,
+): Promise<TaskOut> {
+  const at = ctx.clock.now().toISOString();
+  const row = await loadTask(ctx, worker, taskId);
+  if (row.status === 'posting' && row.claimed_by === null) {
+    // loadTask admitted an unclaimed task only on an account this worker operates.
+    const claimed = await ctx.db
+      .transaction()
+      .execute((tx) => claimItem(tx, row.id, worker.workerId, at));
+    if (claimed) {
+      await workers.touchWorker(ctx.db, worker.workerId, at);
+      return getTask(ctx, worker, taskId);
+    }
+  }
+  const current = await loadTask(ctx, worker, taskId);
+  if (current.status !== 'posting') {
+    throw new ApiError(
+      'task_already_reported',
+      `Task ${taskId} is already ${current.status}; its outcome cannot change`,
+    );
+  }
+  if (current.claimed_by !== worker.workerId) {
+    throw new ApiError('task_not_claimed', `Task ${taskId} is claimed by another worker`);
+  }
+  return getTask(ctx, worker, taskId);
 }
 
 /**

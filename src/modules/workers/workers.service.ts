@@ -10,6 +10,7 @@ import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
 import * as repo from './workers.repository.ts';
+import { deleteSessionsOfWorker } from './worker-sessions.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 
 const TOKEN_PATTERN = /^slw_([0-9a-z]{12})_([0-9a-z]{32})$/;
@@ -144,11 +145,15 @@ export async function rotateWorkerToken(
 ): Promise<IssuedWorker> {
   await requireWorker(db, workerId);
   const { prefix, token, hash } = newToken();
-  await repo.updateWorker(db, workerId, {
-    token_prefix: prefix,
-    token_hash: hash,
-    revoked_at: null,
-    updated_at: clock.now().toISOString(),
+  await db.transaction().execute(async (tx) => {
+    await repo.updateWorker(tx, workerId, {
+      token_prefix: prefix,
+      token_hash: hash,
+      revoked_at: null,
+      updated_at: clock.now().toISOString(),
+    });
+    // Sessions opened with the old token end with it.
+    await deleteSessionsOfWorker(tx, workerId);
   });
   return { ...(await getWorker(db, workerId)), token };
 }
@@ -160,6 +165,8 @@ export async function revokeWorker(db: Db, clock: Clock, workerId: string): Prom
     const at = clock.now().toISOString();
     await repo.updateWorker(db, workerId, { revoked_at: at, updated_at: at });
   }
+  // The workers' page also checks on every request; this only drops the rows now.
+  await deleteSessionsOfWorker(db, workerId);
   return getWorker(db, workerId);
 }
 

@@ -1,0 +1,132 @@
+// Sessions of the workers' page (dashboard page 10): a person signs in by pasting the
+// worker's token once; the browser then holds only a random session secret, never the
+// token. Sessions live in the database like company users' (every replica sees them) with
+// the same lifetimes, and end at the next request once the worker is revoked or its token
+// rotated. Failed sign-ins are limited per client address through the users' attempt
+// counter.
+import type { WorkerPrincipal } from '../../access.ts';
+import type { Db } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { randomToken } from '../../lib/ids.ts';
+import {
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  addressLimitedFor,
+  countAddressFailure,
+} from '../users/users.service.ts';
+import * as sessions from './worker-sessions.repository.ts';
+import { verifyWorkerToken } from './workers.service.ts';
+
+/** last_seen_at is written at most once per this interval (a request is a read otherwise). */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+/** A signed-in worker, as every request of the workers' page sees it. */
+export interface WorkerSession {
+  sessionId: string;
+  worker: WorkerPrincipal;
+  csrfToken: string;
+  expiresAt: string;
+}
+
+/** Why a worker sign-in was refused. */
+export class WorkerSignInRefused extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'limited',
+    /** Seconds until a limited sign-in may be tried again. */
+    readonly retryAfter = 0,
+  ) {
+    super(reason === 'limited' ? 'too many failed sign-ins' : 'worker token is invalid or revoked');
+  }
+}
+
+function sessionId(secret: string): string {
+  return sha256(`worker-session\n${secret}`).toString('hex');
+}
+
+/** Worker-token failures count under a key of their own, apart from password sign-ins. */
+function addressKey(address: string): string {
+  return `worker-ip:${address}`;
+}
+
+/**
+ * Checks the worker token; on success opens a session and returns its cookie secret with
+ * the session. Refused with WorkerSignInRefused('limited') once the address has failed
+ * too often in the window, before the token is even checked.
+ */
+export async function signInWorker(
+  db: Db,
+  clock: Clock,
+  input: { token: string; address: string },
+): Promise<{ secret: string; session: WorkerSession }> {
+  const key = addressKey(input.address);
+  const wait = await addressLimitedFor(db, clock, key);
+  if (wait > 0) throw new WorkerSignInRefused('limited', wait);
+  const token = input.token.trim();
+  const worker = token.length <= 200 ? await verifyWorkerToken(db, token) : null;
+  if (!worker) {
+    await countAddressFailure(db, clock, key);
+    throw new WorkerSignInRefused('invalid');
+  }
+  const now = clock.now();
+  const at = now.toISOString();
+  const secret = randomToken(32);
+  const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
+  const row = {
+    id: sessionId(secret),
+    worker_id: worker.workerId,
+    // verifyWorkerToken accepted it, so it has the slw_<prefix>_<secret> shape.
+    token_prefix: token.split('_')[1] as string,
+    csrf_token: randomToken(24),
+    created_at: at,
+    last_seen_at: at,
+    expires_at: expiresAt,
+  };
+  await sessions.insertSession(db, row);
+  return {
+    secret,
+    session: { sessionId: row.id, worker, csrfToken: row.csrf_token, expiresAt },
+  };
+}
+
+/**
+ * The live session behind a cookie secret, or null: unknown, past its expiry, idle too
+ * long, its worker revoked or its token rotated since sign-in (the row is then removed).
+ */
+export async function resolveWorkerSession(
+  db: Db,
+  clock: Clock,
+  secret: string,
+): Promise<WorkerSession | null> {
+  if (secret.length === 0 || secret.length > 200) return null;
+  const id = sessionId(secret);
+  const row = await sessions.findSession(db, id);
+  if (!row) return null;
+  const now = clock.now().getTime();
+  const idleUntil = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
+  if (
+    row.revoked_at !== null ||
+    row.current_prefix !== row.token_prefix ||
+    now >= Date.parse(row.expires_at) ||
+    now >= idleUntil
+  ) {
+    await sessions.deleteSession(db, id);
+    return null;
+  }
+  if (now - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
+    await sessions.touchSession(db, id, new Date(now).toISOString());
+  }
+  return {
+    sessionId: id,
+    worker: { workerId: row.worker_id, name: row.name, timezone: row.timezone },
+    csrfToken: row.csrf_token,
+    expiresAt: row.expires_at,
+  };
+}
+
+export async function signOutWorker(
+  db: Db,
+  session: Pick<WorkerSession, 'sessionId'>,
+): Promise<void> {
+  await sessions.deleteSession(db, session.sessionId);
+}
