@@ -16,6 +16,9 @@ import type { AppContext } from '../context.ts';
 import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
+import { accountPages } from './accounts.pages.ts';
+import { postPages } from './posts.pages.ts';
+import { schedulePages } from './schedule.pages.ts';
 import {
   BASE,
   PageError,
@@ -110,5 +113,8 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(signInPages(ctx, secure));
     await app.register(approvalPages(ctx));
     await app.register(activityPages(ctx));
+    await app.register(postPages(ctx));
+    await app.register(accountPages(ctx));
+    await app.register(schedulePages(ctx));
   };
 }
