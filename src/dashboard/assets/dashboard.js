@@ -65,3 +65,14 @@
     if (form) check(form);
   });
 })();
+
+// htmx leaves 4xx and 5xx answers unswapped by default, so a boosted form refused by the
+// server (a rule broken, a missing role) would show nothing. Every dashboard answer is a
+// whole page that says what went wrong, so it replaces the page like any other.
+document.addEventListener('htmx:beforeSwap', (e) => {
+  const xhr = e.detail.xhr;
+  if (xhr.status >= 400 && /text\/html/.test(xhr.getResponseHeader('content-type') ?? '')) {
+    e.detail.shouldSwap = true;
+    e.detail.isError = false;
+  }
+});
