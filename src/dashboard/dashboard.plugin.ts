@@ -17,6 +17,9 @@ import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
+import { accountPages } from './accounts.pages.ts';
+import { postPages } from './posts.pages.ts';
+import { schedulePages } from './schedule.pages.ts';
 import {
   BASE,
   PageError,
@@ -120,5 +123,8 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(calendarPages(ctx));
     // The workers' page: its own sessions, layout and error page (anonymous to the hook above).
     await app.register(workerPages(ctx, secure), { prefix: '/worker' });
+    await app.register(postPages(ctx));
+    await app.register(accountPages(ctx));
+    await app.register(schedulePages(ctx));
   };
 }

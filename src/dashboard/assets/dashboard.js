@@ -26,3 +26,53 @@
   });
   document.addEventListener('htmx:afterSwap', () => (current = -1));
 })();
+
+// The schedule editor's live check, the SPEC 4.5 rule 1 the schedules service applies:
+// 1-4 windows, HH:mm, ascending, 08:00-17:00, 3 hours apart. It only informs; the form
+// still submits and the server's answer is the one that counts.
+(() => {
+  const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+  function problem(values) {
+    if (values.length < 1) return 'Enter at least one window, or clear the schedule.';
+    if (values.length > 4) return 'At most 4 windows.';
+    let previous = null;
+    for (let i = 0; i < values.length; i++) {
+      const m = HHMM.exec(values[i]);
+      if (!m) return `Window ${i + 1} must be a time in HH:mm format.`;
+      const minutes = Number(m[1]) * 60 + Number(m[2]);
+      if (minutes < 480 || minutes > 1020)
+        return `Window ${i + 1} must be between 08:00 and 17:00 inclusive.`;
+      if (previous !== null && minutes <= previous)
+        return `Window ${i + 1} must come after window ${i}: windows are sorted ascending.`;
+      if (previous !== null && minutes - previous < 180)
+        return `Window ${i + 1} must be at least 3 hours after window ${i}.`;
+      previous = minutes;
+    }
+    return null;
+  }
+  function check(form) {
+    const inputs = Array.from(form.querySelectorAll('input[name="window"]'));
+    const filled = inputs.filter((input) => input.value.trim() !== '');
+    const message = problem(filled.map((input) => input.value.trim()));
+    const out = form.querySelector('#schedule-live');
+    if (out) out.textContent = message ?? 'These windows follow the rules.';
+    const bad = message ? /Window (\d+)/.exec(message) : null;
+    inputs.forEach((input) => input.removeAttribute('aria-invalid'));
+    if (bad) filled[Number(bad[1]) - 1]?.setAttribute('aria-invalid', 'true');
+  }
+  document.addEventListener('input', (e) => {
+    const form = e.target instanceof HTMLElement ? e.target.closest('form[data-schedule]') : null;
+    if (form) check(form);
+  });
+})();
+
+// htmx leaves 4xx and 5xx answers unswapped by default, so a boosted form refused by the
+// server (a rule broken, a missing role) would show nothing. Every dashboard answer is a
+// whole page that says what went wrong, so it replaces the page like any other.
+document.addEventListener('htmx:beforeSwap', (e) => {
+  const xhr = e.detail.xhr;
+  if (xhr.status >= 400 && /text\/html/.test(xhr.getResponseHeader('content-type') ?? '')) {
+    e.detail.shouldSwap = true;
+    e.detail.isError = false;
+  }
+});

@@ -8,6 +8,7 @@ import type { AccountsTable, AccountStatusEventsTable, DbOrTx } from '../../db/t
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
+import { recordActivity, type Actor } from '../activity/activity.service.ts';
 import { effectiveStatus, type WorkerStatus } from './account-status.ts';
 import type { StatusEventOut, StatusHistoryInput } from './accounts.schemas.ts';
 import * as events from './account-status-events.repository.ts';
@@ -49,6 +50,40 @@ function next(row: AccountsTable, change: StatusChange, at: string): repo.Lifecy
   return fields;
 }
 
+/** An account after a status change, and whether anything changed. */
+interface Changed {
+  row: AccountsTable;
+  changed: boolean;
+}
+
+async function applyChange(
+  ctx: AppContext,
+  tx: DbOrTx,
+  companyId: string,
+  accountId: string,
+  change: StatusChange,
+  at: string,
+): Promise<Changed | undefined> {
+  const lock = ctx.dialect === 'postgres';
+  const row = await repo.findAccountForUpdate(tx, companyId, accountId, lock);
+  if (!row) return undefined;
+  const fields = next(row, change, at);
+  if (!fields) return { row, changed: false };
+  await repo.setLifecycle(tx, companyId, accountId, fields, at);
+  await events.insertStatusEvent(tx, {
+    id: newId('ase', Date.parse(at)),
+    company_id: companyId,
+    account_id: accountId,
+    seq: (await events.lastSeq(tx, companyId, accountId)) + 1,
+    status: fields.status,
+    reported_status: fields.worker_status,
+    source: change.source,
+    reason: change.source === 'worker' ? (change.reason ?? null) : null,
+    at,
+  });
+  return { row: { ...row, ...fields, updated_at: at }, changed: true };
+}
+
 /**
  * The one place an account's status changes: applies `change` to the account of the company
  * inside `tx` and records it in the history. Returns the account as it is afterwards, or
@@ -62,24 +97,7 @@ export async function changeStatus(
   change: StatusChange,
   at: string,
 ): Promise<AccountsTable | undefined> {
-  const lock = ctx.dialect === 'postgres';
-  const row = await repo.findAccountForUpdate(tx, companyId, accountId, lock);
-  if (!row) return undefined;
-  const fields = next(row, change, at);
-  if (!fields) return row;
-  await repo.setLifecycle(tx, companyId, accountId, fields, at);
-  await events.insertStatusEvent(tx, {
-    id: newId('ase', Date.parse(at)),
-    company_id: companyId,
-    account_id: accountId,
-    seq: (await events.lastSeq(tx, companyId, accountId)) + 1,
-    status: fields.status,
-    reported_status: fields.worker_status,
-    source: change.source,
-    reason: change.source === 'worker' ? (change.reason ?? null) : null,
-    at,
-  });
-  return { ...row, ...fields, updated_at: at };
+  return (await applyChange(ctx, tx, companyId, accountId, change, at))?.row;
 }
 
 /** The first row of a new account's history: created `pending_setup`. */
@@ -114,18 +132,45 @@ export async function reportWorkerStatus(
   return row;
 }
 
-/** POST /v2/accounts/{id}/pause and /resume: idempotent; pausing a paused account is a no-op. */
+/**
+ * POST /v2/accounts/{id}/pause and /resume: idempotent; pausing a paused account is a no-op.
+ * With an `actor` (a dashboard user), a change is written to the activity log in the same
+ * transaction; a no-op is not logged.
+ */
 export async function setPaused(
   ctx: AppContext,
   companyId: string,
   accountId: string,
   pause: boolean,
+  actor?: Actor,
 ): Promise<void> {
-  const at = ctx.clock.now().toISOString();
-  const row = await ctx.db
-    .transaction()
-    .execute((tx) => changeStatus(ctx, tx, companyId, accountId, { source: 'company', pause }, at));
-  if (!row) throw notFound(accountId);
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const found = await ctx.db.transaction().execute(async (tx) => {
+    const result = await applyChange(
+      ctx,
+      tx,
+      companyId,
+      accountId,
+      { source: 'company', pause },
+      at,
+    );
+    if (result?.changed && actor) {
+      await recordActivity(
+        tx,
+        companyId,
+        actor,
+        {
+          action: pause ? 'account.paused' : 'account.resumed',
+          target: accountId,
+          detail: `@${result.row.username} (${result.row.platform})`,
+        },
+        now,
+      );
+    }
+    return result;
+  });
+  if (!found) throw notFound(accountId);
 }
 
 function toEvent(row: AccountStatusEventsTable): StatusEventOut {

@@ -17,6 +17,7 @@ import { queueActivity, type QueueActivityRow } from '../items/items.service.ts'
 import * as repo from './accounts.repository.ts';
 import { isReleasable } from './account-status.ts';
 import { recordCreated } from './accounts.lifecycle.ts';
+import { recordActivity, type Actor } from '../activity/activity.service.ts';
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window
 // starts in between; lists of many accounts sharing a schedule reuse it. The
@@ -230,10 +231,15 @@ function accountExists(input: CreateAccountInput): ApiError {
   );
 }
 
+/**
+ * Creates an account for `principal`'s company within its plan. With an `actor` (a dashboard
+ * user) the creation is written to the activity log in the same transaction.
+ */
 export async function createAccount(
   ctx: AppContext,
-  principal: Principal,
+  principal: Pick<Principal, 'companyId' | 'plan'>,
   input: CreateAccountInput,
+  actor?: Actor,
 ): Promise<AccountOut> {
   const now = ctx.clock.now();
   const at = now.toISOString();
@@ -284,6 +290,19 @@ export async function createAccount(
       row.timezone = company?.default_timezone ?? ctx.config.defaultTimezone;
       await repo.insertAccount(tx, row);
       await recordCreated(tx, row);
+      if (actor) {
+        await recordActivity(
+          tx,
+          principal.companyId,
+          actor,
+          {
+            action: 'account.created',
+            target: row.id,
+            detail: `@${row.username} (${row.platform})`,
+          },
+          now,
+        );
+      }
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw accountExists(input);

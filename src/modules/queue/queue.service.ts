@@ -138,3 +138,29 @@ export async function listAccountQueue(
     nextCursor: rows.length > limit && last ? ctx.cursors.encode(scope, key(last), now) : null,
   };
 }
+
+/**
+ * SPEC 2.2 `scheduledSlotStart` of the post's `queued` items, by account id: each account's
+ * plan over its whole queue (plannedSlotStarts), for the accounts that receive releases.
+ */
+export async function plannedSlotsOfPost(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+): Promise<Map<string, string>> {
+  const now = ctx.clock.now();
+  const items = (await repo.itemsOfPost(ctx.db, companyId, postId)).filter(
+    (i) => i.status === 'queued',
+  );
+  const out = new Map<string, string>();
+  if (items.length === 0) return out;
+  const company = await getCompanyRow(ctx.db, companyId);
+  for (const item of items) {
+    const account = await getAccountRow(ctx, companyId, item.account_id);
+    if (notPlannedReason(account.status) !== null) continue;
+    const slots = await plannedSlotStarts(ctx, account, company?.schedule_windows ?? null, now);
+    const slot = slots.get(item.id);
+    if (slot !== undefined) out.set(item.account_id, slot);
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 // Posting schedules (SPEC 4.5, DECISIONS 5): a company default, per-account
 // overrides that always win, and the global standard slots under both.
 import type { AppContext } from '../../context.ts';
+import type { DbOrTx } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import {
   checkWindows,
@@ -17,6 +18,7 @@ import {
   setAccountSchedule as storeAccountSchedule,
 } from '../accounts/accounts.service.ts';
 import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
+import { recordActivity, type Actor } from '../activity/activity.service.ts';
 import type {
   AccountScheduleOut,
   CompanyScheduleOut,
@@ -63,16 +65,40 @@ export async function getCompanySchedule(
   return companyResponse(companyId, parseStoredWindows(company.schedule_windows));
 }
 
+/**
+ * Stores a schedule change with `store`; with an `actor` (a dashboard user) the change is
+ * written to the activity log in the same transaction. Returns what `store` returned.
+ */
+async function changeSchedule(
+  ctx: AppContext,
+  companyId: string,
+  target: string,
+  windows: string | null,
+  actor: Actor | undefined,
+  store: (db: DbOrTx, at: string) => Promise<boolean>,
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  if (!actor) return store(ctx.db, at);
+  return ctx.db.transaction().execute(async (tx) => {
+    if (!(await store(tx, at))) return false;
+    const detail = windows === null ? 'cleared' : (JSON.parse(windows) as string[]).join(', ');
+    await recordActivity(tx, companyId, actor, { action: 'schedule.changed', target, detail }, now);
+    return true;
+  });
+}
+
 export async function setCompanySchedule(
   ctx: AppContext,
   companyId: string,
   body: ScheduleInputBody,
+  actor?: Actor,
 ): Promise<CompanyScheduleOut> {
   const windows = validated(body);
-  const at = ctx.clock.now().toISOString();
-  if (!(await storeCompanySchedule(ctx.db, companyId, windows, at))) {
-    throw new ApiError('not_found', `Company ${companyId} does not exist`);
-  }
+  const stored = await changeSchedule(ctx, companyId, companyId, windows, actor, (db, at) =>
+    storeCompanySchedule(db, companyId, windows, at),
+  );
+  if (!stored) throw new ApiError('not_found', `Company ${companyId} does not exist`);
   return companyResponse(companyId, parseStoredWindows(windows));
 }
 
@@ -106,14 +132,11 @@ export async function setAccountSchedule(
   companyId: string,
   accountId: string,
   body: ScheduleInputBody,
+  actor?: Actor,
 ): Promise<AccountScheduleOut> {
   const windows = validated(body);
-  const found = await storeAccountSchedule(
-    ctx.db,
-    companyId,
-    accountId,
-    windows,
-    ctx.clock.now().toISOString(),
+  const found = await changeSchedule(ctx, companyId, accountId, windows, actor, (db, at) =>
+    storeAccountSchedule(db, companyId, accountId, windows, at),
   );
   if (!found) throw new ApiError('account_not_found', `Account ${accountId} does not exist`);
   return getAccountSchedule(ctx, companyId, accountId);

@@ -1,0 +1,193 @@
+// Accounts (dashboard page 3): the company's publishing accounts with their status,
+// worker, timezone and queue; creating one (SPEC 4.4), pausing and resuming (DECISIONS 7).
+// The accounts service does the work and records who acted in the activity log.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { compileValidator, validationError } from '../http/validation.ts';
+import { findAccountsByIds } from '../modules/accounts/account-workers.service.ts';
+import { setPaused } from '../modules/accounts/accounts.lifecycle.ts';
+import { listAccounts } from '../modules/accounts/accounts.list.ts';
+import {
+  CreateAccountBody,
+  type CreateAccountInput,
+} from '../modules/accounts/accounts.schemas.ts';
+import { createAccount } from '../modules/accounts/accounts.service.ts';
+import { getCompanyRow } from '../modules/companies/companies.service.ts';
+import { listWorkers } from '../modules/workers/workers.service.ts';
+import type { SessionUser } from '../modules/users/users.service.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, PageError, redirect, userOf } from './session.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const PAGE_SIZE = 50;
+// The API's own body validator, so the form and POST /v2/accounts refuse the same input
+// with the same message naming the field.
+const validateCreate = compileValidator(CreateAccountBody, 'body');
+
+/** The form's fields as typed, to show them again next to an error. */
+interface CreateForm {
+  platform: string;
+  username: string;
+  displayName: string;
+  bio: string;
+  profilePictureUrl: string;
+  bioUrl: string;
+  searchTerms: string;
+}
+
+function field(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function formOf(body: Record<string, unknown>): CreateForm {
+  return {
+    platform: field(body, 'platform'),
+    username: field(body, 'username').trim().replace(/^@/, ''),
+    displayName: field(body, 'displayName').trim(),
+    bio: field(body, 'bio').trim(),
+    profilePictureUrl: field(body, 'profilePictureUrl').trim(),
+    bioUrl: field(body, 'bioUrl').trim(),
+    searchTerms: field(body, 'searchTerms'),
+  };
+}
+
+/** The API body the form stands for: one search term a line (or comma-separated). */
+function inputOf(form: CreateForm): unknown {
+  const terms = form.searchTerms
+    .split(/[\n,]/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  return {
+    platform: form.platform,
+    username: form.username,
+    displayName: form.displayName,
+    bio: form.bio,
+    profilePictureUrl: form.profilePictureUrl,
+    ...(form.bioUrl ? { bioUrl: form.bioUrl } : {}),
+    warmup: { searchTerms: terms },
+  };
+}
+
+/** The form field an API error names (`/warmup/searchTerms/0 ...` → searchTerms). */
+function fieldOf(err: ApiError): string | null {
+  if (err.code === 'account_exists') return 'username';
+  const pointer = /^\/([A-Za-z]+)(?:\/([A-Za-z]+))?/.exec(err.message);
+  if (!pointer) return null;
+  return pointer[1] === 'warmup' ? 'searchTerms' : (pointer[1] ?? null);
+}
+
+function actorOf(user: SessionUser) {
+  return { id: `user:${user.userId}`, label: user.email };
+}
+
+const EMPTY_FORM: CreateForm = {
+  platform: 'platformA',
+  username: '',
+  displayName: '',
+  bio: '',
+  profilePictureUrl: '',
+  bioUrl: '',
+  searchTerms: '',
+};
+
+function newAccountPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  form: CreateForm,
+  error: { field: string | null; message: string } | null,
+) {
+  return page(req, reply, 'account-new.eta', 'New account', { form, error });
+}
+
+export function accountPages(ctx: AppContext) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/accounts', async (req, reply) => {
+      const user = userOf(req);
+      const query = req.query as { cursor?: unknown; done?: unknown };
+      const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
+      let result;
+      try {
+        result = await listAccounts(ctx, user.companyId, {
+          limit: PAGE_SIZE,
+          ...(cursor ? { cursor } : {}),
+        });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'invalid_cursor') {
+          return redirect(req, reply, `${BASE}/accounts`);
+        }
+        throw err;
+      }
+      const ids = result.data.map((a) => a.accountId);
+      const [assigned, workers] = await Promise.all([
+        findAccountsByIds(ctx.db, ids),
+        ids.length > 0 ? listWorkers(ctx.db) : Promise.resolve([]),
+      ]);
+      const workerName = new Map(workers.map((w) => [w.workerId, w.name]));
+      const workerOf = new Map(
+        assigned
+          .filter((a) => a.company_id === user.companyId && a.worker_id !== null)
+          .map((a) => [a.id, workerName.get(a.worker_id as string) ?? null]),
+      );
+      return page(req, reply, 'accounts.eta', 'Accounts', {
+        accounts: result.data.map((a) => ({ ...a, worker: workerOf.get(a.accountId) ?? null })),
+        next: result.nextCursor
+          ? `${BASE}/accounts?cursor=${encodeURIComponent(result.nextCursor)}`
+          : null,
+        first: cursor ? `${BASE}/accounts` : null,
+        done: typeof query.done === 'string' ? query.done : null,
+        canEdit: user.role !== 'viewer',
+      });
+    });
+
+    app.get('/accounts/new', { config: { role: 'editor' } }, async (req, reply) =>
+      newAccountPage(req, reply, EMPTY_FORM, null),
+    );
+
+    app.post('/accounts', { config: { role: 'editor' } }, async (req, reply) => {
+      const user = userOf(req);
+      const form = formOf((req.body ?? {}) as Record<string, unknown>);
+      const input = inputOf(form);
+      try {
+        if (!validateCreate(input)) throw validationError(validateCreate.errors ?? [], 'body');
+        const company = await getCompanyRow(ctx.db, user.companyId);
+        if (!company) throw new PageError(404, 'Not found.');
+        const account = await createAccount(
+          ctx,
+          { companyId: user.companyId, plan: company.plan },
+          input as CreateAccountInput,
+          actorOf(user),
+        );
+        const done = `Created @${account.username} (${account.platform}).`;
+        return redirect(req, reply, `${BASE}/accounts?done=${encodeURIComponent(done)}`);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        reply.code(err.status);
+        return newAccountPage(req, reply, form, { field: fieldOf(err), message: err.message });
+      }
+    });
+
+    for (const pause of [true, false]) {
+      app.post(
+        `/accounts/:accountId/${pause ? 'pause' : 'resume'}`,
+        { config: { role: 'editor' } },
+        async (req, reply) => {
+          const user = userOf(req);
+          const { accountId } = req.params as { accountId: string };
+          try {
+            await setPaused(ctx, user.companyId, accountId, pause, actorOf(user));
+          } catch (err) {
+            // Another company's account reads exactly as an unknown one.
+            if (err instanceof ApiError && err.code === 'account_not_found') {
+              throw new PageError(404, 'Not found.');
+            }
+            throw err;
+          }
+          const done = pause ? 'Account paused.' : 'Account resumed.';
+          return redirect(req, reply, `${BASE}/accounts?done=${encodeURIComponent(done)}`);
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,201 @@
+// The schedule editor (dashboard page 4): the company default and each account's override,
+// up to four HH:mm windows or none (SPEC 4.5, DECISIONS 5). The schedules service checks
+// the rules and records the change; dashboard.js checks the same rules as the user types,
+// only to say early what the server will answer.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { getAccount } from '../modules/accounts/accounts.service.ts';
+import {
+  getAccountSchedule,
+  getCompanySchedule,
+  setAccountSchedule,
+  setCompanySchedule,
+} from '../modules/schedules/schedules.service.ts';
+import type { ScheduleInputBody } from '../modules/schedules/schedules.schemas.ts';
+import type { SessionUser } from '../modules/users/users.service.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, PageError, redirect, userOf } from './session.ts';
+
+/** SPEC 4.5 rule 1: at most four windows. */
+const SLOTS = 4;
+
+function actorOf(user: SessionUser) {
+  return { id: `user:${user.userId}`, label: user.email };
+}
+
+function windowsOf(body: Record<string, unknown>): string[] {
+  const raw = body.window;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return list
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** The body the form stands for: `action=clear` clears the schedule (SPEC 4.5 rule 3). */
+function bodyOf(body: Record<string, unknown>): ScheduleInputBody {
+  if (body.action === 'clear') return { schedule: null };
+  return { schedule: { windows: windowsOf(body).slice(0, SLOTS + 1) } };
+}
+
+/** The service's rule message for people: `/schedule/windows/1 ...` → `Window 2 ...`. */
+function describe(err: ApiError): { message: string; index: number | null } {
+  const m = /^\/schedule\/windows(?:\/(\d+))?\s*(.*)$/.exec(err.message);
+  if (!m) return { message: err.message, index: null };
+  if (m[1] === undefined) return { message: `Windows ${m[2] ?? ''}`.trim(), index: null };
+  const index = Number(m[1]);
+  return { message: `Window ${index + 1} ${m[2] ?? ''}`.trim(), index };
+}
+
+/** Four form slots holding `windows`, the rest empty. */
+function slots(windows: readonly string[]): string[] {
+  return Array.from({ length: SLOTS }, (_, i) => windows[i] ?? '');
+}
+
+interface Editor {
+  heading: string;
+  action: string;
+  /** The override shown in the form, or null when there is none. */
+  windows: string[] | null;
+  effective: string[];
+  source: string;
+  timezone: string | null;
+  inherits: string;
+  account: { accountId: string; username: string; platform: string } | null;
+}
+
+function render(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  editor: Editor,
+  form: { values: string[]; error: { message: string; index: number | null } | null },
+  done: string | null,
+) {
+  const user = userOf(req);
+  return page(req, reply, 'schedule.eta', editor.heading, {
+    editor,
+    values: slots(form.values),
+    error: form.error,
+    done,
+    canEdit: user.role !== 'viewer',
+  });
+}
+
+async function companyEditor(ctx: AppContext, companyId: string): Promise<Editor> {
+  const s = await getCompanySchedule(ctx, companyId);
+  return {
+    heading: 'Company schedule',
+    action: `${BASE}/schedule`,
+    windows: s.schedule?.windows ?? null,
+    effective: s.schedule?.windows ?? ['08:00', '11:00', '14:00', '17:00'],
+    source: s.source,
+    timezone: null,
+    inherits: 'the standard slots 08:00, 11:00, 14:00 and 17:00',
+    account: null,
+  };
+}
+
+async function accountEditor(
+  ctx: AppContext,
+  companyId: string,
+  accountId: string,
+): Promise<Editor> {
+  try {
+    const [s, account] = await Promise.all([
+      getAccountSchedule(ctx, companyId, accountId),
+      getAccount(ctx, companyId, accountId),
+    ]);
+    return {
+      heading: `Schedule of @${account.username}`,
+      action: `${BASE}/accounts/${encodeURIComponent(accountId)}/schedule`,
+      windows: s.schedule?.windows ?? null,
+      effective: s.effectiveSchedule.windows,
+      source: s.source,
+      timezone: s.timezone,
+      inherits: s.companySchedule
+        ? `the company schedule (${s.companySchedule.windows.join(', ')})`
+        : 'the standard slots 08:00, 11:00, 14:00 and 17:00',
+      account: {
+        accountId: account.accountId,
+        username: account.username,
+        platform: account.platform,
+      },
+    };
+  } catch (err) {
+    // Another company's account reads exactly as an unknown one.
+    if (err instanceof ApiError && err.code === 'account_not_found') {
+      throw new PageError(404, 'Not found.');
+    }
+    throw err;
+  }
+}
+
+export function schedulePages(ctx: AppContext) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const doneOf = (req: FastifyRequest) => {
+      const done = (req.query as { done?: unknown }).done;
+      return typeof done === 'string' ? done : null;
+    };
+
+    app.get('/schedule', async (req, reply) => {
+      const editor = await companyEditor(ctx, userOf(req).companyId);
+      return render(req, reply, editor, { values: editor.windows ?? [], error: null }, doneOf(req));
+    });
+
+    app.get('/accounts/:accountId/schedule', async (req, reply) => {
+      const { accountId } = req.params as { accountId: string };
+      const editor = await accountEditor(ctx, userOf(req).companyId, accountId);
+      return render(req, reply, editor, { values: editor.windows ?? [], error: null }, doneOf(req));
+    });
+
+    app.post('/schedule', { config: { role: 'editor' } }, async (req, reply) => {
+      const user = userOf(req);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const input = bodyOf(body);
+      try {
+        await setCompanySchedule(ctx, user.companyId, input, actorOf(user));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code !== 'invalid_request') throw err;
+        const editor = await companyEditor(ctx, user.companyId);
+        reply.code(400);
+        return render(req, reply, editor, { values: windowsOf(body), error: describe(err) }, null);
+      }
+      const done = input.schedule ? 'Company schedule saved.' : 'Company schedule cleared.';
+      return redirect(req, reply, `${BASE}/schedule?done=${encodeURIComponent(done)}`);
+    });
+
+    app.post(
+      '/accounts/:accountId/schedule',
+      { config: { role: 'editor' } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { accountId } = req.params as { accountId: string };
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const input = bodyOf(body);
+        try {
+          await setAccountSchedule(ctx, user.companyId, accountId, input, actorOf(user));
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          if (err.code === 'account_not_found') throw new PageError(404, 'Not found.');
+          if (err.code !== 'invalid_request') throw err;
+          const editor = await accountEditor(ctx, user.companyId, accountId);
+          reply.code(400);
+          return render(
+            req,
+            reply,
+            editor,
+            { values: windowsOf(body), error: describe(err) },
+            null,
+          );
+        }
+        const done = input.schedule ? 'Account schedule saved.' : 'Account schedule cleared.';
+        return redirect(
+          req,
+          reply,
+          `${BASE}/accounts/${encodeURIComponent(accountId)}/schedule?done=${encodeURIComponent(done)}`,
+        );
+      },
+    );
+  };
+}
