@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
+import { keyPages } from './keys.pages.ts';
 import {
   BASE,
   PageError,
@@ -26,6 +27,8 @@ import {
   requireRole,
 } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
+import { tagPages } from './tags.pages.ts';
+import { usagePages } from './usage.pages.ts';
 
 // src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
 // the templates and stylesheets stay (they are not compiled).
@@ -110,5 +113,8 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(signInPages(ctx, secure));
     await app.register(approvalPages(ctx));
     await app.register(activityPages(ctx));
+    await app.register(tagPages(ctx));
+    await app.register(keyPages(ctx));
+    await app.register(usagePages(ctx));
   };
 }

@@ -26,3 +26,38 @@
   });
   document.addEventListener('htmx:afterSwap', () => (current = -1));
 })();
+
+// Copy buttons (the API key secret): shown only with JavaScript; the clipboard when the
+// browser allows it, otherwise the text is selected for the person to copy.
+(() => {
+  function enable(root) {
+    root.querySelectorAll('button[data-copy]').forEach((b) => (b.hidden = false));
+  }
+  document.addEventListener('DOMContentLoaded', () => enable(document));
+  document.addEventListener('htmx:afterSwap', () => enable(document));
+  document.addEventListener('click', async (e) => {
+    const button = e.target instanceof HTMLElement ? e.target.closest('button[data-copy]') : null;
+    if (!button) return;
+    const field = document.getElementById(button.dataset.copy);
+    if (!(field instanceof HTMLElement) || typeof field.select !== 'function') return;
+    const status = document.querySelector('.copied');
+    field.focus();
+    field.select();
+    try {
+      await globalThis.navigator.clipboard.writeText(field.value);
+      if (status) status.textContent = 'Copied to the clipboard.';
+    } catch {
+      if (status) status.textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
+})();
+
+// A form answered with its errors (400, 409) or a refusal (403, 404) is a whole page like
+// any other: htmx leaves 4xx unswapped by default, which would show nothing at all.
+document.addEventListener('htmx:beforeSwap', (e) => {
+  const status = e.detail.xhr.status;
+  if (e.detail.boosted && status >= 400 && status < 500) {
+    e.detail.shouldSwap = true;
+    e.detail.isError = false;
+  }
+});
