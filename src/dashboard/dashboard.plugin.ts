@@ -20,6 +20,7 @@ import { calendarPages } from './calendar.pages.ts';
 import { accountPages } from './accounts.pages.ts';
 import { postPages } from './posts.pages.ts';
 import { schedulePages } from './schedule.pages.ts';
+import { keyPages } from './keys.pages.ts';
 import {
   BASE,
   PageError,
@@ -31,6 +32,8 @@ import {
 } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
 import { workerPages } from './worker.pages.ts';
+import { tagPages } from './tags.pages.ts';
+import { usagePages } from './usage.pages.ts';
 
 // src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
 // the templates and stylesheets stay (they are not compiled).
@@ -126,5 +129,8 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(postPages(ctx));
     await app.register(accountPages(ctx));
     await app.register(schedulePages(ctx));
+    await app.register(tagPages(ctx));
+    await app.register(keyPages(ctx));
+    await app.register(usagePages(ctx));
   };
 }

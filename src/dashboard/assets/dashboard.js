@@ -27,6 +27,31 @@
   document.addEventListener('htmx:afterSwap', () => (current = -1));
 })();
 
+// Copy buttons (the API key secret): shown only with JavaScript; the clipboard when the
+// browser allows it, otherwise the text is selected for the person to copy.
+(() => {
+  function enable(root) {
+    root.querySelectorAll('button[data-copy]').forEach((b) => (b.hidden = false));
+  }
+  document.addEventListener('DOMContentLoaded', () => enable(document));
+  document.addEventListener('htmx:afterSwap', () => enable(document));
+  document.addEventListener('click', async (e) => {
+    const button = e.target instanceof HTMLElement ? e.target.closest('button[data-copy]') : null;
+    if (!button) return;
+    const field = document.getElementById(button.dataset.copy);
+    if (!(field instanceof HTMLElement) || typeof field.select !== 'function') return;
+    const status = document.querySelector('.copied');
+    field.focus();
+    field.select();
+    try {
+      await globalThis.navigator.clipboard.writeText(field.value);
+      if (status) status.textContent = 'Copied to the clipboard.';
+    } catch {
+      if (status) status.textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
+})();
+
 // The schedule editor's live check, the SPEC 4.5 rule 1 the schedules service applies:
 // 1-4 windows, HH:mm, ascending, 08:00-17:00, 3 hours apart. It only informs; the form
 // still submits and the server's answer is the one that counts.

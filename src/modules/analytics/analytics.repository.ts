@@ -91,3 +91,95 @@ export async function upsertAccountStats(db: DbOrTx, row: AccountStatsTable): Pr
     .onConflict((oc) => oc.column('account_id').doUpdateSet(figures))
     .execute();
 }
+
+/** A group's posts and the sums of their latest views and likes; `group_id` null for none. */
+export interface GroupTotalsRow {
+  group_id: string | null;
+  posts: number | string;
+  views: number | string | null;
+  likes: number | string | null;
+}
+
+/**
+ * Per content group of a kind (`tag:<id>` groups for `tag`), and for the posts in no group of
+ * that kind: how many posts, and the sums over their latest snapshot per queue item. Two
+ * grouped queries over the company's rows, whatever the number of groups.
+ */
+export async function totalsByGroup(
+  db: DbOrTx,
+  companyId: string,
+  kind: 'tag' | 'template',
+): Promise<GroupTotalsRow[]> {
+  // The kind is one of two fixed words, so the pattern holds no LIKE wildcard but its own.
+  const pattern = `${kind}:%`;
+  const perPost = db
+    .with('ranked', (qb) =>
+      qb
+        .selectFrom('post_analytics')
+        .select(['post_id', 'views', 'likes'])
+        .select((eb) =>
+          eb.fn
+            .agg<number>('row_number')
+            .over((ob) =>
+              ob.partitionBy('queue_item_id').orderBy('collected_at', 'desc').orderBy('id', 'desc'),
+            )
+            .as('rn'),
+        )
+        .where('company_id', '=', companyId),
+    )
+    .with('per_post', (qb) =>
+      qb
+        .selectFrom('ranked')
+        .select(['post_id'])
+        .select((eb) => [
+          eb.fn.sum<string>('views').as('views'),
+          eb.fn.sum<string>('likes').as('likes'),
+        ])
+        .where('rn', '=', 1)
+        .groupBy('post_id'),
+    );
+  const grouped = await perPost
+    .selectFrom('post_content_groups as g')
+    .leftJoin('per_post as pp', 'pp.post_id', 'g.post_id')
+    .select(['g.group_id'])
+    .select((eb) => [
+      eb.fn.countAll<string>().as('posts'),
+      eb.fn.sum<string>('pp.views').as('views'),
+      eb.fn.sum<string>('pp.likes').as('likes'),
+    ])
+    .where('g.company_id', '=', companyId)
+    .where('g.group_id', 'like', pattern)
+    .groupBy('g.group_id')
+    .execute();
+  const none = await perPost
+    .selectFrom('posts as p')
+    .leftJoin('per_post as pp', 'pp.post_id', 'p.id')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('posts'),
+      eb.fn.sum<string>('pp.views').as('views'),
+      eb.fn.sum<string>('pp.likes').as('likes'),
+    ])
+    .where('p.company_id', '=', companyId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('post_content_groups as g')
+            .select('g.post_id')
+            .where('g.company_id', '=', companyId)
+            .whereRef('g.post_id', '=', 'p.id')
+            .where('g.group_id', 'like', pattern),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return [
+    ...grouped,
+    {
+      group_id: null,
+      posts: none?.posts ?? 0,
+      views: none?.views ?? null,
+      likes: none?.likes ?? null,
+    },
+  ];
+}

@@ -180,3 +180,35 @@ export function accountStatsOf(
 ): Promise<AccountStatsTable | undefined> {
   return repo.findAccountStats(db, companyId, accountId);
 }
+
+/** Posts of a content group and the sums of their latest views and likes. */
+export interface GroupTotals {
+  posts: number;
+  views: number;
+  likes: number;
+}
+
+/**
+ * Totals per content group of a kind (`tag` for the dashboard's tag page), and `untagged`
+ * for the company's posts in no group of that kind. Views and likes add the
+ * latest snapshot of each account a post went out to, as a post's summary does.
+ */
+export async function totalsByGroup(
+  db: DbOrTx,
+  companyId: string,
+  kind: 'tag' | 'template',
+): Promise<{ groups: Map<string, GroupTotals>; untagged: GroupTotals }> {
+  const rows = await repo.totalsByGroup(db, companyId, kind);
+  const groups = new Map<string, GroupTotals>();
+  let untagged: GroupTotals = { posts: 0, views: 0, likes: 0 };
+  for (const r of rows) {
+    const totals = {
+      posts: Number(r.posts),
+      views: Number(r.views ?? 0),
+      likes: Number(r.likes ?? 0),
+    };
+    if (r.group_id === null) untagged = totals;
+    else groups.set(r.group_id, totals);
+  }
+  return { groups, untagged };
+}

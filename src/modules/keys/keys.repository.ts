@@ -68,3 +68,16 @@ export async function revokeKey(db: DbOrTx, id: string, at: string): Promise<boo
 export async function findKey(db: DbOrTx, id: string): Promise<KeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+export async function findCompanyKey(
+  db: DbOrTx,
+  companyId: string,
+  id: string,
+): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

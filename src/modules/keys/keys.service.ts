@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Principal, type Scope } from '../../access.ts';
 import * as repo from './keys.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
+import { recordActivity, type Actor } from '../activity/activity.service.ts';
 
 const KEY_PATTERN = /^sl_([0-9a-z]{12})_([0-9a-z]{32})$/;
 
@@ -53,10 +54,14 @@ export function parseScopes(text: string): Scope[] {
   return scopes as Scope[];
 }
 
+/**
+ * Issues a key. With an `actor` (a dashboard user) the key and its `key.created` entry in
+ * the activity log are written in one transaction.
+ */
 export async function createKey(
   db: Db,
   clock: Clock,
-  input: { companyId: string; scopes: Scope[]; name?: string },
+  input: { companyId: string; scopes: Scope[]; name?: string; actor?: Actor },
 ): Promise<IssuedKey> {
   const company = await getCompanyRow(db, input.companyId);
   if (!company) throw new KeyError(`company ${input.companyId} does not exist`);
@@ -65,7 +70,7 @@ export async function createKey(
   const createdAt = clock.now().toISOString();
   const keyId = newId('key');
   const name = input.name ?? 'API key';
-  await repo.insertKey(db, {
+  const row: repo.KeyRow = {
     id: keyId,
     company_id: input.companyId,
     name,
@@ -74,7 +79,22 @@ export async function createKey(
     scopes: input.scopes.join(','),
     created_at: createdAt,
     revoked_at: null,
-  });
+  };
+  const actor = input.actor;
+  if (!actor) await repo.insertKey(db, row);
+  else {
+    await db.transaction().execute(async (tx) => {
+      await repo.insertKey(tx, row);
+      const detail = `${name} (sl_${prefix}_…): ${input.scopes.join(', ')}`;
+      await recordActivity(
+        tx,
+        input.companyId,
+        actor,
+        { action: 'key.created', target: keyId, detail },
+        new Date(createdAt),
+      );
+    });
+  }
   return {
     keyId,
     companyId: input.companyId,
@@ -160,4 +180,45 @@ export async function revokeKey(db: Db, clock: Clock, keyId: string): Promise<Ke
   if (!row) throw new KeyError(`key ${keyId} does not exist`);
   await repo.revokeKey(db, keyId, clock.now().toISOString());
   return info((await repo.findKey(db, keyId)) as repo.KeyRow);
+}
+
+/** A key of the company by id; another company's key reads as unknown. */
+export async function getCompanyKey(
+  db: Db,
+  companyId: string,
+  keyId: string,
+): Promise<KeyInfo | undefined> {
+  const row = await repo.findCompanyKey(db, companyId, keyId);
+  return row ? info(row) : undefined;
+}
+
+/**
+ * Revokes a key of the company, recording `key.revoked` in the same transaction; undefined
+ * for an unknown id or another company's key. Revoking a revoked key changes nothing.
+ */
+export async function revokeCompanyKey(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  keyId: string,
+  actor: Actor,
+): Promise<KeyInfo | undefined> {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
+    const row = await repo.findCompanyKey(tx, companyId, keyId);
+    if (!row) return undefined;
+    const at = now.toISOString();
+    // Revoked meanwhile (or before): nothing changes and nothing is recorded.
+    if (!(await repo.revokeKey(tx, keyId, at))) {
+      return info((await repo.findCompanyKey(tx, companyId, keyId)) ?? row);
+    }
+    await recordActivity(
+      tx,
+      companyId,
+      actor,
+      { action: 'key.revoked', target: keyId, detail: `${row.name} (sl_${row.prefix}_…)` },
+      now,
+    );
+    return info({ ...row, revoked_at: at });
+  });
 }

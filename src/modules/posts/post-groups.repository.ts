@@ -91,3 +91,18 @@ export async function deleteGroupEverywhere(
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** How many of the company's posts carry the group. */
+export async function countPostsInGroup(
+  db: DbOrTx,
+  companyId: string,
+  groupId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('post_content_groups')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

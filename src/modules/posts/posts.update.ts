@@ -99,3 +99,8 @@ export async function removeGroupFromPosts(
 ): Promise<number> {
   return groupsRepo.deleteGroupEverywhere(tx, companyId, groupId);
 }
+
+/** How many of the company's posts carry the group (what deleting a tag would change). */
+export function postsInGroup(db: DbOrTx, companyId: string, groupId: string): Promise<number> {
+  return groupsRepo.countPostsInGroup(db, companyId, groupId);
+}

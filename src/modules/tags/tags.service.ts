@@ -6,7 +6,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { removeGroupFromPosts } from '../posts/posts.update.ts';
+import { postsInGroup, removeGroupFromPosts } from '../posts/posts.update.ts';
+import { recordActivity, type Actor } from '../activity/activity.service.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';
 import type {
   ContentTagOut,
@@ -110,10 +111,66 @@ export async function listTags(
   };
 }
 
+const ALL_TAGS_CHUNK = 500;
+
+/** Every tag of the company, active and archived, in creation order (the dashboard's list). */
+export async function listAllTags(db: DbOrTx, companyId: string): Promise<ContentTagOut[]> {
+  const out: ContentTagOut[] = [];
+  let after: [string, string] | undefined;
+  for (;;) {
+    const rows = await repo.pageTags(db, companyId, { after, limit: ALL_TAGS_CHUNK });
+    out.push(...rows.map(toTag));
+    const last = rows[rows.length - 1];
+    if (rows.length < ALL_TAGS_CHUNK || !last) return out;
+    after = [last.created_at, last.id];
+  }
+}
+
+/** One tag of the company; `tag_not_found` for an unknown id or another company's. */
+export async function getTag(
+  ctx: AppContext,
+  companyId: string,
+  tagId: string,
+): Promise<ContentTagOut> {
+  const row = await repo.findTag(ctx.db, companyId, tagId);
+  if (!row) throw notFound(tagId);
+  return toTag(row);
+}
+
+/** How many posts deleting the tag would change (the dashboard's confirmation). */
+export function tagPostCount(ctx: AppContext, companyId: string, tagId: string): Promise<number> {
+  return postsInGroup(ctx.db, companyId, contentGroupIdOf(tagId));
+}
+
+/** An entry of the activity log about a tag. */
+type Note = { action: string; target: string; detail?: string | null };
+
+/**
+ * Runs `write`, which returns the entries describing it, in one transaction with those
+ * entries when someone is to be recorded (the dashboard); the API, which records no actor,
+ * keeps its single statement.
+ */
+async function withActivity(
+  ctx: AppContext,
+  companyId: string,
+  actor: Actor | undefined,
+  write: (db: DbOrTx) => Promise<Note[]>,
+): Promise<void> {
+  if (!actor) {
+    await write(ctx.db);
+    return;
+  }
+  const at = ctx.clock.now();
+  await ctx.db.transaction().execute(async (tx) => {
+    for (const note of await write(tx)) await recordActivity(tx, companyId, actor, note, at);
+  });
+}
+
 export async function createTag(
   ctx: AppContext,
   companyId: string,
   input: CreateTagInput,
+  actor?: Actor,
 ): Promise<ContentTagOut> {
   const now = ctx.clock.now();
   const at = now.toISOString();
@@ -129,7 +186,10 @@ export async function createTag(
   };
   if (await repo.findTagByName(ctx.db, companyId, row.name_key)) throw nameTaken(input.name);
   try {
-    await repo.insertTag(ctx.db, row);
+    await withActivity(ctx, companyId, actor, async (db) => {
+      await repo.insertTag(db, row);
+      return [{ action: 'tag.created', target: row.id, detail: row.name }];
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name);
     throw err;
@@ -137,11 +197,33 @@ export async function createTag(
   return toTag(row);
 }
 
+/** The activity entries of a change to a tag. */
+function notesOf(existing: ContentTagsTable, patch: Partial<ContentTagsTable>): Note[] {
+  const target = existing.id;
+  const notes: Note[] = [];
+  if (patch.name !== undefined) {
+    notes.push({ action: 'tag.renamed', target, detail: `${existing.name} → ${patch.name}` });
+  }
+  if (patch.color !== undefined && patch.color !== existing.color) {
+    notes.push({ action: 'tag.recolored', target, detail: `${existing.color} → ${patch.color}` });
+  }
+  if (patch.archived !== undefined && patch.archived !== existing.archived) {
+    const name = patch.name ?? existing.name;
+    notes.push({
+      action: patch.archived ? 'tag.archived' : 'tag.unarchived',
+      target,
+      detail: name,
+    });
+  }
+  return notes;
+}
+
 export async function updateTag(
   ctx: AppContext,
   companyId: string,
   tagId: string,
   input: UpdateTagInput,
+  actor?: Actor,
 ): Promise<ContentTagOut> {
   const existing = await repo.findTag(ctx.db, companyId, tagId);
   if (!existing) throw notFound(tagId);
@@ -158,7 +240,10 @@ export async function updateTag(
   if (Object.keys(patch).length === 0) return toTag(existing);
   patch.updated_at = ctx.clock.now().toISOString();
   try {
-    await repo.updateTag(ctx.db, companyId, tagId, patch);
+    await withActivity(ctx, companyId, actor, async (db) => {
+      await repo.updateTag(db, companyId, tagId, patch);
+      return notesOf(existing, patch);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name ?? existing.name);
     throw err;
@@ -171,12 +256,28 @@ export async function deleteTag(
   ctx: AppContext,
   companyId: string,
   tagId: string,
+  actor?: Actor,
 ): Promise<{ tagId: string; updatedPosts: number }> {
+  const at = ctx.clock.now();
   return ctx.db.transaction().execute(async (tx) => {
+    const existing = actor ? await repo.findTag(tx, companyId, tagId) : undefined;
     const deleted = await repo.deleteTag(tx, companyId, tagId);
     if (!deleted) throw notFound(tagId);
     // SPEC 4.3: the tag leaves every post in the same transaction; one row per post.
     const updatedPosts = await removeGroupFromPosts(tx, companyId, contentGroupIdOf(tagId));
+    if (actor) {
+      await recordActivity(
+        tx,
+        companyId,
+        actor,
+        {
+          action: 'tag.deleted',
+          target: tagId,
+          detail: `${existing?.name ?? tagId}, removed from ${updatedPosts} post(s)`,
+        },
+        at,
+      );
+    }
     return { tagId, updatedPosts };
   });
 }

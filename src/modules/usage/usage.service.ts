@@ -181,3 +181,81 @@ export async function videosUploaded(db: DbOrTx, companyId: string): Promise<num
   const counters = await repo.readCounters(db, companyId, [{ metric: 'videos', period: 'all' }]);
   return counters.get('videos@all') ?? 0;
 }
+
+/** One limit of the plan and how much of it is used (the dashboard's usage page). */
+export interface UsageMeter {
+  label: string;
+  used: number;
+  limit: number;
+  /** What the count covers: today (UTC), this month (UTC) or all time. */
+  period: 'day' | 'month' | 'total';
+}
+
+export interface UsageDetail {
+  plan: string;
+  billingType: string;
+  meters: UsageMeter[];
+  /** The next UTC midnight, when the daily caps start again. */
+  dayResetsAt: string;
+  /** The first instant of the next UTC month, when post credits start again. */
+  monthResetsAt: string;
+}
+
+const DAILY_TITLE: Record<DailyMetric, string> = {
+  api_requests: 'API requests',
+  posts: 'Queue items created',
+  uploads: 'Uploads',
+  account_creations: 'Accounts created',
+};
+
+/** Every daily cap and quota of the company's plan with its current count. */
+export async function readUsageDetail(
+  db: DbOrTx,
+  planName: string,
+  plan: Plan,
+  companyId: string,
+  now: Date,
+): Promise<UsageDetail> {
+  const day = utcDay(now);
+  const month = utcMonth(now);
+  const counters = await repo.readCounters(db, companyId, [
+    { metric: 'api_requests', period: day },
+    { metric: 'posts', period: day },
+    { metric: 'uploads', period: day },
+    { metric: 'account_creations', period: day },
+    { metric: 'post_credits', period: month },
+    { metric: 'videos', period: 'all' },
+  ]);
+  const daily = (metric: DailyMetric): UsageMeter => ({
+    label: `${DAILY_TITLE[metric]} today`,
+    used: counters.get(`${metric}@${day}`) ?? 0,
+    limit: plan[DAILY_CAP[metric]] as number,
+    period: 'day',
+  });
+  return {
+    plan: planName,
+    billingType: plan.billingType,
+    meters: [
+      daily('api_requests'),
+      daily('posts'),
+      daily('uploads'),
+      daily('account_creations'),
+      {
+        label: 'Post credits this month',
+        used: counters.get(`post_credits@${month}`) ?? 0,
+        limit: plan.postCredits,
+        period: 'month',
+      },
+      {
+        label: 'Videos uploaded',
+        used: counters.get('videos@all') ?? 0,
+        limit: plan.videoQuota,
+        period: 'total',
+      },
+    ],
+    dayResetsAt: new Date(
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1),
+    ).toISOString(),
+    monthResetsAt: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
+  };
+}

@@ -1,0 +1,112 @@
+// API keys (dashboard page; SPEC 5): admins list the company's keys, create one with the
+// scopes they choose and see its secret once, and revoke keys. Every route, reading
+// included, needs the admin role: a key list tells which integrations exist.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCOPES, isScope, type Scope } from '../access.ts';
+import type { AppContext } from '../context.ts';
+import {
+  createKey,
+  getCompanyKey,
+  listKeys,
+  revokeCompanyKey,
+} from '../modules/keys/keys.service.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, PageError, redirect, userOf } from './session.ts';
+
+const ADMIN = { config: { role: 'admin' as const } };
+const MAX_NAME = 100;
+
+/** What each scope allows, as SPEC 5 words it. */
+const SCOPE_HELP: Record<Scope, string> = {
+  'posts:read': 'list posts and content tags, inspect status, read account queues',
+  'posts:write': 'upload media; create, queue, edit or cancel posts; manage content tags',
+  'accounts:read': 'list publishing accounts; read posting schedules',
+  'accounts:write': 'create publishing accounts; change posting schedules',
+  'analytics:read': 'read post and account analytics',
+  'usage:read': 'view plan limits and daily API usage',
+  'workspace:read': 'read the company, connected accounts, image folders and packs',
+  'media:read': 'create short-lived download URLs for company images',
+};
+
+function values(body: unknown, name: string): string[] {
+  const v = (body as Record<string, unknown> | undefined)?.[name];
+  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+}
+
+export function keyPages(ctx: AppContext) {
+  async function listPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; form?: { name: string; scopes: string[] } } = {},
+  ) {
+    const user = userOf(req);
+    const keys = await listKeys(ctx.db, user.companyId);
+    const query = req.query as { done?: unknown };
+    return page(req, reply, 'keys.eta', 'API keys', {
+      // Newest first: the key just created or revoked is at the top.
+      keys: [...keys].reverse(),
+      scopes: SCOPES.map((scope) => ({ scope, help: SCOPE_HELP[scope] })),
+      done: typeof query.done === 'string' ? query.done : null,
+      error: extra.error ?? null,
+      form: extra.form ?? { name: '', scopes: [] },
+    });
+  }
+
+  async function keyOr404(companyId: string, keyId: string) {
+    const key = await getCompanyKey(ctx.db, companyId, keyId);
+    // Another company's key and an unknown id answer alike.
+    if (!key) throw new PageError(404, 'Not found.');
+    return key;
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/keys', ADMIN, async (req, reply) => listPage(req, reply));
+
+    app.post('/keys', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const name = values(req.body, 'name')[0]?.trim() ?? '';
+      const chosen = [...new Set(values(req.body, 'scope'))];
+      const form = { name, scopes: chosen };
+      const error =
+        name.length === 0
+          ? 'Enter a name, so the key can be told apart later.'
+          : name.length > MAX_NAME
+            ? `A name has at most ${MAX_NAME} characters.`
+            : chosen.length === 0
+              ? 'Choose at least one scope.'
+              : chosen.some((s) => !isScope(s))
+                ? 'Choose scopes from the list.'
+                : null;
+      if (error) {
+        reply.code(400);
+        return listPage(req, reply, { error, form });
+      }
+      const key = await createKey(ctx.db, ctx.clock, {
+        companyId: user.companyId,
+        scopes: SCOPES.filter((s) => chosen.includes(s)),
+        name,
+        actor: { id: `user:${user.userId}`, label: user.email },
+      });
+      // The secret exists only in this response (it is stored hashed), so this page is the
+      // answer to the POST rather than a redirect; `page` marks it no-store.
+      return page(req, reply, 'key-created.eta', 'API key created', { key });
+    });
+
+    app.get<{ Params: { keyId: string } }>('/keys/:keyId/revoke', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const key = await keyOr404(user.companyId, req.params.keyId);
+      return page(req, reply, 'key-revoke.eta', `Revoke key ${key.name}`, { key });
+    });
+
+    app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const key = await revokeCompanyKey(ctx.db, ctx.clock, user.companyId, req.params.keyId, {
+        id: `user:${user.userId}`,
+        label: user.email,
+      });
+      if (!key) throw new PageError(404, 'Not found.');
+      const done = `Key “${key.name}” revoked.`;
+      return redirect(req, reply, `${BASE}/keys?done=${encodeURIComponent(done)}`);
+    });
+  };
+}

@@ -1,0 +1,207 @@
+// Content tags (dashboard page; SPEC 2.4, 4.3): every tag with its color, content group,
+// state and the posts, views and likes attributed to it, untagged posts beside them;
+// editors create, rename, recolor, archive and delete. Changes go through the tags service,
+// which records them in the activity log in the same transaction.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { Actor } from '../modules/activity/activity.service.ts';
+import { totalsByGroup, type GroupTotals } from '../modules/analytics/analytics.service.ts';
+import {
+  createTag,
+  deleteTag,
+  getTag,
+  listAllTags,
+  tagPostCount,
+  updateTag,
+} from '../modules/tags/tags.service.ts';
+import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
+import type { SessionUser } from '../modules/users/users.service.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, PageError, redirect, userOf } from './session.ts';
+
+type Color = (typeof TAG_COLORS)[number];
+const NONE: GroupTotals = { posts: 0, views: 0, likes: 0 };
+
+function actorOf(user: SessionUser): Actor {
+  return { id: `user:${user.userId}`, label: user.email };
+}
+
+function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A form's name and color, or the message to show beside the form. */
+function tagForm(body: unknown): { name: string; color: Color } | { error: string } {
+  // SPEC 2.4: 1-50 characters; surrounding spaces are a typing accident, not part of a name.
+  const name = field(body, 'name').trim();
+  const color = field(body, 'color') || 'slate';
+  if (name.length === 0) return { error: 'Enter a name.' };
+  if ([...name].length > 50) return { error: 'A name has at most 50 characters.' };
+  if (!(TAG_COLORS as readonly string[]).includes(color)) return { error: 'Choose a color.' };
+  return { name, color: color as Color };
+}
+
+/** A service refusal as the page shows it: another company's tag reads as an unknown one. */
+function pageErrorOf(err: unknown): unknown {
+  if (err instanceof ApiError && err.code === 'tag_not_found') {
+    return new PageError(404, 'Not found.');
+  }
+  return err;
+}
+
+async function tagOr404(ctx: AppContext, companyId: string, tagId: string) {
+  try {
+    return await getTag(ctx, companyId, tagId);
+  } catch (err) {
+    throw pageErrorOf(err);
+  }
+}
+
+export function tagPages(ctx: AppContext) {
+  async function listPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    extra: { createError?: string; form?: { name: string; color: string } } = {},
+  ) {
+    const user = userOf(req);
+    const [tags, totals] = await Promise.all([
+      listAllTags(ctx.db, user.companyId),
+      totalsByGroup(ctx.db, user.companyId, 'tag'),
+    ]);
+    const query = req.query as { done?: unknown };
+    return page(req, reply, 'tags.eta', 'Content tags', {
+      tags: tags.map((tag) => ({ ...tag, totals: totals.groups.get(tag.contentGroupId) ?? NONE })),
+      untagged: totals.untagged,
+      colors: TAG_COLORS,
+      canEdit: user.role !== 'viewer',
+      done: typeof query.done === 'string' ? query.done : null,
+      createError: extra.createError ?? null,
+      form: extra.form ?? { name: '', color: 'slate' },
+    });
+  }
+
+  async function editPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    tagId: string,
+    extra: { error?: string; form?: { name: string; color: string } } = {},
+  ) {
+    const user = userOf(req);
+    const tag = await tagOr404(ctx, user.companyId, tagId);
+    return page(req, reply, 'tag-edit.eta', `Edit tag ${tag.name}`, {
+      tag,
+      colors: TAG_COLORS,
+      error: extra.error ?? null,
+      form: extra.form ?? { name: tag.name, color: tag.color },
+    });
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/tags', async (req, reply) => listPage(req, reply));
+
+    app.post('/tags', { config: { role: 'editor' } }, async (req, reply) => {
+      const user = userOf(req);
+      const input = tagForm(req.body);
+      const form = { name: field(req.body, 'name'), color: field(req.body, 'color') };
+      if ('error' in input) {
+        reply.code(400);
+        return listPage(req, reply, { createError: input.error, form });
+      }
+      try {
+        await createTag(ctx, user.companyId, input, actorOf(user));
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'tag_name_taken')) throw err;
+        reply.code(409);
+        return listPage(req, reply, {
+          createError: `A tag named “${input.name}” already exists (names are compared without case).`,
+          form,
+        });
+      }
+      const done = `Tag “${input.name}” created.`;
+      return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+    });
+
+    app.get<{ Params: { tagId: string } }>(
+      '/tags/:tagId',
+      { config: { role: 'editor' } },
+      async (req, reply) => editPage(req, reply, req.params.tagId),
+    );
+
+    app.post<{ Params: { tagId: string } }>(
+      '/tags/:tagId',
+      { config: { role: 'editor' } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { tagId } = req.params;
+        const input = tagForm(req.body);
+        const form = { name: field(req.body, 'name'), color: field(req.body, 'color') };
+        if ('error' in input) {
+          await tagOr404(ctx, user.companyId, tagId);
+          reply.code(400);
+          return editPage(req, reply, tagId, { error: input.error, form });
+        }
+        try {
+          await updateTag(ctx, user.companyId, tagId, input, actorOf(user));
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 'tag_name_taken')) throw pageErrorOf(err);
+          reply.code(409);
+          return editPage(req, reply, tagId, {
+            error: `A tag named “${input.name}” already exists (names are compared without case).`,
+            form,
+          });
+        }
+        const done = `Tag “${input.name}” saved.`;
+        return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+      },
+    );
+
+    app.post<{ Params: { tagId: string } }>(
+      '/tags/:tagId/archive',
+      { config: { role: 'editor' } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const archived = field(req.body, 'archived') === 'true';
+        let tag;
+        try {
+          tag = await updateTag(ctx, user.companyId, req.params.tagId, { archived }, actorOf(user));
+        } catch (err) {
+          throw pageErrorOf(err);
+        }
+        const done = `Tag “${tag.name}” ${archived ? 'archived' : 'restored'}.`;
+        return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+      },
+    );
+
+    app.get<{ Params: { tagId: string } }>(
+      '/tags/:tagId/delete',
+      { config: { role: 'editor' } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const tag = await tagOr404(ctx, user.companyId, req.params.tagId);
+        return page(req, reply, 'tag-delete.eta', `Delete tag ${tag.name}`, {
+          tag,
+          posts: await tagPostCount(ctx, user.companyId, tag.tagId),
+        });
+      },
+    );
+
+    app.post<{ Params: { tagId: string } }>(
+      '/tags/:tagId/delete',
+      { config: { role: 'editor' } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const tag = await tagOr404(ctx, user.companyId, req.params.tagId);
+        let result;
+        try {
+          result = await deleteTag(ctx, user.companyId, tag.tagId, actorOf(user));
+        } catch (err) {
+          throw pageErrorOf(err);
+        }
+        const done = `Tag “${tag.name}” deleted and removed from ${result.updatedPosts} post(s).`;
+        return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+      },
+    );
+  };
+}
