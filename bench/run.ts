@@ -7,6 +7,7 @@ import { benchProbe, benchPut } from './uploads.ts';
 import { benchPostsCreate, benchPostsDeep, benchPostsRead, benchRender } from './posts.ts';
 import { benchRelease } from './release.ts';
 import { benchStartup } from './startup.ts';
+import { benchDashboard } from './dashboard.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   render: benchRender,
   release: benchRelease,
   startup: benchStartup,
+  dashboard: benchDashboard,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

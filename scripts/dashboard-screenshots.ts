@@ -1,0 +1,113 @@
+// Screenshots of every dashboard page at desktop and phone width, written to docs/dashboard/
+// (`npm run screenshots`). The service runs on a fresh embedded database with the demo seed,
+// listening on a loopback port; Debian's chromium takes the pictures.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { buildApp } from '../src/app.ts';
+import { openContext } from '../src/bootstrap.ts';
+import { seedDemo } from '../src/cli/seed.ts';
+import { loadConfig } from '../src/config.ts';
+import { approve } from '../src/modules/items/items.service.ts';
+import { createWorker, assignAccounts } from '../src/modules/workers/workers.service.ts';
+
+const OUT = 'docs/dashboard';
+const VIEWPORTS = {
+  desktop: { width: 1280, height: 860 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function shoot(page: Page, name: string) {
+  for (const [kind, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(OUT, `${name}-${kind}.jpeg`), type: 'jpeg', quality: 70 });
+  }
+  console.log(`  ${name}`);
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'slotline-shots-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const opened = await openContext(loadConfig({ DATA_DIR: dir, PUBLIC_URL: url, LOG_LEVEL: 'warn' }));
+const { ctx } = opened;
+const app = await buildApp(ctx);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+try {
+  const demo = await seedDemo(ctx);
+  // One post approved, so the calendar and the activity log have something to show.
+  const firstPost = demo.posts[0];
+  if (firstPost) await approve(ctx, { postId: firstPost.postId }).catch(() => undefined);
+  const worker = await createWorker(ctx.db, ctx.clock, { name: 'Phone worker', timezone: 'UTC' });
+  await assignAccounts(ctx.db, ctx.clock, worker.workerId, demo.accountIds.slice(0, 1));
+  await app.listen({ port, host: '127.0.0.1' });
+  await mkdir(OUT, { recursive: true });
+
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  await page.goto(`${url}/dashboard/sign-in`);
+  await shoot(page, 'sign-in');
+  await page.getByLabel('Email').fill(demo.user.email);
+  await page.getByLabel('Password').fill(demo.user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard\/approvals/);
+
+  const pages: [string, string][] = [
+    ['approvals', '/dashboard/approvals'],
+    ['calendar', '/dashboard/calendar'],
+    ['posts', '/dashboard/posts'],
+    ['accounts', '/dashboard/accounts'],
+    ['account-new', '/dashboard/accounts/new'],
+    ['schedule', '/dashboard/schedule'],
+    ['tags', '/dashboard/tags'],
+    ['keys', '/dashboard/keys'],
+    ['workspace', '/dashboard/workspace'],
+    ['usage', '/dashboard/usage'],
+    ['activity', '/dashboard/activity'],
+  ];
+  if (firstPost) pages.splice(3, 0, ['post', `/dashboard/posts/${firstPost.postId}`]);
+  for (const [name, path] of pages) {
+    const res = await page.goto(`${url}${path}`);
+    if (!res || res.status() !== 200) {
+      console.log(`  ${name}: ${res?.status() ?? 'no answer'}, skipped`);
+      continue;
+    }
+    await shoot(page, name);
+  }
+
+  const workerPage = await browser.newPage({ viewport: VIEWPORTS.phone });
+  await workerPage.goto(`${url}/dashboard/worker/sign-in`);
+  await shoot(workerPage, 'worker-sign-in');
+  await workerPage.getByLabel(/token/i).fill(worker.token);
+  await workerPage.getByRole('button', { name: /sign in/i }).click();
+  await workerPage.waitForLoadState('load');
+  await shoot(workerPage, 'worker-tasks');
+} finally {
+  await browser.close();
+  await app.close();
+  await opened.close();
+  await rm(dir, { recursive: true, force: true });
+}
