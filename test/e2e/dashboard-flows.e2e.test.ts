@@ -95,7 +95,7 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
     await form.getByLabel('Color').selectOption('rose');
     await form.getByRole('button', { name: 'Create tag' }).click();
     await page.getByRole('status').filter({ hasText: 'Tag “Spring launch” created.' }).waitFor();
-    await page.getByRole('rowheader', { name: /Spring launch/ }).waitFor();
+    await page.getByRole('rowheader', { name: 'Spring launch (rose)' }).waitFor();
 
     const listed = await call('GET', '/v2/content-tags');
     assert.equal(listed.status, 200);
@@ -131,7 +131,9 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
     await filters.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL((u) => u.searchParams.get('tag') === `tag:${tag.tagId}`);
     await page.getByRole('link', { name: 'Clear filters' }).waitFor();
-    const rows = page.locator('table.posts tbody tr');
+    // The caption is visually hidden but names the table for assistive technology.
+    const table = page.getByRole('table', { name: 'Posts, newest first' });
+    const rows = table.locator('tbody').getByRole('row');
     assert.equal(await rows.count(), 1);
     assert.equal(await rows.first().getAttribute('data-post'), tagged.body.postId);
     await page.getByRole('link', { name: 'Tagged for spring' }).waitFor();
