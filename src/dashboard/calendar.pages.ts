@@ -8,23 +8,33 @@ import { companyWeek } from '../modules/queue/calendar.service.ts';
 import { page } from './dashboard.plugin.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 
-/** Local "HH:mm" of an instant in a timezone, for the slot and item times shown. */
+// Formatters are costly to build and the page formats hundreds of dates: one per zone.
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+});
+
+/** Local "HH:mm" of an instant in a timezone, for the item times shown. */
 function localTime(iso: string, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
+  let format = timeFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timeFormats.set(timezone, format);
+  }
+  return format.format(new Date(iso));
 }
 
+/** "Tue 24 Nov" of a local date. */
 function weekday(localDate: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'UTC',
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-  }).format(new Date(`${localDate}T12:00:00Z`));
+  return DAY_FORMAT.format(new Date(`${localDate}T12:00:00Z`));
 }
 
 export function calendarPages(ctx: AppContext) {

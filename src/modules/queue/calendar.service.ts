@@ -18,6 +18,7 @@ import {
   planSlots,
   postsToday,
   type QueueEntry,
+  type Slot,
 } from '../../schedule/windows.ts';
 import { notPlannedReason } from '../accounts/account-status.ts';
 import { listCompanyAccounts } from '../accounts/accounts.service.ts';
@@ -66,6 +67,23 @@ export interface AccountWeek {
   days: CalendarDay[];
 }
 
+/**
+ * A day's slots depend only on the schedule, the zone and the date, which most accounts of a
+ * company share: laid out once per page rather than once per account.
+ */
+function slotsMemo() {
+  const memo = new Map<string, Slot[]>();
+  return (windows: readonly string[], timezone: string, localDate: string): Slot[] => {
+    const key = `${windows.join(',')}|${timezone}|${localDate}`;
+    let slots = memo.get(key);
+    if (!slots) {
+      slots = daySlots(windows, timezone, localDate);
+      memo.set(key, slots);
+    }
+    return slots;
+  };
+}
+
 function entry(row: CalendarRow): QueueEntry {
   return {
     id: row.id,
@@ -103,6 +121,7 @@ function weekOf(
   rows: readonly CalendarRow[],
   companySchedule: string | null,
   now: Date,
+  slotsOf: ReturnType<typeof slotsMemo>,
 ): AccountWeek {
   const { windows } = effectiveSchedule(
     parseStoredWindows(account.schedule_windows),
@@ -135,7 +154,7 @@ function weekOf(
   const days: CalendarDay[] = [];
   for (let d = 0; d < CALENDAR_DAYS; d++) {
     const localDate = addDays(today, d);
-    const slots: CalendarSlot[] = daySlots(windows, tz, localDate).map((s) => ({
+    const slots: CalendarSlot[] = slotsOf(windows, tz, localDate).map((s) => ({
       label: s.label,
       kind: s.kind,
       start: s.start.toISOString(),
@@ -199,7 +218,10 @@ export async function companyWeek(
     if (list.length === 0) byAccount.set(r.account_id, list);
     list.push(r);
   }
+  const slotsOf = slotsMemo();
   return accounts
     .filter((a) => onlyAccountId === undefined || a.id === onlyAccountId)
-    .map((a) => weekOf(a, byAccount.get(a.id) ?? [], company?.schedule_windows ?? null, now));
+    .map((a) =>
+      weekOf(a, byAccount.get(a.id) ?? [], company?.schedule_windows ?? null, now, slotsOf),
+    );
 }
