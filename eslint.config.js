@@ -235,7 +235,15 @@ export default tseslint.config(
     // Scripts the dashboard serves to the browser.
     files: ['src/dashboard/assets/**/*.js'],
     languageOptions: {
-      globals: { document: 'readonly', HTMLElement: 'readonly', navigator: 'readonly' },
+      globals: {
+        document: 'readonly',
+        DOMParser: 'readonly',
+        fetch: 'readonly',
+        HTMLElement: 'readonly',
+        HTMLFormElement: 'readonly',
+        navigator: 'readonly',
+        window: 'readonly',
+      },
     },
   },
   {

@@ -4,7 +4,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { listCompanyAccounts, nextWindowAt } from '../modules/accounts/accounts.service.ts';
+import { getCompanyRow } from '../modules/companies/companies.service.ts';
 import { ApprovalError, approve, reject } from '../modules/items/items.service.ts';
+import { reviewMedia } from '../modules/posts/posts.review-media.ts';
 import { listPosts } from '../modules/posts/posts.list.ts';
 import { page } from './dashboard.plugin.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
@@ -57,9 +60,29 @@ export function approvalPages(ctx: AppContext) {
         }
         throw err;
       }
+      // The page's media and account windows in a few batch reads, not reads per post.
+      const [media, company, accounts] = await Promise.all([
+        reviewMedia(
+          ctx,
+          user.companyId,
+          result.data.map((p) => p.postId),
+        ),
+        getCompanyRow(ctx.db, user.companyId),
+        listCompanyAccounts(ctx.db, user.companyId),
+      ]);
+      const now = ctx.clock.now();
+      const windows = new Map(
+        accounts.map((a) => [
+          a.id,
+          nextWindowAt(a.timezone, a.schedule_windows, company?.schedule_windows ?? null, now).at,
+        ]),
+      );
       const posts = result.data.map((p) => ({
         ...p,
-        pending: p.accounts.filter((a) => a.status === 'pending_approval'),
+        items: media.get(p.postId) ?? [],
+        pending: p.accounts
+          .filter((a) => a.status === 'pending_approval')
+          .map((a) => ({ ...a, nextWindow: windows.get(a.accountId) ?? null })),
       }));
       return page(req, reply, 'approvals.eta', 'Approvals', {
         posts,

@@ -34,6 +34,7 @@ import { signInPages } from './sign-in.pages.ts';
 import { workerPages } from './worker.pages.ts';
 import { tagPages } from './tags.pages.ts';
 import { usagePages } from './usage.pages.ts';
+import { workspacePages } from './workspace.pages.ts';
 
 // src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
 // the templates and stylesheets stay (they are not compiled).
@@ -132,5 +133,6 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(tagPages(ctx));
     await app.register(keyPages(ctx));
     await app.register(usagePages(ctx));
+    await app.register(workspacePages(ctx));
   };
 }

@@ -2,6 +2,7 @@
 // session expiry, disabled users, roles and other companies' ids, on both databases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { browser, hidden, signIn, userIn } from '../helpers/dashboard.ts';
@@ -217,5 +218,30 @@ describeEachDialect('dashboard sign-in', (get) => {
     const t = get();
     const doc = (await t.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
     assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/dashboard')));
+  });
+  test('the inbox plays a video post from a signed URL and shows each account’s next window', async () => {
+    const t = get();
+    const co = await seedCompany(t);
+    const call = client(t, co.key);
+    const [a] = (await makeAccounts(call, 1)) as [string];
+    const video = await readyUpload(t, call, 'h264-noaudio.mp4');
+    const post = (await call('POST', '/v2/posts', { media: [video], accountIds: [a] })).body;
+    const viewer = await userIn(t, co.companyId, 'viewer');
+    const vb = browser(t, '203.0.113.10');
+    await signIn(vb, viewer.email, viewer.password);
+    const inbox = await vb.get('/dashboard/approvals');
+    assert.equal(inbox.status, 200);
+    assert.match(inbox.body, new RegExp(post.postId));
+    assert.match(inbox.body, /<video controls preload="none"/);
+    assert.match(inbox.body, /next window <time datetime="[^"]+Z">/);
+    const src = /<source src="([^"]+)" type="video\/mp4">/.exec(inbox.body);
+    assert.ok(src, 'no video source');
+    const url = new URL((src[1] as string).replaceAll('&amp;', '&'));
+    assert.match(url.search, /signature=/);
+    const bytes = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    assert.equal(bytes.statusCode, 200);
+    assert.equal(bytes.headers['content-type'], 'video/mp4');
+    const fixture = await readFile(new URL('../fixtures/media/h264-noaudio.mp4', import.meta.url));
+    assert.deepEqual(bytes.rawPayload, fixture);
   });
 });

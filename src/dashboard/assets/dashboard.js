@@ -101,3 +101,60 @@ document.addEventListener('htmx:beforeSwap', (e) => {
     e.detail.isError = false;
   }
 });
+
+// Workspace uploads: the dashboard has no multipart parser, so each chosen file goes as the
+// raw body of a PUT with its own content type and the CSRF header; the server checks the
+// bytes. The form stays disabled without JavaScript (its <noscript> says why).
+(() => {
+  function enable(root) {
+    root.querySelectorAll('form[data-upload] fieldset[disabled]').forEach((f) => {
+      f.disabled = false;
+    });
+  }
+  function messageOf(html, status) {
+    const alert = new DOMParser().parseFromString(html, 'text/html').querySelector('[role=alert]');
+    return alert?.textContent?.trim() || `The upload failed (${status}).`;
+  }
+  document.addEventListener('DOMContentLoaded', () => enable(document));
+  document.addEventListener('htmx:afterSwap', () => enable(document));
+  document.addEventListener('submit', async (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || !form.matches('[data-upload]')) return;
+    e.preventDefault();
+    const input = form.querySelector('input[type=file]');
+    const error = form.querySelector('[data-upload-error]');
+    const status = form.querySelector('[data-upload-status]');
+    const fieldset = form.querySelector('fieldset');
+    const csrf = form.querySelector('input[name=_csrf]').value;
+    const files = Array.from(input.files ?? []);
+    if (files.length === 0) return;
+    error.hidden = true;
+    fieldset.disabled = true;
+    let next = null;
+    try {
+      for (const [i, file] of files.entries()) {
+        status.textContent = `Uploading ${file.name} (${i + 1} of ${files.length})…`;
+        const res = await fetch(form.action, {
+          method: 'PUT',
+          headers: {
+            'content-type': file.type || 'application/octet-stream',
+            'x-csrf-token': csrf,
+            'x-file-name': encodeURIComponent(file.name),
+          },
+          body: file,
+          credentials: 'same-origin',
+        });
+        if (!res.ok) throw new Error(`${file.name}: ${messageOf(await res.text(), res.status)}`);
+        next = res.headers.get('location');
+      }
+      status.textContent = 'Done.';
+      window.location.assign(next ?? window.location.href);
+    } catch (err) {
+      status.textContent = '';
+      error.textContent = err instanceof Error ? err.message : String(err);
+      error.hidden = false;
+      fieldset.disabled = false;
+      input.focus();
+    }
+  });
+})();

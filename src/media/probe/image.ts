@@ -76,47 +76,59 @@ export async function inspectImage(
 ): Promise<ImageInspection> {
   const declaredProblem = checkDeclaredImage(declared);
   if (declaredProblem) return declaredProblem;
+  return withFileSource(path, (source) => checkImageSource(source, declared));
+}
+
+/**
+ * The checks of `inspectImage` over bytes from any source (a stored file, or bytes a
+ * caller already holds, as the dashboard's workspace upload does). Never throws for any
+ * content.
+ */
+export async function checkImageSource(
+  source: ByteSource,
+  declared: DeclaredMedia,
+): Promise<ImageInspection> {
+  const declaredProblem = checkDeclaredImage(declared);
+  if (declaredProblem) return declaredProblem;
   const type = mediaType(declared.contentType);
   const accepted = IMAGE_TYPES[type] as ImageFormat[];
-  return withFileSource(path, async (source) => {
-    const largest = Math.max(source.size, declared.sizeBytes ?? 0);
-    if (largest > IMAGE_LIMITS.maxBytes) {
-      return reject(
-        'file_too_large',
-        `Image is ${largest} bytes, more than the ${IMAGE_LIMITS.maxBytes} byte (50 MiB) limit`,
-      );
-    }
-    if (declared.sizeBytes !== undefined && declared.sizeBytes !== source.size) {
-      return reject(
-        'invalid_media_specs',
-        `Image file is ${source.size} bytes but ${declared.sizeBytes} bytes were declared`,
-      );
-    }
-    const probe = await probeImageSource(source);
-    if (!probe.ok && probe.kind === 'unknown') {
-      return reject(
-        'unsupported_media_type',
-        `${probe.reason}; images must be PNG, JPEG, WebP or HEIC`,
-      );
-    }
-    if (!probe.ok) return reject('invalid_media_specs', `Image cannot be read: ${probe.reason}`);
-    const name = FORMAT_NAMES[probe.format];
-    if (!accepted.includes(probe.format)) {
-      return reject(
-        'unsupported_media_type',
-        `Image content is ${name} but its declared content type is ${type}`,
-      );
-    }
-    const { width, height } = probe;
-    if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide) {
-      return reject(
-        'invalid_media_specs',
-        `Image dimensions ${width}x${height} exceed the ${IMAGE_LIMITS.maxSide} px per side limit`,
-      );
-    }
-    const info: ImageInfo = { format: probe.format, width, height, sizeBytes: source.size };
-    return { ok: true, info };
-  });
+  const largest = Math.max(source.size, declared.sizeBytes ?? 0);
+  if (largest > IMAGE_LIMITS.maxBytes) {
+    return reject(
+      'file_too_large',
+      `Image is ${largest} bytes, more than the ${IMAGE_LIMITS.maxBytes} byte (50 MiB) limit`,
+    );
+  }
+  if (declared.sizeBytes !== undefined && declared.sizeBytes !== source.size) {
+    return reject(
+      'invalid_media_specs',
+      `Image file is ${source.size} bytes but ${declared.sizeBytes} bytes were declared`,
+    );
+  }
+  const probe = await probeImageSource(source);
+  if (!probe.ok && probe.kind === 'unknown') {
+    return reject(
+      'unsupported_media_type',
+      `${probe.reason}; images must be PNG, JPEG, WebP or HEIC`,
+    );
+  }
+  if (!probe.ok) return reject('invalid_media_specs', `Image cannot be read: ${probe.reason}`);
+  const name = FORMAT_NAMES[probe.format];
+  if (!accepted.includes(probe.format)) {
+    return reject(
+      'unsupported_media_type',
+      `Image content is ${name} but its declared content type is ${type}`,
+    );
+  }
+  const { width, height } = probe;
+  if (width > IMAGE_LIMITS.maxSide || height > IMAGE_LIMITS.maxSide) {
+    return reject(
+      'invalid_media_specs',
+      `Image dimensions ${width}x${height} exceed the ${IMAGE_LIMITS.maxSide} px per side limit`,
+    );
+  }
+  const info: ImageInfo = { format: probe.format, width, height, sizeBytes: source.size };
+  return { ok: true, info };
 }
 
 /** Format and pixel size from the header of an image; a typed outcome for any bytes. */

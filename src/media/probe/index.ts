@@ -1,6 +1,12 @@
 // Public entry points of the media probes; the upload endpoints import from here.
 export { inspectVideo, checkVideoInfo, checkDeclaredVideo, VIDEO_LIMITS } from './video-rules.ts';
-export { inspectImage, checkDeclaredImage, probeImageSource, IMAGE_LIMITS } from './image.ts';
+export {
+  inspectImage,
+  checkImageSource,
+  checkDeclaredImage,
+  probeImageSource,
+  IMAGE_LIMITS,
+} from './image.ts';
 export { probeMp4, probeMp4Source } from './mp4.ts';
 export { FileSource, bufferSource, withFileSource } from './source.ts';
 export { MediaReadError } from './types.ts';

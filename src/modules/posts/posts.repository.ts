@@ -87,6 +87,21 @@ export async function findPostMedia(
     .executeTakeFirst();
 }
 
+/** Media columns of the company's posts among `ids`, in one read (the approvals inbox). */
+export async function findPostsMedia(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<Pick<PostsTable, 'id' | 'media_upload_ids' | 'media_keys'>[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('posts')
+    .select(['id', 'media_upload_ids', 'media_keys'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
 // The post and whether the upload its thumbnail comes from has one, in one read.
 const postQuery = prepared((db: Db) =>
   db

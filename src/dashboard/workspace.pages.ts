@@ -1,0 +1,227 @@
+// The workspace (dashboard page; SPEC 2.10, 4.6): the company's image folders with their
+// images and packs; editors create folders and packs and add images from the browser.
+// Thumbnails are the same short-lived signed URLs POST /v2/workspace/media-urls makes.
+//
+// Uploads: the dashboard has no multipart parser (and adds no dependency for one), so the
+// page's script sends each chosen file's bytes as the raw body of a PUT, with its content
+// type and the CSRF header. That one route has an `image/*` body parser limited to 50 MiB
+// (SPEC 2.1, 8), and checks session, CSRF and role before a byte of the body is read.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { Actor } from '../modules/activity/activity.service.ts';
+import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
+import { resolveSession, type SessionUser } from '../modules/users/users.service.ts';
+import {
+  addImage,
+  addPack,
+  createFolder,
+  IMAGE_LIMITS,
+} from '../modules/workspace/workspace.edit.ts';
+import { getWorkspace, imagePath } from '../modules/workspace/workspace.service.ts';
+import { page } from './dashboard.plugin.ts';
+import {
+  BASE,
+  PageError,
+  SESSION_COOKIE,
+  checkCsrf,
+  redirect,
+  requireRole,
+  userOf,
+} from './session.ts';
+
+/** Thumbnails outlive a long look at the page, not much more. */
+const THUMBNAIL_SECONDS = 900;
+
+function actorOf(user: SessionUser): Actor {
+  return { id: `user:${user.userId}`, label: user.email };
+}
+
+function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function list(body: unknown, name: string): string[] {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+}
+
+/** The page status of the service refusals this page can meet (as the API answers them). */
+const REFUSALS: Partial<Record<ApiError['code'], number>> = {
+  // Another company's folder reads exactly as an unknown one.
+  not_found: 404,
+  image_not_found: 404,
+  file_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_request: 400,
+  invalid_media_specs: 400,
+};
+
+/** A service refusal as a page: the status the API would answer, with its message. */
+function pageErrorOf(err: unknown): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const status = REFUSALS[err.code];
+  if (status === undefined) return err;
+  return new PageError(status, status === 404 ? 'Not found.' : err.message);
+}
+
+/** The file name without its directory or extension, as the image's label. */
+function labelOf(header: unknown): string {
+  let name = typeof header === 'string' ? header : '';
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A name that is not valid percent-encoding is used as sent.
+  }
+  name = name.split(/[\\/]/).pop() ?? '';
+  return name.replace(/\.[^.]*$/, '').trim();
+}
+
+export function workspacePages(ctx: AppContext) {
+  async function workspacePage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; folderName?: string } = {},
+  ) {
+    const user = userOf(req);
+    const workspace = await getWorkspace(ctx, user.companyId);
+    const expiresAt = new Date(ctx.clock.now().getTime() + THUMBNAIL_SECONDS * 1000);
+    const query = req.query as { done?: unknown };
+    return page(req, reply, 'workspace.eta', 'Workspace', {
+      folders: workspace.folders.map((folder) => ({
+        ...folder,
+        images: folder.images.map((image) => ({
+          ...image,
+          url: ctx.signer.sign(imagePath(image.imageId), expiresAt),
+        })),
+        packs: folder.packs.map((pack) => ({
+          ...pack,
+          labels: pack.imageIds.map(
+            (id) => folder.images.find((i) => i.imageId === id)?.label ?? id,
+          ),
+        })),
+      })),
+      colors: TAG_COLORS,
+      canEdit: user.role !== 'viewer',
+      maxMiB: IMAGE_LIMITS.maxBytes / 1024 / 1024,
+      done: typeof query.done === 'string' ? query.done : null,
+      error: extra.error ?? null,
+      folderName: extra.folderName ?? '',
+    });
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get('/workspace', async (req, reply) => workspacePage(req, reply));
+
+    app.post('/workspace/folders', { config: { role: 'editor' } }, async (req, reply) => {
+      const user = userOf(req);
+      const name = field(req.body, 'name');
+      try {
+        await createFolder(ctx, user.companyId, name, actorOf(user));
+      } catch (err) {
+        const refusal = pageErrorOf(err);
+        if (!(refusal instanceof PageError) || refusal.status !== 400) throw refusal;
+        reply.code(400);
+        return workspacePage(req, reply, { error: refusal.message, folderName: name });
+      }
+      const done = `Folder “${name.trim()}” created.`;
+      return redirect(req, reply, `${BASE}/workspace?done=${encodeURIComponent(done)}`);
+    });
+
+    app.post<{ Params: { folderId: string } }>(
+      '/workspace/folders/:folderId/packs',
+      { config: { role: 'editor' } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const fit = field(req.body, 'imageFit');
+        const color = field(req.body, 'color') || 'slate';
+        if (!(TAG_COLORS as readonly string[]).includes(color)) {
+          throw new PageError(400, 'Choose a color.');
+        }
+        const imageIds = list(req.body, 'imageId');
+        if (imageIds.length === 0) throw new PageError(400, 'Select at least one image.');
+        const name = field(req.body, 'name');
+        try {
+          await addPack(
+            ctx,
+            user.companyId,
+            {
+              folderId: req.params.folderId,
+              name,
+              imageIds,
+              imageFit: fit === 'fit' ? 'fit' : 'fill',
+              useOnce: field(req.body, 'useImagesOnce') === 'true',
+              color,
+            },
+            actorOf(user),
+          );
+        } catch (err) {
+          throw pageErrorOf(err);
+        }
+        const done = `Pack “${name.trim()}” created.`;
+        return redirect(req, reply, `${BASE}/workspace?done=${encodeURIComponent(done)}`);
+      },
+    );
+
+    // The upload route, with its own body parser (nothing else of the dashboard takes
+    // image bodies).
+    await app.register(async function upload(scope) {
+      scope.addContentTypeParser(
+        /^image\/[\w.+-]+$/i,
+        { parseAs: 'buffer', bodyLimit: IMAGE_LIMITS.maxBytes },
+        (_req, body, done) => done(null, body),
+      );
+      // Refuse before reading up to 50 MiB: the dashboard's own preHandler runs only
+      // after the body is parsed (it checks again; that costs one lookup).
+      scope.addHook('onRequest', async (req) => {
+        const user = await resolveSession(ctx.db, ctx.clock, req.cookies[SESSION_COOKIE] ?? '');
+        if (!user) throw new PageError(401, 'Sign in to continue.');
+        req.dashboardUser = user;
+        checkCsrf(req, user);
+        requireRole(user, 'editor');
+      });
+      scope.setErrorHandler(async (err: FastifyError) => {
+        if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+          throw new PageError(
+            413,
+            `An image has at most ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MiB (${IMAGE_LIMITS.maxBytes.toLocaleString('en-US')} bytes).`,
+          );
+        }
+        if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+          throw new PageError(415, 'Choose a PNG, JPEG, WebP or HEIC image.');
+        }
+        throw err;
+      });
+      scope.put<{ Params: { folderId: string } }>(
+        '/workspace/folders/:folderId/images',
+        { config: { role: 'editor' } },
+        async (req, reply) => {
+          const user = userOf(req);
+          if (!Buffer.isBuffer(req.body)) {
+            throw new PageError(415, 'Choose a PNG, JPEG, WebP or HEIC image.');
+          }
+          const label = labelOf(req.headers['x-file-name']);
+          try {
+            await addImage(
+              ctx,
+              user.companyId,
+              req.params.folderId,
+              { bytes: req.body, contentType: req.headers['content-type'] ?? '', label },
+              actorOf(user),
+            );
+          } catch (err) {
+            throw pageErrorOf(err);
+          }
+          // The script goes on to the next file, then to this address.
+          const done = `Image “${label || 'image'}” added.`;
+          return reply
+            .code(201)
+            .header('location', `${BASE}/workspace?done=${encodeURIComponent(done)}`)
+            .send();
+        },
+      );
+    });
+  };
+}
