@@ -6,7 +6,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import type { App } from '../src/app.ts';
 import { buildApp } from '../src/app.ts';
@@ -126,24 +125,28 @@ async function seed(app: App, ctx: Awaited<ReturnType<typeof openContext>>['ctx'
   return session.split(';')[0] as string;
 }
 
-/** The inbox's HTML plus every stylesheet and script it references. */
+/**
+ * The inbox's HTML plus every stylesheet and script it references: as sent to a browser
+ * that accepts compression (the bytes on the wire), and uncompressed.
+ */
 async function firstLoad(app: App, cookie: string) {
-  const page = await app.inject({
-    method: 'GET',
-    url: '/dashboard/approvals',
-    headers: { cookie },
-  });
+  const get = (url: string, encoding?: string) =>
+    app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+    });
+  const page = await get('/dashboard/approvals');
   const assets = [...page.body.matchAll(/(?:href|src)="(\/dashboard\/assets\/[^"]+)"/g)].map(
     (m) => m[1] as string,
   );
   let raw = page.rawPayload.length;
-  let gzip = gzipSync(page.rawPayload).length;
+  let wire = (await get('/dashboard/approvals', 'br, gzip')).rawPayload.length;
   for (const url of new Set(assets)) {
-    const res = await app.inject({ method: 'GET', url });
-    raw += res.rawPayload.length;
-    gzip += gzipSync(res.rawPayload).length;
+    raw += (await get(url)).rawPayload.length;
+    wire += (await get(url, 'br, gzip')).rawPayload.length;
   }
-  return { html: page.rawPayload.length, assets: assets.length, raw, gzip };
+  return { html: page.rawPayload.length, assets: assets.length, raw, wire };
 }
 
 export async function benchDashboard(): Promise<unknown> {
@@ -186,7 +189,7 @@ export async function benchDashboard(): Promise<unknown> {
     const p99ok = inbox.p99 < TARGET_P99_MS && calendar.p99 < TARGET_P99_MS;
     console.log(`  target p99 < ${TARGET_P99_MS} ms: ${p99ok ? 'PASS' : 'FAIL'}`);
     console.log(
-      `  first load of the inbox: ${(load.raw / 1024).toFixed(1)} KB (HTML ${(load.html / 1024).toFixed(1)} KB + ${load.assets} assets), ${(load.gzip / 1024).toFixed(1)} KB gzipped; target < 150 KB: ${load.raw < TARGET_FIRST_LOAD_BYTES ? 'PASS' : 'FAIL'}`,
+      `  first load of the inbox: ${(load.wire / 1024).toFixed(1)} KB sent compressed (${(load.raw / 1024).toFixed(1)} KB uncompressed: HTML ${(load.html / 1024).toFixed(1)} KB + ${load.assets} assets); target < 150 KB: ${load.wire < TARGET_FIRST_LOAD_BYTES ? 'PASS' : 'FAIL'}`,
     );
     return { inbox, inboxBare, calendar, calendarBare, firstLoad: load, seededS };
   } finally {

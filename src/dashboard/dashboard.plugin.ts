@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -26,6 +27,7 @@ import {
   PageError,
   SESSION_COOKIE,
   checkCsrf,
+  maskToken,
   cookieOptions,
   redirect,
   requireRole,
@@ -56,7 +58,16 @@ export function page(
     .type('text/html; charset=utf-8')
     .view(
       template,
-      { ...data, title, user: req.dashboardUser, base: BASE, path: req.url },
+      {
+        ...data,
+        title,
+        // Each page carries its own masking of the CSRF token (session.ts maskToken).
+        user: req.dashboardUser
+          ? { ...req.dashboardUser, csrfToken: maskToken(req.dashboardUser.csrfToken) }
+          : null,
+        base: BASE,
+        path: req.url,
+      },
       // Per page, not global: @fastify/view refuses a per-page layout beside a global one,
       // and the workers' pages have their own (worker.pages.ts).
       { layout: 'layout.eta' },
@@ -72,6 +83,9 @@ export function dashboardPlugin(ctx: AppContext) {
       route.config = { ...route.config, public: true };
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
+    // Pages and assets go out compressed; every page masks its CSRF token afresh, so the
+    // compressed sizes tell nothing about the secret.
+    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(view, {

@@ -2,6 +2,7 @@
 // The session lives in the database (users.service.ts); the cookie holds only its secret.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/types.ts';
+import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../lib/crypto.ts';
 import { roleAllows, type SessionUser } from '../modules/users/users.service.ts';
 
@@ -54,6 +55,27 @@ export function requireRole(user: SessionUser, needed: UserRole): void {
   }
 }
 
+/**
+ * The session's CSRF token as one response carries it: XOR-masked with a fresh random pad
+ * and the pad prepended, so compressed pages never repeat the secret's bytes (BREACH).
+ */
+export function maskToken(token: string): string {
+  const raw = Buffer.from(token, 'utf8');
+  const pad = randomBytes(raw.length);
+  const masked = Buffer.alloc(raw.length);
+  for (let i = 0; i < raw.length; i++) masked[i] = (raw[i] as number) ^ (pad[i] as number);
+  return Buffer.concat([pad, masked]).toString('base64url');
+}
+
+function unmask(sent: string): string {
+  const buf = Buffer.from(sent, 'base64url');
+  if (buf.length === 0 || buf.length % 2 !== 0 || buf.length > 512) return '';
+  const n = buf.length / 2;
+  const out = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) out[i] = (buf[i] as number) ^ (buf[n + i] as number);
+  return out.toString('utf8');
+}
+
 function same(a: string, b: string): boolean {
   return a.length > 0 && safeEqual(Buffer.from(a), Buffer.from(b));
 }
@@ -67,7 +89,7 @@ export function checkCsrf(req: FastifyRequest, user: Pick<SessionUser, 'csrfToke
   const body = req.body as Record<string, unknown> | undefined;
   const sent =
     typeof header === 'string' ? header : typeof body?._csrf === 'string' ? body._csrf : '';
-  if (!same(sent, user.csrfToken)) {
+  if (!same(unmask(sent), user.csrfToken)) {
     throw new PageError(403, 'This form has expired. Reload the page and try again.');
   }
 }

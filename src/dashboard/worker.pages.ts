@@ -22,6 +22,7 @@ import {
   BASE,
   PageError,
   checkCsrf,
+  maskToken,
   checkSignInToken,
   cookieOptions,
   redirect,
@@ -80,7 +81,8 @@ function workerPage(
       {
         ...data,
         title,
-        session,
+        // Each page carries its own masking of the CSRF token (session.ts maskToken).
+        session: session ? { ...session, csrfToken: maskToken(session.csrfToken) } : null,
         base: BASE,
         wbase: WORKER_BASE,
         when: timeIn(session?.worker.timezone ?? 'UTC'),

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
+import { browser, hidden, signIn, userIn, type Browser, pageShape } from '../helpers/dashboard.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import type { UserRole } from '../../src/db/types.ts';
 
@@ -22,7 +22,7 @@ async function signedIn(t: TestApp, companyId: string, role: UserRole) {
 
 /** An error page without what differs per request. */
 function errorPage(body: string): string {
-  return body.replace(/req[-_]\w+/g, '');
+  return pageShape(body);
 }
 
 async function apiTags(call: ReturnType<typeof client>) {

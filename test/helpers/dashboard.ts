@@ -96,3 +96,14 @@ export async function workerSignIn(b: Browser, token: string) {
   assert.equal(form.status, 200);
   return b.post('/dashboard/worker/sign-in', { _csrf: hidden(form.body, '_csrf'), token });
 }
+
+/**
+ * A page with what differs on every response taken out (its request id and the fresh masking
+ * of the CSRF token), to compare two answers for sameness.
+ */
+export function pageShape(html: string): string {
+  return html
+    .replace(/req_\w+/g, 'req')
+    .replace(/(name="_csrf" value=")[^"]*"/g, '$1"')
+    .replace(/("x-csrf-token": ")[^"]*"/g, '$1"');
+}
