@@ -11,6 +11,7 @@ import { openContext } from '../src/bootstrap.ts';
 import { seedDemo } from '../src/cli/seed.ts';
 import { loadConfig } from '../src/config.ts';
 import { approve } from '../src/modules/items/items.service.ts';
+import { reportWorkerStatus } from '../src/modules/accounts/accounts.lifecycle.ts';
 import { createWorker, assignAccounts } from '../src/modules/workers/workers.service.ts';
 
 const OUT = 'docs/dashboard';
@@ -59,9 +60,14 @@ const browser = await chromium.launch({
 });
 try {
   const demo = await seedDemo(ctx);
-  // One post approved, so the calendar and the activity log have something to show.
+  // The demo's accounts set up and all but one post approved, as a day of the service leaves
+  // them, so the calendar, the inbox and the activity log have something to show.
+  for (const accountId of demo.accountIds) {
+    await reportWorkerStatus(ctx, demo.companyId, accountId, 'active', undefined);
+  }
   const firstPost = demo.posts[0];
-  if (firstPost) await approve(ctx, { postId: firstPost.postId }).catch(() => undefined);
+  const waiting = demo.posts.filter((p) => p.status === 'pending_approval');
+  for (const post of waiting.slice(1)) await approve(ctx, { postId: post.postId });
   const worker = await createWorker(ctx.db, ctx.clock, { name: 'Phone worker', timezone: 'UTC' });
   await assignAccounts(ctx.db, ctx.clock, worker.workerId, demo.accountIds.slice(0, 1));
   await app.listen({ port, host: '127.0.0.1' });
