@@ -56,4 +56,6 @@ export interface Access {
   verifyWorker(token: string): Promise<WorkerPrincipal | null>;
   /** Counts one request of the principal's company against its plan's daily cap. */
   countRequest(principal: Principal, now: Date): MeterReading | Promise<MeterReading>;
+  /** Notes that the key was used (its last use is written later, in a batch). */
+  keyUsed(principal: Principal, now: Date): void;
 }

@@ -73,7 +73,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installErrorHandlers(app, ctx.config.bodyLimit);
 
   ctx.meter.start();
-  app.addHook('onClose', async () => ctx.meter.flush());
+  ctx.keyUse.start();
+  app.addHook('onClose', async () => {
+    await ctx.meter.flush();
+    await ctx.keyUse.flush();
+  });
 
   await app.register(swagger, openapiOptions(ctx.config.publicUrl));
   app.addHook('onRequest', makeAuthHook(ctx));

@@ -14,6 +14,7 @@ import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { RequestMeter } from './modules/usage/request-meter.ts';
 import { planOf } from './modules/usage/usage.service.ts';
 import { verifiedKey, verifyKey } from './modules/keys/keys.service.ts';
+import { KeyUse } from './modules/keys/key-use.ts';
 import { verifyWorkerToken } from './modules/workers/workers.service.ts';
 import { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
@@ -48,6 +49,7 @@ export async function openContext(
     // Separate keys per purpose so a signature of one kind never verifies as another.
     const derive = (purpose: string) => hmac(secret, purpose).toString('base64url');
     const meter = new RequestMeter(handle.db);
+    const keyUse = new KeyUse(handle.db);
     const ctx: AppContext = {
       db: handle.db,
       dialect: handle.dialect,
@@ -57,7 +59,8 @@ export async function openContext(
       signer: new UrlSigner(derive('signed-urls'), config.publicUrl),
       cursors: new CursorCodec(derive('cursors')),
       meter,
-      access: makeAccess(handle.db, config, meter),
+      keyUse,
+      access: makeAccess(handle.db, config, meter, keyUse),
       thumbnails: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
       renders: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
     };
@@ -67,6 +70,7 @@ export async function openContext(
         await ctx.renders.close();
         await ctx.thumbnails.close();
         await ctx.meter.stop();
+        await ctx.keyUse.stop();
         await handle.close();
       },
     };
@@ -77,11 +81,12 @@ export async function openContext(
 }
 
 /** The checks the auth hook runs, made of the keys, workers and usage modules. */
-function makeAccess(db: Db, config: Config, meter: RequestMeter): Access {
+function makeAccess(db: Db, config: Config, meter: RequestMeter, keyUse: KeyUse): Access {
   return {
     knownKey: (secret) => verifiedKey(db, secret),
     verifyKey: (secret) => verifyKey(db, secret),
     verifyWorker: (token) => verifyWorkerToken(db, token),
+    keyUsed: (principal, now) => keyUse.note(principal.keyId, now),
     countRequest: (principal, now) =>
       meter.take(
         principal.companyId,

@@ -6,6 +6,7 @@ import type { CursorCodec } from './lib/cursor.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
 import type { RequestMeter } from './modules/usage/request-meter.ts';
+import type { KeyUse } from './modules/keys/key-use.ts';
 import type { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
 /** Everything a route or service needs, built once by the composition root. */
@@ -19,6 +20,8 @@ export interface AppContext {
   cursors: CursorCodec;
   /** Counts API requests against the daily cap. */
   meter: RequestMeter;
+  /** Last uses of API keys, written in batches. */
+  keyUse: KeyUse;
   /** Key and worker-token verification and request metering, for the auth hook. */
   access: Access;
   /** Runs thumbnail work off the request path. */

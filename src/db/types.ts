@@ -25,6 +25,8 @@ export interface ApiKeysTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** When a request last used the key, to the flush of key-use.ts. */
+  last_used_at: string | null;
 }
 
 export interface AccountsTable {

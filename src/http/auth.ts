@@ -91,8 +91,10 @@ function admit(
     );
   }
   req.principal = principal;
+  const now = ctx.clock.now();
+  ctx.access.keyUsed(principal, now);
   if (config.countRequest === false) return;
-  const used = ctx.access.countRequest(principal, ctx.clock.now());
+  const used = ctx.access.countRequest(principal, now);
   if (used instanceof Promise) return used.then((reading) => rateHeaders(reply, reading));
   rateHeaders(reply, used);
 }

@@ -9,6 +9,7 @@ import { uploadContent } from './0007-upload-content.ts';
 import { accountLifecycle } from './0008-account-lifecycle.ts';
 import { users } from './0009-users.ts';
 import { workerSessions } from './0010-worker-sessions.ts';
+import { keyLastUsed } from './0011-key-last-used.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const ALL: Record<string, Migration> = {
   '0008-account-lifecycle': accountLifecycle,
   '0009-users': users,
   '0010-worker-sessions': workerSessions,
+  '0011-key-last-used': keyLastUsed,
 };
 
 export const migrationProvider: MigrationProvider = {

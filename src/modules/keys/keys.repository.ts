@@ -10,6 +10,7 @@ export interface KeyRow {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  last_used_at: string | null;
 }
 
 export interface KeyWithPlan {
@@ -80,4 +81,14 @@ export async function findCompanyKey(
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** Moves the key's last use forward to `at` (never back: replicas flush in any order). */
+export async function noteUsed(db: DbOrTx, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+    .execute();
 }

@@ -34,6 +34,8 @@ export interface KeyInfo {
   scopes: string[];
   createdAt: string;
   revokedAt: string | null;
+  /** When a request last used the key (to within a flush of the service), or null. */
+  lastUsedAt: string | null;
 }
 
 export class KeyError extends OperatorError {}
@@ -79,6 +81,7 @@ export async function createKey(
     scopes: input.scopes.join(','),
     created_at: createdAt,
     revoked_at: null,
+    last_used_at: null,
   };
   const actor = input.actor;
   if (!actor) await repo.insertKey(db, row);
@@ -168,6 +171,7 @@ function info(row: repo.KeyRow): KeyInfo {
     scopes: row.scopes.split(','),
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 
