@@ -2,10 +2,10 @@
 // (`npm run screenshots`). The service runs on a fresh embedded database with the demo seed,
 // listening on a loopback port; Debian's chromium takes the pictures.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { freePort, launchBrowser } from '../test/helpers/browser.ts';
 import { buildApp } from '../src/app.ts';
 import { openContext } from '../src/bootstrap.ts';
 import { seedDemo } from '../src/cli/seed.ts';
@@ -19,17 +19,6 @@ const VIEWPORTS = {
   desktop: { width: 1280, height: 860 },
   phone: { width: 390, height: 844 },
 } as const;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function shoot(page: Page, name: string) {
   for (const [kind, size] of Object.entries(VIEWPORTS)) {
@@ -45,19 +34,7 @@ const url = `http://127.0.0.1:${port}`;
 const opened = await openContext(loadConfig({ DATA_DIR: dir, PUBLIC_URL: url, LOG_LEVEL: 'warn' }));
 const { ctx } = opened;
 const app = await buildApp(ctx);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchBrowser();
 try {
   const demo = await seedDemo(ctx);
   // The demo's accounts set up and all but one post approved, as a day of the service leaves

@@ -24,9 +24,9 @@ import { schedulePages } from './schedule.pages.ts';
 import { keyPages } from './keys.pages.ts';
 import {
   BASE,
-  PageError,
   SESSION_COOKIE,
   checkCsrf,
+  errorPageOf,
   maskToken,
   cookieOptions,
   redirect,
@@ -121,15 +121,8 @@ export function dashboardPlugin(ctx: AppContext) {
     });
 
     app.setErrorHandler(async (err: FastifyError, req, reply) => {
-      const status =
-        err instanceof PageError
-          ? err.status
-          : err.statusCode === 413 || err.statusCode === 400 || err.statusCode === 415
-            ? err.statusCode
-            : 500;
-      if (status === 500) req.log.error({ err }, 'dashboard request failed');
-      const message =
-        status === 500 ? `Something went wrong. Quote ${req.id} to support.` : err.message;
+      const { status, message, internal } = errorPageOf(err, req.id);
+      if (internal) req.log.error({ err }, 'dashboard request failed');
       reply.code(status);
       return page(req, reply, 'error.eta', 'Error', { message, status });
     });

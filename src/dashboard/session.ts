@@ -1,6 +1,7 @@
 // Dashboard sign-in state: the session cookie, the CSRF synchronizer token and role checks.
 // The session lives in the database (users.service.ts); the cookie holds only its secret.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
 import type { UserRole } from '../db/types.ts';
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../lib/crypto.ts';
@@ -108,4 +109,26 @@ export function checkSignInToken(req: FastifyRequest, cookieName = SIGN_IN_COOKI
 export function redirect(req: FastifyRequest, reply: FastifyReply, to: string) {
   if (req.headers['hx-request'] === 'true') return reply.header('hx-redirect', to).code(204).send();
   return reply.redirect(to, 303);
+}
+
+/**
+ * What an error page says: refusals (PageError) and the services' errors (ApiError) keep
+ * their status and message; a malformed or oversize request its 400/413/415; anything else
+ * is a masked 500 naming the request id, with `internal` set so the caller logs it.
+ */
+export function errorPageOf(
+  err: FastifyError,
+  requestId: string,
+): { status: number; message: string; internal: boolean } {
+  if (err instanceof PageError || err instanceof ApiError) {
+    return { status: err.status, message: err.message, internal: false };
+  }
+  if (err.statusCode === 413 || err.statusCode === 400 || err.statusCode === 415) {
+    return { status: err.statusCode, message: err.message, internal: false };
+  }
+  return {
+    status: 500,
+    message: `Something went wrong. Quote ${requestId} to support.`,
+    internal: true,
+  };
 }

@@ -22,6 +22,7 @@ import {
   BASE,
   PageError,
   checkCsrf,
+  errorPageOf,
   maskToken,
   checkSignInToken,
   cookieOptions,
@@ -135,15 +136,8 @@ export function workerPages(ctx: AppContext, secure: boolean) {
 
     app.setErrorHandler(async (err: FastifyError, req, reply) => {
       // A service's ApiError (task_not_found, ...) keeps its status, as on the worker API.
-      const status =
-        err instanceof PageError || err instanceof ApiError
-          ? err.status
-          : err.statusCode === 413 || err.statusCode === 400 || err.statusCode === 415
-            ? err.statusCode
-            : 500;
-      if (status === 500) req.log.error({ err }, 'workers page request failed');
-      const message =
-        status === 500 ? `Something went wrong. Quote ${req.id} to support.` : err.message;
+      const { status, message, internal } = errorPageOf(err, req.id);
+      if (internal) req.log.error({ err }, 'workers page request failed');
       reply.code(status);
       return workerPage(req, reply, 'worker-error.eta', 'Error', { message, status });
     });

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
+import { SESSION_MAX_MS, sessionEnded, sessionNeedsTouch } from '../../lib/session-times.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/activity.service.ts';
@@ -16,12 +17,7 @@ import * as repo from './users.repository.ts';
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly UserRole[];
 
-/** A session lasts at most this long from sign-in... */
-export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
-/** ...and ends sooner after this long without a request. */
-export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
-/** last_seen_at is written at most once per this interval (a request is a read otherwise). */
-const TOUCH_EVERY_MS = 60 * 1000;
+export { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../lib/session-times.ts';
 
 /** Failed sign-ins allowed per window: per account, and per client address. */
 export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
@@ -336,12 +332,11 @@ export async function resolveSession(
   const row = await sessions.findSession(db, id);
   if (!row) return null;
   const now = clock.now().getTime();
-  const idleUntil = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
-  if (row.disabled_at !== null || now >= Date.parse(row.expires_at) || now >= idleUntil) {
+  if (row.disabled_at !== null || sessionEnded(row, now)) {
     await sessions.deleteSession(db, id);
     return null;
   }
-  if (now - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
+  if (sessionNeedsTouch(row, now)) {
     await sessions.touchSession(db, id, new Date(now).toISOString());
   }
   return {

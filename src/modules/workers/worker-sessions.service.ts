@@ -9,17 +9,10 @@ import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { randomToken } from '../../lib/ids.ts';
-import {
-  SESSION_IDLE_MS,
-  SESSION_MAX_MS,
-  addressLimitedFor,
-  countAddressFailure,
-} from '../users/users.service.ts';
+import { SESSION_MAX_MS, sessionEnded, sessionNeedsTouch } from '../../lib/session-times.ts';
+import { addressLimitedFor, countAddressFailure } from '../users/users.service.ts';
 import * as sessions from './worker-sessions.repository.ts';
 import { verifyWorkerToken } from './workers.service.ts';
-
-/** last_seen_at is written at most once per this interval (a request is a read otherwise). */
-const TOUCH_EVERY_MS = 60 * 1000;
 
 /** A signed-in worker, as every request of the workers' page sees it. */
 export interface WorkerSession {
@@ -103,17 +96,15 @@ export async function resolveWorkerSession(
   const row = await sessions.findSession(db, id);
   if (!row) return null;
   const now = clock.now().getTime();
-  const idleUntil = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
   if (
     row.revoked_at !== null ||
     row.current_prefix !== row.token_prefix ||
-    now >= Date.parse(row.expires_at) ||
-    now >= idleUntil
+    sessionEnded(row, now)
   ) {
     await sessions.deleteSession(db, id);
     return null;
   }
-  if (now - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
+  if (sessionNeedsTouch(row, now)) {
     await sessions.touchSession(db, id, new Date(now).toISOString());
   }
   return {
