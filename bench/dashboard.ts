@@ -1,5 +1,5 @@
 // The dashboard's two heaviest pages on the embedded database, in process: the approvals
-// inbox with 1,000 items waiting (500 posts to two accounts each) and the calendar of 100
+// inbox with 1,000 items waiting (500 posts to two accounts each; its first page of 25) and the calendar of 100
 // accounts with queued items, against a bare Fastify route sending an HTML page of the same
 // size, measured in the same run. Also the bytes of a first load of the inbox: its HTML and
 // every stylesheet and script it references (media excluded).
@@ -184,7 +184,7 @@ export async function benchDashboard(): Promise<unknown> {
       console.log(
         `  ${name.padEnd(44)} p50 ${fmt(t.p50)}  p99 ${fmt(t.p99)}   bare same bytes p50 ${fmt(b.p50)}  x${(t.p50 / b.p50).toFixed(1)}`,
       );
-    line('approvals, 1,000 pending items (page of 50)', inbox, inboxBare);
+    line('approvals, 1,000 pending items (page of 25)', inbox, inboxBare);
     line('calendar, 100 accounts x 7 days', calendar, calendarBare);
     const p99ok = inbox.p99 < TARGET_P99_MS && calendar.p99 < TARGET_P99_MS;
     console.log(`  target p99 < ${TARGET_P99_MS} ms: ${p99ok ? 'PASS' : 'FAIL'}`);

@@ -13,7 +13,7 @@ import { page } from './dashboard.plugin.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 
 /** Posts a page of the inbox shows. */
-const PAGE_SIZE = 50;
+const PAGE_SIZE = 25;
 /** Accounts one decision may name (a post targets at most 50). */
 const MAX_SELECTED = 500;
 
@@ -96,13 +96,20 @@ export function approvalPages(ctx: AppContext) {
 
     app.post('/approvals/decide', { config: { role: 'editor' } }, async (req, reply) => {
       const user = userOf(req);
+      // A card's buttons name their target in the form's address; the selection form sends
+      // its ticked accounts in the body.
       const body = (req.body ?? {}) as Record<string, unknown>;
+      const query = (req.query ?? {}) as Record<string, unknown>;
       const outcome =
         body.outcome === 'reject' ? 'reject' : body.outcome === 'approve' ? 'approve' : null;
       if (!outcome) throw new PageError(400, 'Choose approve or reject.');
       const decide = outcome === 'approve' ? approve : reject;
       let changed = 0;
-      for (const [postId, accountIds] of targetsOf(body)) {
+      const targets = targetsOf({
+        post: [...list(query.post), ...list(body.post)],
+        item: [...list(query.item), ...list(body.item)],
+      });
+      for (const [postId, accountIds] of targets) {
         try {
           const result = await decide(ctx, {
             postId,
