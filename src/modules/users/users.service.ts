@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
-import { SESSION_MAX_MS, sessionEnded, sessionNeedsTouch } from '../../lib/session-times.ts';
+import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/activity.service.ts';
@@ -329,16 +329,17 @@ export async function resolveSession(
 ): Promise<SessionUser | null> {
   if (token.length === 0 || token.length > 200) return null;
   const id = sessionId(token);
-  const row = await sessions.findSession(db, id);
+  const row = await liveSession(
+    {
+      find: (key) => sessions.findSession(db, key),
+      remove: (key) => sessions.deleteSession(db, key),
+      touch: (key, at) => sessions.touchSession(db, key, at),
+    },
+    id,
+    clock.now().getTime(),
+    (r) => r.disabled_at !== null,
+  );
   if (!row) return null;
-  const now = clock.now().getTime();
-  if (row.disabled_at !== null || sessionEnded(row, now)) {
-    await sessions.deleteSession(db, id);
-    return null;
-  }
-  if (sessionNeedsTouch(row, now)) {
-    await sessions.touchSession(db, id, new Date(now).toISOString());
-  }
   return {
     sessionId: id,
     userId: row.user_id,

@@ -9,7 +9,7 @@ import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { SESSION_MAX_MS, sessionEnded, sessionNeedsTouch } from '../../lib/session-times.ts';
+import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
 import { addressLimitedFor, countAddressFailure } from '../users/users.service.ts';
 import * as sessions from './worker-sessions.repository.ts';
 import { verifyWorkerToken } from './workers.service.ts';
@@ -93,20 +93,18 @@ export async function resolveWorkerSession(
 ): Promise<WorkerSession | null> {
   if (secret.length === 0 || secret.length > 200) return null;
   const id = sessionId(secret);
-  const row = await sessions.findSession(db, id);
+  const row = await liveSession(
+    {
+      find: (key) => sessions.findSession(db, key),
+      remove: (key) => sessions.deleteSession(db, key),
+      touch: (key, at) => sessions.touchSession(db, key, at),
+    },
+    id,
+    clock.now().getTime(),
+    // A revoked worker, or a token rotated since this session signed in with it.
+    (r) => r.revoked_at !== null || r.current_prefix !== r.token_prefix,
+  );
   if (!row) return null;
-  const now = clock.now().getTime();
-  if (
-    row.revoked_at !== null ||
-    row.current_prefix !== row.token_prefix ||
-    sessionEnded(row, now)
-  ) {
-    await sessions.deleteSession(db, id);
-    return null;
-  }
-  if (sessionNeedsTouch(row, now)) {
-    await sessions.touchSession(db, id, new Date(now).toISOString());
-  }
   return {
     sessionId: id,
     worker: { workerId: row.worker_id, name: row.name, timezone: row.timezone },
