@@ -11,14 +11,10 @@ import type { App } from '../src/app.ts';
 import { buildApp } from '../src/app.ts';
 import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
-import { SCOPES, type Principal } from '../src/access.ts';
-import { createCompany } from '../src/modules/companies/companies.service.ts';
-import { createKey } from '../src/modules/keys/keys.service.ts';
-import { createAccount } from '../src/modules/accounts/accounts.service.ts';
 import { reportWorkerStatus } from '../src/modules/accounts/accounts.lifecycle.ts';
 import { createPost } from '../src/modules/posts/posts.create.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
-import { insertReadyVideo } from './posts.ts';
+import { insertReadyVideo, seedBenchCompany } from './posts.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const TARGET_P99_MS = 50;
@@ -50,32 +46,9 @@ async function time(app: Pick<App, 'inject'>, url: string, cookie: string): Prom
 
 /** Seeds the company, its accounts and posts; returns a signed-in session cookie. */
 async function seed(app: App, ctx: Awaited<ReturnType<typeof openContext>>['ctx']) {
-  const company = await createCompany(ctx.db, ctx.clock, ctx.config.plans, {
-    name: 'Bench',
-    plan: 'scale',
-  });
-  const key = await createKey(ctx.db, ctx.clock, {
-    companyId: company.companyId,
-    scopes: [...SCOPES],
-  });
-  const principal: Principal = {
-    keyId: key.keyId,
-    companyId: company.companyId,
-    scopes: new Set<string>(SCOPES),
-    plan: 'scale',
-  };
-  const accountIds: string[] = [];
-  for (let i = 0; i < 100; i++) {
-    const account = await createAccount(ctx, principal, {
-      platform: i % 2 ? 'platformB' : 'platformA',
-      username: `bench_${i}`,
-      displayName: `Bench ${i}`,
-      bio: 'Benchmark account',
-      profilePictureUrl: 'https://example.com/p.png',
-      warmup: { searchTerms: ['one', 'two'] },
-    });
-    accountIds.push(account.accountId);
-    await reportWorkerStatus(ctx, company.companyId, account.accountId, 'active', undefined);
+  const { company, principal, accountIds } = await seedBenchCompany(ctx, 100);
+  for (const accountId of accountIds) {
+    await reportWorkerStatus(ctx, company.companyId, accountId, 'active', undefined);
   }
   const uploadId = await insertReadyVideo(ctx, company.companyId);
   const post = (n: number, accounts: string[], skipApproval: boolean) =>

@@ -104,6 +104,40 @@ export async function insertReadyVideo(ctx: AppContext, companyId: string): Prom
 }
 
 /**
+ * A company on the scale plan (so no daily cap or quota interferes), a key with every
+ * scope, and `accounts` accounts alternating between the platforms.
+ */
+export async function seedBenchCompany(ctx: AppContext, accounts: number) {
+  const company = await createCompany(ctx.db, ctx.clock, ctx.config.plans, {
+    name: 'Bench',
+    plan: 'scale',
+  });
+  const key = await createKey(ctx.db, ctx.clock, {
+    companyId: company.companyId,
+    scopes: [...SCOPES],
+  });
+  const principal: Principal = {
+    keyId: key.keyId,
+    companyId: company.companyId,
+    scopes: new Set<string>(SCOPES),
+    plan: 'scale',
+  };
+  const accountIds: string[] = [];
+  for (let i = 0; i < accounts; i++) {
+    const account = await createAccount(ctx, principal, {
+      platform: i % 2 ? 'platformB' : 'platformA',
+      username: `bench_${i}`,
+      displayName: `Bench ${i}`,
+      bio: 'Benchmark account',
+      profilePictureUrl: 'https://example.com/p.png',
+      warmup: { searchTerms: ['one', 'two'] },
+    });
+    accountIds.push(account.accountId);
+  }
+  return { company, key, principal, accountIds };
+}
+
+/**
  * A company on the scale plan (so no daily cap or quota interferes), a key
  * with every scope, three accounts, two tags and a ready video upload with
  * its thumbnail, as a finished upload leaves them. `more` seeds further rows
@@ -115,32 +149,7 @@ async function seed(port: number, more?: (ctx: AppContext, s: Seeded) => Promise
   const opened = await openContext(loadConfig(env));
   const { ctx } = opened;
   try {
-    const company = await createCompany(ctx.db, ctx.clock, ctx.config.plans, {
-      name: 'Bench',
-      plan: 'scale',
-    });
-    const key = await createKey(ctx.db, ctx.clock, {
-      companyId: company.companyId,
-      scopes: [...SCOPES],
-    });
-    const principal: Principal = {
-      keyId: key.keyId,
-      companyId: company.companyId,
-      scopes: new Set<string>(SCOPES),
-      plan: 'scale',
-    };
-    const accountIds: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const account = await createAccount(ctx, principal, {
-        platform: i % 2 ? 'platformB' : 'platformA',
-        username: `bench_${i}`,
-        displayName: `Bench ${i}`,
-        bio: 'Benchmark account',
-        profilePictureUrl: 'https://example.com/p.png',
-        warmup: { searchTerms: ['one', 'two'] },
-      });
-      accountIds.push(account.accountId);
-    }
+    const { company, key, principal, accountIds } = await seedBenchCompany(ctx, 3);
     const tagIds: string[] = [];
     for (const name of ['Launch', 'Evergreen']) {
       tagIds.push((await createTag(ctx, company.companyId, { name, color: 'blue' })).tagId);
