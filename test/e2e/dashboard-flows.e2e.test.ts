@@ -2,11 +2,11 @@
 // creates a narrowly scoped API key and uses its secret; an editor creates a colored tag that
 // a post then carries and the posts list filters by; a worker signs in with its token and
 // reports its released task posted, on a phone-sized screen that never scrolls sideways.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { browserMissing, launchBrowser, listeningApp } from '../helpers/browser.ts';
+import type { Page } from 'playwright-core';
+import { client, seedCompany } from '../helpers/app.ts';
+import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { createUser } from '../../src/modules/users/users.service.ts';
@@ -17,18 +17,7 @@ const missing = browserMissing();
 const STEP = 15_000;
 
 describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_000 }, () => {
-  let t: TestApp;
-  let url: string;
-  let browser: Browser;
-
-  before(async () => {
-    ({ t, url } = await listeningApp());
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = useBrowserApp();
 
   /** A fresh browser context, signed in as a new user of the company, on `path`. */
   async function signedIn(
@@ -36,6 +25,7 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
     role: 'admin' | 'editor',
     path: string,
   ): Promise<Page> {
+    const { t, url, browser } = app();
     const email = `${role}-${Math.random().toString(36).slice(2, 8)}@e2e.example`;
     const { password } = await createUser(t.ctx.db, t.ctx.clock, { companyId, email, role });
     const context = await browser.newContext();
@@ -53,6 +43,7 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
   }
 
   test('an admin creates a usage-only key and the API honours its scope', async () => {
+    const { t, url } = app();
     const co = await seedCompany(t);
     const page = await signedIn(co.companyId, 'admin', '/dashboard/keys');
 
@@ -86,6 +77,7 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
   });
 
   test('an editor creates a rose tag; a post carries it and the posts list filters by it', async () => {
+    const { t, url } = app();
     const co = await seedCompany(t);
     const call = client(t, co.key);
     const page = await signedIn(co.companyId, 'editor', '/dashboard/tags');
@@ -142,6 +134,7 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
   });
 
   test('a worker reports its released task posted from a phone; the API shows the URL', async () => {
+    const { t, url, browser } = app();
     const co = await seedCompany(t);
     const call = client(t, co.key);
     t.clock.set('2031-05-06T10:00:00.000Z');

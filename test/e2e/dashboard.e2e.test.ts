@@ -1,30 +1,20 @@
 // The dashboard in a real browser: a person signs in, approves a pending post with the
 // mouse and another with the keyboard, and the API reports both queued.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { browserMissing, launchBrowser, listeningApp } from '../helpers/browser.ts';
+
+import { client, seedCompany } from '../helpers/app.ts';
+import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { createUser } from '../../src/modules/users/users.service.ts';
 
 const missing = browserMissing();
 
 describe('dashboard in a browser', { skip: missing ?? false, timeout: 120_000 }, () => {
-  let t: TestApp;
-  let url: string;
-  let browser: Browser;
-
-  before(async () => {
-    ({ t, url } = await listeningApp());
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = useBrowserApp();
 
   test('sign in, approve by click and by keyboard; the API reports the posts queued', async () => {
+    const { t, url, browser } = app();
     const co = await seedCompany(t);
     const call = client(t, co.key);
     const [a, b] = (await makeAccounts(call, 2)) as [string, string];

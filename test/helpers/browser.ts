@@ -3,6 +3,7 @@
 // loud line, except where SLOTLINE_REQUIRE_BROWSER=1 (CI) makes that a failure.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { after, before } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestApp, type TestApp } from './app.ts';
 
@@ -56,4 +57,30 @@ export async function listeningApp(): Promise<{ t: TestApp; url: string }> {
   const t = await createTestApp('sqlite', { env: { PUBLIC_URL: url } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, url };
+}
+
+export interface BrowserApp {
+  t: TestApp;
+  url: string;
+  browser: Browser;
+}
+
+/**
+ * Inside a `describe`: the listening service and a browser, started before its tests and
+ * closed after them. Returns the accessor the tests call.
+ */
+export function useBrowserApp(): () => BrowserApp {
+  let running: BrowserApp | undefined;
+  before(async () => {
+    const { t, url } = await listeningApp();
+    running = { t, url, browser: await launchBrowser() };
+  });
+  after(async () => {
+    await running?.browser.close();
+    await running?.t.close();
+  });
+  return () => {
+    if (!running) throw new Error('the browser app starts before the tests');
+    return running;
+  };
 }

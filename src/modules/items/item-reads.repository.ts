@@ -113,6 +113,15 @@ export interface PlanningRow {
   released_at: string | null;
 }
 
+const PLANNING_COLUMNS = [
+  'id',
+  'priority',
+  'queued_at',
+  'approved_at',
+  'scheduled_after',
+  'released_at',
+] as const satisfies readonly (keyof PlanningRow)[];
+
 /** Every `queued` item of the account: the input of the slot planner. */
 export async function queuedItems(
   db: DbOrTx,
@@ -121,7 +130,7 @@ export async function queuedItems(
 ): Promise<PlanningRow[]> {
   return db
     .selectFrom('queue_items')
-    .select(['id', 'priority', 'queued_at', 'approved_at', 'scheduled_after', 'released_at'])
+    .select(PLANNING_COLUMNS)
     .where('company_id', '=', companyId)
     .where('account_id', '=', accountId)
     .where('status', '=', 'queued')
@@ -138,7 +147,7 @@ export async function releasedBetween(
 ): Promise<PlanningRow[]> {
   return db
     .selectFrom('queue_items')
-    .select(['id', 'priority', 'queued_at', 'approved_at', 'scheduled_after', 'released_at'])
+    .select(PLANNING_COLUMNS)
     .where('company_id', '=', companyId)
     .where('account_id', '=', accountId)
     .where('released_at', '>=', from)
