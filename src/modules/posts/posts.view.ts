@@ -188,11 +188,6 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
   };
 }
 
-/** Loads items, groups and thumbnail readiness for many posts in three queries. */
-export async function viewPosts(ctx: AppContext, posts: PostsTable[]): Promise<PostOut[]> {
-  return (await viewPostsWithThumbnails(ctx, posts)).map((v) => v.post);
-}
-
 /**
  * A post as the API shows it when read, with what its thumbnail URL is made
  * from: the URL expires, and thumbnailUrlUntil signs it again at any time.
