@@ -231,6 +231,27 @@ describeEachDialect('users', (get) => {
     assert.equal(await resolveSession(t.ctx.db, t.clock, token), null);
   });
 
+  test('a sign-in sweeps away sessions past their expiry', async () => {
+    const t = get();
+    const first = await newUser(t);
+    await signIn(t.ctx.db, t.clock, first);
+    const count = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('user_id', '=', first.user.userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    assert.equal(await count(), 1);
+    t.clock.advance(SESSION_MAX_MS);
+    const second = await newUser(t);
+    await signIn(t.ctx.db, t.clock, second);
+    assert.equal(await count(), 0);
+  });
+
   test('a session ends after 2 idle hours; each request keeps it alive', async () => {
     const t = get();
     const { email, password, address } = await newUser(t);

@@ -36,8 +36,7 @@ export async function deleteSessionsOfUser(db: DbOrTx, userId: string): Promise<
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
 
-/** Drops sessions past their expiry; returns how many. */
-export async function deleteExpired(db: DbOrTx, now: string): Promise<number> {
-  const res = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(res.numDeletedRows);
+/** Drops sessions past their expiry. */
+export async function deleteExpired(db: DbOrTx, now: string): Promise<void> {
+  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }

@@ -301,6 +301,8 @@ export async function signIn(
     expires_at: expiresAt,
   };
   await db.transaction().execute(async (tx) => {
+    // Sessions nobody came back to are swept here, so the table holds only live ones.
+    await sessions.deleteExpired(tx, at);
     await sessions.insertSession(tx, row);
     await repo.updateUser(tx, user.id, { last_sign_in_at: at });
   });

@@ -36,3 +36,8 @@ export async function deleteSession(db: DbOrTx, id: string): Promise<void> {
 export async function deleteSessionsOfWorker(db: DbOrTx, workerId: string): Promise<void> {
   await db.deleteFrom('worker_sessions').where('worker_id', '=', workerId).execute();
 }
+
+/** Drops sessions past their expiry. */
+export async function deleteExpired(db: DbOrTx, now: string): Promise<void> {
+  await db.deleteFrom('worker_sessions').where('expires_at', '<=', now).execute();
+}

@@ -75,6 +75,8 @@ export async function signInWorker(
     last_seen_at: at,
     expires_at: expiresAt,
   };
+  // Sessions nobody came back to are swept here, so the table holds only live ones.
+  await sessions.deleteExpired(db, at);
   await sessions.insertSession(db, row);
   return {
     secret,
