@@ -2,7 +2,8 @@
 // DATA_DIR; an object store (S3-compatible) implements the same interface.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -40,6 +41,8 @@ export interface BlobStore {
   /** A local file path for in-process readers (probing); null for remote stores. */
   localPath(key: string): string | null;
   delete(key: string): Promise<void>;
+  /** Resolves when the store can be read and written; rejects with the reason otherwise. */
+  check(): Promise<void>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*$/i;
@@ -114,5 +117,10 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.R_OK | constants.W_OK);
   }
 }
