@@ -1,6 +1,15 @@
 // `slotline dispatch` and `slotline simulate`: the service's background loops run alone.
 import type { Command } from 'commander';
+import type { Config } from '../config.ts';
+import type { ProcessLock } from '../db/process-lock.ts';
 import { atInstant, print, untilSignal, UsageError, withContext } from './shared.ts';
+
+/** A loop on the embedded database runs alone (db/process-lock.ts); PostgreSQL allows several. */
+async function embeddedLock(config: Config, what: string): Promise<ProcessLock | null> {
+  if (config.databaseUrl) return null;
+  const { lockEmbeddedDatabase } = await import('../db/process-lock.ts');
+  return lockEmbeddedDatabase(config.dataDir, what);
+}
 
 interface LoopOptions {
   once?: boolean;
@@ -36,6 +45,7 @@ export function registerLoops(program: Command): void {
           );
           return;
         }
+        const lock = await embeddedLock(config, 'dispatch');
         const loop = startDispatchLoop(ctx, config.dispatchIntervalMs || 15_000, {
           onPass: (r) =>
             (r.released > 0 || r.overdue.unclaimed + r.overdue.unconfirmed > 0) &&
@@ -45,6 +55,7 @@ export function registerLoops(program: Command): void {
         });
         await untilSignal();
         await loop.stop();
+        lock?.release();
       });
     });
 
@@ -57,7 +68,7 @@ export function registerLoops(program: Command): void {
     .action(async (o: LoopOptions) => {
       const at = onceAt(o);
       return withContext(
-        async (ctx) => {
+        async (ctx, config) => {
           const { simulatePass, SIMULATOR_INTERVAL_MS, startSimulator } =
             await import('../simulator/simulator.ts');
           if (o.once) {
@@ -69,6 +80,7 @@ export function registerLoops(program: Command): void {
             );
             return;
           }
+          const lock = await embeddedLock(config, 'simulate');
           const loop = startSimulator(ctx, SIMULATOR_INTERVAL_MS, {
             onPass: (r) =>
               (r.claimed > 0 || r.posted > 0) &&
@@ -78,6 +90,7 @@ export function registerLoops(program: Command): void {
           });
           await untilSignal();
           await loop.stop();
+          lock?.release();
         },
         at ? { now: () => new Date(at) } : undefined,
       );

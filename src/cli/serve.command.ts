@@ -7,11 +7,15 @@ export function registerServe(program: Command): void {
     .command('serve', { isDefault: true })
     .description('run the HTTP service (PORT, DATA_DIR, DATABASE_URL)')
     .action(async () => {
-      const [{ loadConfig }, { serve }] = await Promise.all([
+      const [{ loadConfig }, { serve }, { lockEmbeddedDatabase }] = await Promise.all([
         import('../config.ts'),
         import('../main.ts'),
+        import('../db/process-lock.ts'),
       ]);
-      await serve(loadConfig());
+      const config = loadConfig();
+      // Held until the process exits (the operating system drops it then).
+      if (!config.databaseUrl) lockEmbeddedDatabase(config.dataDir, 'serve');
+      await serve(config);
     });
 
   program
