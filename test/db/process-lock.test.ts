@@ -59,7 +59,7 @@ describe('embedded database: one long-running process', { timeout: 120_000 }, ()
 
   test('a second service or loop is refused; a killed service leaves no lock', async () => {
     const port = await freePort();
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATA_DIR: join(dir, 'data'),
       PORT: String(port),
