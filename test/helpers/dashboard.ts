@@ -14,11 +14,20 @@ export interface Browser {
   ): Promise<{ status: number; body: string; location?: string }>;
 }
 
-/** A cookie jar over app.inject, as a browser without JavaScript would behave. */
-export function browser(t: TestApp, ip = '203.0.113.7'): Browser {
-  const cookies = new Map<string, string>();
-  const remember = (setCookie: string | string[] | undefined) => {
-    for (const c of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
+type Answer = { status: number; body: string; location?: string };
+
+/** Sends one request with the jar's cookies; answers with its Set-Cookie lines. */
+export type Transport = (
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  payload?: string,
+) => Promise<Answer & { setCookie: string[] }>;
+
+/** A cookie jar over any transport, as a browser without JavaScript would behave. */
+export function cookieBrowser(send: Transport, cookies = new Map<string, string>()): Browser {
+  const remember = (setCookie: string[]) => {
+    for (const c of setCookie) {
       const [pair] = c.split(';');
       const eq = (pair as string).indexOf('=');
       const name = (pair as string).slice(0, eq);
@@ -27,37 +36,67 @@ export function browser(t: TestApp, ip = '203.0.113.7'): Browser {
       else cookies.set(name, value);
     }
   };
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const send = async (method: 'GET' | 'POST', url: string, payload?: string) => {
-    const res = await t.app.inject({
-      method,
-      url,
-      remoteAddress: ip,
-      headers: {
-        cookie: cookieHeader(),
-        ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(payload !== undefined ? { payload } : {}),
-    });
-    remember(res.headers['set-cookie']);
-    const location = res.headers.location;
-    return {
-      status: res.statusCode,
-      body: res.body,
-      ...(typeof location === 'string' ? { location } : {}),
+  const request = async (method: 'GET' | 'POST', url: string, payload?: string) => {
+    const headers: Record<string, string> = {
+      cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
     };
+    const { setCookie, ...answer } = await send(method, url, headers, payload);
+    remember(setCookie);
+    return answer;
   };
   return {
     cookies,
-    get: (url) => send('GET', url),
+    get: (url) => request('GET', url),
     post: (url, form) => {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(form)) {
         for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
       }
-      return send('POST', url, params.toString());
+      return request('POST', url, params.toString());
     },
   };
+}
+
+/** A cookie jar over app.inject. */
+export function browser(t: TestApp, ip = '203.0.113.7'): Browser {
+  return cookieBrowser(async (method, url, headers, payload) => {
+    const res = await t.app.inject({
+      method,
+      url,
+      remoteAddress: ip,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    const set = res.headers['set-cookie'];
+    const location = res.headers.location;
+    return {
+      status: res.statusCode,
+      body: res.body,
+      setCookie: Array.isArray(set) ? set : set ? [set] : [],
+      ...(typeof location === 'string' ? { location } : {}),
+    };
+  });
+}
+
+/** A cookie jar over real HTTP to `base`; pass one jar to several bases to share a session. */
+export function httpBrowser(base: string, cookies?: Map<string, string>): Browser {
+  return cookieBrowser(async (method, url, headers, payload) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers,
+      redirect: 'manual',
+      ...(payload !== undefined ? { body: payload } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const location = res.headers.get('location');
+    return {
+      status: res.status,
+      body: await res.text(),
+      setCookie: res.headers.getSetCookie(),
+      ...(location !== null ? { location } : {}),
+    };
+  }, cookies);
 }
 
 export function hidden(html: string, name: string): string {
