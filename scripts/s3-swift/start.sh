@@ -150,10 +150,10 @@ EOF
 # One device and one replica per ring; part power 6 keeps the builders instant.
 for ring in account:$((PORT + 3)) container:$((PORT + 2)) object:$((PORT + 1)); do
   name=${ring%%:*}
-  swift-ring-builder "$STATE/$name.builder" create 6 1 1 >&2
-  swift-ring-builder "$STATE/$name.builder" add "r1z1-127.0.0.1:${ring#*:}/d1" 100 >&2
+  swift-ring-builder "$STATE/$name.builder" create 6 1 1 >>"$STATE/rings.log"
+  swift-ring-builder "$STATE/$name.builder" add "r1z1-127.0.0.1:${ring#*:}/d1" 100 >>"$STATE/rings.log"
   # exit 1 is a warning (e.g. balance), only 2 is an error
-  swift-ring-builder "$STATE/$name.builder" rebalance >&2 || [[ $? -eq 1 ]]
+  swift-ring-builder "$STATE/$name.builder" rebalance >>"$STATE/rings.log" || [[ $? -eq 1 ]]
 done
 
 # setsid detaches the daemons from this shell's session so they outlive it; their output
