@@ -6,7 +6,8 @@
 #
 # Usage: start.sh [STATE_DIR]   (default $SLOTLINE_SWIFT_DIR or /tmp/slotline-swift)
 # Env: SLOTLINE_SWIFT_PORT (proxy, default 18080; the object, container and account servers
-#      and memcached take the next four ports), SLOTLINE_SWIFT_BUCKET (default slotline).
+#      and memcached take the next four ports), SLOTLINE_SWIFT_BUCKET (default slotline),
+#      SLOTLINE_SWIFT_REGION (default us-east-1).
 set -euo pipefail
 
 STATE=${1:-${SLOTLINE_SWIFT_DIR:-/tmp/slotline-swift}}
@@ -18,7 +19,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ACCOUNT=slotline
 USER_NAME=tester
 SECRET=slotline-secret
-REGION=us-east-1 # s3api's `location`: SigV4 signatures are checked against it
+# s3api's `location`: SigV4 signatures are checked against it, so clients must sign with it
+REGION=${SLOTLINE_SWIFT_REGION:-us-east-1}
 SERVERS=(memcached account container object proxy)
 
 log() { echo "[s3-swift] $*" >&2; }
