@@ -54,12 +54,13 @@ if ! command -v swift-proxy-server >/dev/null || ! command -v swift-object-serve
 fi
 
 started=$(date +%s%3N)
-mkdir -p "$STATE/srv/d1" "$STATE/run"
+mkdir -p "$STATE/srv/d1"
 WHO=$(id -un)
 
-# swift.conf is read from /etc/swift/swift.conf by every 2.30 daemon whatever swift_dir says
-# (set_swift_dir is only called by swift-recon), so the copy here documents the hash that is
-# expected; the Debian package ships /etc/swift/swift.conf with one.
+# Swift 2.30's daemons read the hash prefix/suffix from /etc/swift/swift.conf whatever
+# swift_dir says (only swift-recon honours swift_dir for it), so with the Debian package's file
+# in place objects hash with its values: harmless for a throwaway single-node store. This copy
+# is what goes there when the file is missing.
 cat >"$STATE/swift.conf" <<EOF
 [swift-hash]
 swift_hash_path_prefix = slotline-test-prefix
@@ -68,7 +69,7 @@ swift_hash_path_suffix = slotline-test-suffix
 name = Policy-0
 default = yes
 EOF
-[[ -f /etc/swift/swift.conf ]] || cp "$STATE/swift.conf" /etc/swift/swift.conf
+[[ -f /etc/swift/swift.conf ]] || install -D -m 644 "$STATE/swift.conf" /etc/swift/swift.conf
 
 # workers = 0 keeps each server one process (its pid is the one recorded); -v sends the logs
 # to stderr, hence to the log files, since there is no syslog socket to receive them.
