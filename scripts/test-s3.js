@@ -1,6 +1,6 @@
 // Runs the S3 test files against a real S3 server: starts a local Swift with s3api
 // (scripts/s3-swift/start.sh), runs the smoke check and the matching test files with
-// SLOTLINE_TEST_S3_URL set, then stops Swift whatever happened. Exits with the first failure.
+// SLOTLINE_TEST_S3_URL set, then stops Swift whatever happened. Exits non-zero if any failed.
 // Usage: npm run test:s3   (env passed on: SLOTLINE_FROM_SOURCE, SLOTLINE_SWIFT_PORT, ...)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -55,11 +55,17 @@ try {
     console.error(`scripts/s3-swift/start.sh failed (${start.error?.message ?? start.status})`);
   } else {
     const s3 = { SLOTLINE_TEST_S3_URL: line.slice('SLOTLINE_TEST_S3_URL='.length) };
-    status = run(process.execPath, ['--import', 'tsx', 'scripts/s3-swift/smoke.ts'], SMOKE_MS, s3);
+    const smoke = run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/s3-swift/smoke.ts'],
+      SMOKE_MS,
+      s3,
+    );
+    // The test files run even after a failed smoke check: their failures say more.
+    let tests = 0;
     if (files.length === 0) console.error(`no test file matches ${S3_TEST_FILE_NAME}`);
-    else if (status === 0) {
-      status = run(process.execPath, ['scripts/run-tests.js', ...files], TESTS_MS, s3);
-    }
+    else tests = run(process.execPath, ['scripts/run-tests.js', ...files], TESTS_MS, s3);
+    status = smoke || tests;
   }
 } finally {
   run('scripts/s3-swift/stop.sh', [], 60_000);
