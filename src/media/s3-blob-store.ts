@@ -62,11 +62,13 @@ function notFound(err: unknown): boolean {
 /** Counts and hashes bytes as they pass, failing past `limit` (and short of `exact`). */
 function meter(limit: number, exact: number | undefined) {
   const hash = createHash('sha256');
-  const state = { size: 0 };
+  const state: { size: number; refused: BlobSizeError | null } = { size: 0, refused: null };
+  const refuse = (kind: BlobSizeError['kind']) =>
+    (state.refused = new BlobSizeError(kind, state.size));
   const stream = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       state.size += chunk.length;
-      if (state.size > limit) cb(new BlobSizeError('too_large', state.size));
+      if (state.size > limit) cb(refuse('too_large'));
       else {
         hash.update(chunk);
         cb(null, chunk);
@@ -74,8 +76,7 @@ function meter(limit: number, exact: number | undefined) {
     },
     flush(cb) {
       // Failing here, before the end, makes the upload fail rather than complete short.
-      if (exact !== undefined && state.size !== exact)
-        cb(new BlobSizeError('too_short', state.size));
+      if (exact !== undefined && state.size !== exact) cb(refuse('too_short'));
       else cb();
     },
   });
@@ -133,7 +134,8 @@ export class S3BlobStore implements BlobStore {
     } catch (err) {
       input.destroy();
       m.stream.destroy();
-      throw err;
+      // The size refusal is the cause, even when aborting the multipart upload failed too.
+      throw m.state.refused ?? err;
     }
     return { size: m.state.size, sha256: m.digest() };
   }
