@@ -11,6 +11,9 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { hmac } from './lib/crypto.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
+import { MediaUrls } from './media/media-urls.ts';
+import { S3BlobStore } from './media/s3-blob-store.ts';
+import { OperatorError } from './lib/operator-error.ts';
 import { RequestMeter } from './modules/usage/request-meter.ts';
 import { planOf } from './modules/usage/usage.service.ts';
 import { verifiedKey, verifyKey } from './modules/keys/keys.service.ts';
@@ -43,20 +46,31 @@ export async function openContext(
     dataDir: config.dataDir,
     sqliteFile: options.sqliteFile,
   });
+  let owned: S3BlobStore | null = null;
   try {
+    let blobs = options.blobs;
+    if (!blobs) {
+      const made = openBlobStore(config);
+      if (made instanceof S3BlobStore) owned = made;
+      blobs = made;
+      await checkStore(made);
+    }
     if (!options.skipMigrations) await migrate(handle.db);
     const secret = await loadSecret(handle.db, config.secret);
     // Separate keys per purpose so a signature of one kind never verifies as another.
     const derive = (purpose: string) => hmac(secret, purpose).toString('base64url');
     const meter = new RequestMeter(handle.db);
     const keyUse = new KeyUse(handle.db);
+    const clock = options.clock ?? systemClock;
+    const signer = new UrlSigner(derive('signed-urls'), config.publicUrl);
     const ctx: AppContext = {
       db: handle.db,
       dialect: handle.dialect,
       config,
-      clock: options.clock ?? systemClock,
-      blobs: options.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs')),
-      signer: new UrlSigner(derive('signed-urls'), config.publicUrl),
+      clock,
+      blobs,
+      signer,
+      media: new MediaUrls(signer, blobs, clock),
       cursors: new CursorCodec(derive('cursors')),
       meter,
       keyUse,
@@ -72,11 +86,29 @@ export async function openContext(
         await ctx.meter.stop();
         await ctx.keyUse.stop();
         await handle.close();
+        owned?.close();
       },
     };
   } catch (err) {
     await handle.close();
+    owned?.close();
     throw err;
+  }
+}
+
+/** The blob store the configuration names: local disk by default, or an S3 bucket. */
+export function openBlobStore(config: Config): BlobStore {
+  return config.storage.kind === 's3'
+    ? new S3BlobStore(config.storage)
+    : new LocalBlobStore(join(config.dataDir, 'blobs'));
+}
+
+/** Media storage must be usable before anything is served; the operator sees why not. */
+async function checkStore(blobs: BlobStore): Promise<void> {
+  try {
+    await blobs.check();
+  } catch (err) {
+    throw new OperatorError(`Media storage is not usable: ${(err as Error).message}`);
   }
 }
 

@@ -6,6 +6,11 @@ import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './modules/usage/p
 import { validTimezone } from './schedule/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
 import { OperatorError } from './lib/operator-error.ts';
+import {
+  StorageConfigError,
+  parseStorageConfig,
+  type StorageConfig,
+} from './media/storage-config.ts';
 
 export interface Config {
   readonly port: number;
@@ -35,6 +40,8 @@ export interface Config {
   readonly taskReportTimeoutMs: number;
   /** Whether the service process drives its simulated workers (SIMULATOR=on|off, default on). */
   readonly simulator: boolean;
+  /** Where media bytes live: local disk under dataDir/blobs, or an S3-compatible bucket. */
+  readonly storage: StorageConfig;
 }
 
 export class ConfigError extends OperatorError {}
@@ -100,6 +107,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (err instanceof AllowListError) throw new ConfigError(`REMOTE_FETCH_ALLOW: ${err.message}`);
     throw err;
   }
+  let storage: StorageConfig;
+  try {
+    storage = parseStorageConfig(env);
+  } catch (err) {
+    if (err instanceof StorageConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
   return Object.freeze({
     port,
     host,
@@ -116,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dispatchIntervalMs: int(env, 'DISPATCH_INTERVAL_MS', 15_000, 0, 3_600_000),
     taskReportTimeoutMs: int(env, 'TASK_REPORT_TIMEOUT_SECONDS', 7_200, 60, 7 * 86_400) * 1000,
     simulator: onOff(env, 'SIMULATOR', true),
+    storage,
   });
 }

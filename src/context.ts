@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock.ts';
 import type { CursorCodec } from './lib/cursor.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
+import type { MediaUrls } from './media/media-urls.ts';
 import type { RequestMeter } from './modules/usage/request-meter.ts';
 import type { KeyUse } from './modules/keys/key-use.ts';
 import type { ThumbnailQueue } from './media/thumbnail-queue.ts';
@@ -17,6 +18,8 @@ export interface AppContext {
   clock: Clock;
   blobs: BlobStore;
   signer: UrlSigner;
+  /** Download URLs of stored media: presigned by the bucket, or signed by the service. */
+  media: MediaUrls;
   cursors: CursorCodec;
   /** Counts API requests against the daily cap. */
   meter: RequestMeter;

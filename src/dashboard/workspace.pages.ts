@@ -18,7 +18,7 @@ import {
   createFolder,
   IMAGE_LIMITS,
 } from '../modules/workspace/workspace.edit.ts';
-import { getWorkspace, imagePath } from '../modules/workspace/workspace.service.ts';
+import { getWorkspace, workspaceImageUrls } from '../modules/workspace/workspace.service.ts';
 import { page } from './dashboard.plugin.ts';
 import {
   BASE,
@@ -86,15 +86,18 @@ export function workspacePages(ctx: AppContext) {
     extra: { error?: string; folderName?: string } = {},
   ) {
     const user = userOf(req);
-    const workspace = await getWorkspace(ctx, user.companyId);
     const expiresAt = new Date(ctx.clock.now().getTime() + THUMBNAIL_SECONDS * 1000);
+    const [workspace, urls] = await Promise.all([
+      getWorkspace(ctx, user.companyId),
+      workspaceImageUrls(ctx, user.companyId, expiresAt),
+    ]);
     const query = req.query as { done?: unknown };
     return page(req, reply, 'workspace.eta', 'Workspace', {
       folders: workspace.folders.map((folder) => ({
         ...folder,
         images: folder.images.map((image) => ({
           ...image,
-          url: ctx.signer.sign(imagePath(image.imageId), expiresAt),
+          url: urls.get(image.imageId) ?? '',
         })),
         packs: folder.packs.map((pack) => ({
           ...pack,

@@ -88,11 +88,14 @@ export interface VideoThumbnailOptions {
   ffmpegPath?: string;
 }
 
-/** JPEG thumbnail of the image at `inputPath` (PNG, JPEG, WebP; HEIC when decodable). */
-export async function imageThumbnail(inputPath: string): Promise<Buffer> {
-  await assertReadableFile(inputPath);
+/**
+ * JPEG thumbnail of the image at `input`, a path or the bytes themselves (PNG, JPEG,
+ * WebP; HEIC when decodable).
+ */
+export async function imageThumbnail(input: string | Buffer): Promise<Buffer> {
+  if (typeof input === 'string') await assertReadableFile(input);
   try {
-    const image = sharp(inputPath, {
+    const image = sharp(input, {
       limitInputPixels: THUMBNAIL_LIMITS.maxInputPixels,
       autoOrient: true,
       // Warnings (stray bytes, odd markers) are common in camera files and harmless.
@@ -100,7 +103,7 @@ export async function imageThumbnail(inputPath: string): Promise<Buffer> {
     });
     return await encodeThumbnail(image);
   } catch (error) {
-    throw await classifyImageFailure(inputPath, error);
+    throw await classifyImageFailure(input, error);
   }
 }
 
@@ -166,7 +169,10 @@ async function assertReadableFile(path: string): Promise<void> {
   if (!isFile) throw new ThumbnailError('unavailable', 'the input is not a regular file');
 }
 
-async function classifyImageFailure(path: string, error: unknown): Promise<ThumbnailError> {
+async function classifyImageFailure(
+  path: string | Buffer,
+  error: unknown,
+): Promise<ThumbnailError> {
   if (error instanceof ThumbnailError) return error;
   // Reading the header again tells "valid HEIC we cannot decode" from "broken file".
   const meta = await sharp(path)

@@ -79,6 +79,14 @@ export async function inspectImage(
   return withFileSource(path, (source) => checkImageSource(source, declared));
 }
 
+/** `inspectImage` over any byte source (a stored object read by ranges). */
+export async function inspectImageSource(
+  source: ByteSource,
+  declared: DeclaredMedia,
+): Promise<ImageInspection> {
+  return checkDeclaredImage(declared) ?? checkImageSource(source, declared);
+}
+
 /**
  * The checks of `inspectImage` over bytes from any source (a stored file, or bytes a
  * caller already holds, as the dashboard's workspace upload does). Never throws for any

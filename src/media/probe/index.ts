@@ -1,7 +1,14 @@
 // Public entry points of the media probes; the upload endpoints import from here.
-export { inspectVideo, checkVideoInfo, checkDeclaredVideo, VIDEO_LIMITS } from './video-rules.ts';
+export {
+  inspectVideo,
+  inspectVideoSource,
+  checkVideoInfo,
+  checkDeclaredVideo,
+  VIDEO_LIMITS,
+} from './video-rules.ts';
 export {
   inspectImage,
+  inspectImageSource,
   checkImageSource,
   checkDeclaredImage,
   probeImageSource,

@@ -19,7 +19,7 @@
 // - A declared `sizeBytes` that differs from the stored file means a short or padded
 //   upload and is refused as invalid_media_specs.
 import { probeMp4Source } from './mp4.ts';
-import { withFileSource } from './source.ts';
+import { withFileSource, type ByteSource } from './source.ts';
 import type { DeclaredMedia, MediaRejection, VideoInfo, VideoInspection } from './types.ts';
 
 export const VIDEO_LIMITS = {
@@ -153,11 +153,19 @@ export async function inspectVideo(
 ): Promise<VideoInspection> {
   const declaredProblem = checkDeclaredVideo(declared);
   if (declaredProblem) return declaredProblem;
-  return withFileSource(path, async (source) => {
-    const sizeProblem = checkVideoSize(source.size, declared.sizeBytes);
-    if (sizeProblem) return sizeProblem;
-    const probe = await probeMp4Source(source);
-    if (!probe.ok) return probeRejection(probe.kind, probe.reason);
-    return checkVideoInfo(probe.info) ?? { ok: true, info: probe.info };
-  });
+  return withFileSource(path, (source) => inspectVideoSource(source, declared));
+}
+
+/** The checks of `inspectVideo` over any byte source (a stored object read by ranges). */
+export async function inspectVideoSource(
+  source: ByteSource,
+  declared: DeclaredMedia,
+): Promise<VideoInspection> {
+  const declaredProblem = checkDeclaredVideo(declared);
+  if (declaredProblem) return declaredProblem;
+  const sizeProblem = checkVideoSize(source.size, declared.sizeBytes);
+  if (sizeProblem) return sizeProblem;
+  const probe = await probeMp4Source(source);
+  if (!probe.ok) return probeRejection(probe.kind, probe.reason);
+  return checkVideoInfo(probe.info) ?? { ok: true, info: probe.info };
 }

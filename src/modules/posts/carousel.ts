@@ -2,10 +2,10 @@
 // 1080 x 1920 JPEG stored beside the post; then the post's items leave
 // `processing` for their opening status. A failed render fails the items with
 // the reason, and queueing later answers `media_not_ready`.
-import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
+import { IMAGE_LIMITS } from '../../media/probe/index.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
 import { uploadBlobKeys } from '../uploads/uploads.service.ts';
 import {
@@ -28,9 +28,8 @@ async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
   const uploads = await uploadBlobKeys(ctx.db, post.company_id, ids);
   const bytes = new Map<string, Buffer>();
   for (const u of uploads) {
-    const path = ctx.blobs.localPath(u.blob_key);
-    if (!path) throw new Error('rendering needs a local blob path');
-    bytes.set(u.id, await readFile(path));
+    const image = await ctx.blobs.read(u.blob_key, IMAGE_LIMITS.maxBytes);
+    if (image) bytes.set(u.id, image);
   }
   const keys: string[] = [];
   let first: Buffer | null = null;
@@ -40,14 +39,14 @@ async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
     const jpeg = await renderSlide(slide, image);
     first ??= jpeg;
     const key = slideKey(post, i);
-    await ctx.blobs.put(key, jpeg);
+    await ctx.blobs.put(key, jpeg, { contentType: 'image/jpeg' });
     keys.push(key);
   }
   const thumb = await sharp(first as Buffer)
     .resize(270, 480)
     .jpeg({ quality: 80 })
     .toBuffer();
-  await ctx.blobs.put(carouselThumbnailKey(post), thumb);
+  await ctx.blobs.put(carouselThumbnailKey(post), thumb, { contentType: 'image/jpeg' });
   return keys;
 }
 

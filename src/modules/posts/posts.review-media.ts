@@ -28,14 +28,23 @@ export async function reviewMedia(
     rows.map((r) => {
       const slides = r.media_keys ? (JSON.parse(r.media_keys) as string[]) : null;
       const items = slides
-        ? slides.map((_, i) => ({
-            url: ctx.signer.sign(postMediaPath(r.id, `slide-${i}`), expires),
+        ? slides.map((key, i) => ({
+            url: ctx.media.url(
+              { path: postMediaPath(r.id, `slide-${i}`), key, contentType: 'image/jpeg' },
+              expires,
+            ),
             contentType: 'image/jpeg',
           }))
-        : (JSON.parse(r.media_upload_ids) as string[]).map((id) => ({
-            url: ctx.signer.sign(mediaPath(id), expires),
-            contentType: facts.get(id)?.content_type ?? 'application/octet-stream',
-          }));
+        : (JSON.parse(r.media_upload_ids) as string[]).map((id) => {
+            const f = facts.get(id);
+            const contentType = f?.content_type ?? 'application/octet-stream';
+            const path = mediaPath(id);
+            // An upload gone meanwhile keeps the service URL, which answers not found.
+            const url = f
+              ? ctx.media.url({ path, key: f.blob_key, contentType }, expires)
+              : ctx.signer.sign(path, expires);
+            return { url, contentType };
+          });
       return [r.id, items];
     }),
   );

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
+import { REDIRECT_RESPONSE, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import {
   CancelledPost,
@@ -218,24 +219,20 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
               description: 'A JPEG',
               content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
             }),
+            ...REDIRECT_RESPONSE,
             ...errorResponses(['invalid_request', 'invalid_signature', 'post_not_found']),
           },
         },
       },
       async (req, reply) => {
-        const file = await openPostMedia(
+        const answer = await openPostMedia(
           ctx,
           req.params.postId,
           req.params.part,
           req.query.expires,
           req.query.signature,
         );
-        return reply
-          .header('content-type', 'image/jpeg')
-          .header('content-length', String(file.size))
-          .header('cache-control', 'private, max-age=300')
-          .header('x-content-type-options', 'nosniff')
-          .send(file.stream);
+        return sendMedia(reply, answer);
       },
     );
   };

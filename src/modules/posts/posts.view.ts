@@ -1,7 +1,7 @@
 // The post as the API shows it (SPEC 2.2), built from its row, items and groups.
 import type { AppContext } from '../../context.ts';
 import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../db/types.ts';
-import { mediaPath } from '../uploads/uploads.service.ts';
+import { mediaPath, uploadThumbnailKey } from '../uploads/uploads.service.ts';
 import { itemsOfPosts, type ItemWithAccount } from '../items/items.service.ts';
 import { uploadsWithThumbnail } from '../uploads/uploads.service.ts';
 import { groupsOfPosts } from './post-groups.repository.ts';
@@ -13,6 +13,7 @@ import type { PostStatus } from '../items/items.status.ts';
 
 /** Signed media URLs in post responses live for an hour. */
 const URL_MS = 60 * 60 * 1000;
+const JPEG = 'image/jpeg';
 
 export function postMediaPath(postId: string, part: 'thumbnail' | `slide-${number}`): string {
   return `/v2/media/posts/${encodeURIComponent(postId)}/${part}`;
@@ -57,37 +58,21 @@ export function thumbnailUrlUntil(
   expires: Date,
 ): string | null {
   if (post.carousel) {
-    return post.thumbnail_key ? signed(ctx, postMediaPath(post.id, 'thumbnail'), expires) : null;
+    return post.thumbnail_key
+      ? ctx.media.url(
+          { path: postMediaPath(post.id, 'thumbnail'), key: post.thumbnail_key, contentType: JPEG },
+          expires,
+        )
+      : null;
   }
   if (thumbnailReady && post.thumbnail_upload_id) {
-    return signed(ctx, mediaPath(post.thumbnail_upload_id, true), expires);
+    const id = post.thumbnail_upload_id;
+    return ctx.media.url(
+      { path: mediaPath(id, true), key: uploadThumbnailKey(id), contentType: JPEG },
+      expires,
+    );
   }
   return null;
-}
-
-/**
- * Signed URLs of the current expiry second, per signer. A signature depends
- * only on the path and the expiry in whole seconds, so every response within
- * one second carries the same URL for a path; a page of posts would otherwise
- * compute one HMAC per post on every request.
- */
-const signedThisSecond = new WeakMap<object, { second: number; urls: Map<string, string> }>();
-const MAX_MEMO = 10_000;
-
-function signed(ctx: AppContext, path: string, expires: Date): string {
-  const second = Math.floor(expires.getTime() / 1000);
-  let memo = signedThisSecond.get(ctx.signer);
-  if (!memo || memo.second !== second) {
-    memo = { second, urls: new Map() };
-    signedThisSecond.set(ctx.signer, memo);
-  }
-  let url = memo.urls.get(path);
-  if (url === undefined) {
-    if (memo.urls.size >= MAX_MEMO) memo.urls.clear();
-    url = ctx.signer.sign(path, expires);
-    memo.urls.set(path, url);
-  }
-  return url;
 }
 
 /** Which of the posts' source uploads already have a thumbnail, in one query. */

@@ -5,11 +5,9 @@ import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
 import sharp from 'sharp';
 import { ThumbnailError, imageThumbnail, videoThumbnail } from '../../media/thumbnails.ts';
+import { IMAGE_LIMITS, VIDEO_LIMITS } from '../../media/probe/index.ts';
 import { setThumbnail } from './uploads.repository.ts';
-
-export function thumbnailKeyOf(row: Pick<UploadsTable, 'blob_key'>): string {
-  return `${row.blob_key}.thumb.jpg`;
-}
+import { uploadThumbnailKey } from './uploads.service.ts';
 
 /**
  * A neutral tile in the image's proportions, for valid images this build cannot
@@ -41,17 +39,30 @@ function thumbnailFailure(err: unknown): string {
 }
 
 /**
+ * The thumbnail's JPEG. ffmpeg reads a file (with object storage, a bounded temporary
+ * copy); images are decoded from memory.
+ */
+async function render(ctx: AppContext, row: UploadsTable): Promise<Buffer> {
+  if (row.kind === 'video') {
+    return ctx.blobs.withLocalFile(row.blob_key, VIDEO_LIMITS.maxBytes, (path) =>
+      videoThumbnail(path),
+    );
+  }
+  const bytes = await ctx.blobs.read(row.blob_key, IMAGE_LIMITS.maxBytes);
+  if (!bytes) throw new Error(`the stored bytes of upload ${row.id} are missing`);
+  return imageThumbnail(bytes);
+}
+
+/**
  * Renders and stores the thumbnail of one ready upload. A failure is recorded on the
  * upload (thumbnailStatus `failed`), so no view waits for a thumbnail that will not
  * come, and is then rethrown for the log.
  */
 export async function makeThumbnail(ctx: AppContext, row: UploadsTable): Promise<void> {
-  const path = ctx.blobs.localPath(row.blob_key);
-  if (!path) throw new Error('thumbnails need a local blob path');
   let jpeg: Buffer;
   try {
     try {
-      jpeg = row.kind === 'video' ? await videoThumbnail(path) : await imageThumbnail(path);
+      jpeg = await render(ctx, row);
     } catch (err) {
       if (!(err instanceof ThumbnailError && err.reason === 'unsupported')) throw err;
       jpeg = await placeholder(row);
@@ -61,8 +72,8 @@ export async function makeThumbnail(ctx: AppContext, row: UploadsTable): Promise
     await setThumbnail(ctx.db, row.id, { thumbnail_error: thumbnailFailure(err) }, at);
     throw err;
   }
-  const key = thumbnailKeyOf(row);
-  await ctx.blobs.put(key, jpeg);
+  const key = uploadThumbnailKey(row.id);
+  await ctx.blobs.put(key, jpeg, { contentType: 'image/jpeg' });
   await setThumbnail(
     ctx.db,
     row.id,

@@ -133,13 +133,13 @@ export async function blobKeys(
     .execute();
 }
 
-/** Content type and SHA-256 of each upload a task's media is made of. */
+/** Content type, SHA-256 and stored key of each upload a task's media is made of. */
 export async function contentFacts(db: DbOrTx, ids: readonly string[]) {
-  type Facts = { content_type: string; sha256: string | null };
+  type Facts = { content_type: string; sha256: string | null; blob_key: string };
   if (ids.length === 0) return new Map<string, Facts>();
   const rows = await db
     .selectFrom('uploads')
-    .select(['id', 'content_type', 'sha256'])
+    .select(['id', 'content_type', 'sha256', 'blob_key'])
     .where('id', 'in', [...ids])
     .execute();
   return new Map<string, Facts>(rows.map((r) => [r.id, r]));

@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
 import { principalOf } from '../../http/auth.ts';
+import { REDIRECT_RESPONSE, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import {
   CreateUploadBody,
@@ -32,19 +33,6 @@ const binary = (description: string) =>
     description,
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
   });
-
-/** Streams a stored file with the headers a download needs. */
-function sendFile(
-  reply: FastifyReply,
-  file: { stream: Readable; contentType: string; size: number },
-) {
-  return reply
-    .header('content-type', file.contentType)
-    .header('content-length', String(file.size))
-    .header('cache-control', 'private, max-age=300')
-    .header('x-content-type-options', 'nosniff')
-    .send(file.stream);
-}
 
 export function uploadsRoutes(
   ctx: AppContext,
@@ -215,12 +203,13 @@ export function uploadsRoutes(
             querystring: SignedQuery,
             response: {
               200: binary(thumbnail ? 'The JPEG thumbnail' : 'The file bytes'),
+              ...REDIRECT_RESPONSE,
               ...errorResponses(['invalid_request', 'invalid_signature', 'upload_not_found']),
             },
           },
         },
         async (req, reply) =>
-          sendFile(
+          sendMedia(
             reply,
             await openUploadMedia(
               ctx,

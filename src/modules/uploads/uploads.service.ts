@@ -3,18 +3,20 @@
 // each one conditional on the status it starts from, so concurrent requests
 // cannot both move the same upload.
 import type { Readable } from 'node:stream';
+import type { ByteSource } from '../../media/probe/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, UploadsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
+import { REDIRECT_URL_MS, type MediaAnswer } from '../../media/media-urls.ts';
 import {
   IMAGE_LIMITS,
   VIDEO_LIMITS,
   checkDeclaredImage,
   checkDeclaredVideo,
-  inspectImage,
-  inspectVideo,
+  inspectImageSource,
+  inspectVideoSource,
   type MediaRejection,
 } from '../../media/probe/index.ts';
 import type { Principal } from '../../access.ts';
@@ -26,6 +28,7 @@ import type {
   UploadOut,
 } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
+import { adoptIncoming, incomingKey } from './uploads.incoming.ts';
 
 /** DECISIONS 3: upload URLs expire after an hour; so do media URLs handed out on reads. */
 const UPLOAD_URL_MS = 60 * 60 * 1000;
@@ -52,6 +55,13 @@ export function bytesPath(uploadId: string): string {
 export function mediaPath(uploadId: string, thumbnail = false): string {
   return `/v2/media/uploads/${encodeURIComponent(uploadId)}${thumbnail ? '/thumbnail' : ''}`;
 }
+/**
+ * Where an upload's thumbnail is stored: a function of the upload id alone, so views
+ * that know only that the thumbnail exists (posts, tasks) can name it in a presigned URL.
+ */
+export function uploadThumbnailKey(uploadId: string): string {
+  return `thumbnails/${uploadId}.thumb.jpg`;
+}
 /** What an upload URL is bound to besides its path: the declared size and type. */
 function uploadBinding(row: Pick<UploadsTable, 'size_bytes' | 'content_type'>): string {
   return `${row.size_bytes ?? ''}\n${row.content_type}`;
@@ -77,10 +87,16 @@ export function toUpload(ctx: AppContext, row: UploadsTable): UploadOut {
   if (row.size_bytes !== null) out.sizeBytes = row.size_bytes;
   if (row.status === 'ready') {
     const expires = new Date(ctx.clock.now().getTime() + MEDIA_URL_MS);
-    out.url = ctx.signer.sign(mediaPath(row.id), expires);
+    out.url = ctx.media.url(
+      { path: mediaPath(row.id), key: row.blob_key, contentType: row.content_type },
+      expires,
+    );
     if (row.sha256) out.sha256 = row.sha256;
     if (row.thumbnail_key) {
-      out.thumbnailUrl = ctx.signer.sign(mediaPath(row.id, true), expires);
+      out.thumbnailUrl = ctx.media.url(
+        { path: mediaPath(row.id, true), key: row.thumbnail_key, contentType: 'image/jpeg' },
+        expires,
+      );
       out.thumbnailStatus = 'ready';
     } else if (row.thumbnail_error) {
       out.thumbnailStatus = 'failed';
@@ -150,6 +166,14 @@ export async function createSignedUpload(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + UPLOAD_URL_MS);
   const id = newId('upl', now.getTime());
+  // With object storage the caller PUTs straight to the bucket, under a key no later
+  // step reads as content: `complete` copies it to a key no URL can write.
+  const incoming = incomingKey(principal.companyId, id);
+  const presigned = await ctx.blobs.presignPut(incoming, {
+    size: sizeBytes,
+    contentType,
+    expiresInSeconds: UPLOAD_URL_MS / 1000,
+  });
   const row: UploadsTable = {
     id,
     company_id: principal.companyId,
@@ -161,8 +185,9 @@ export async function createSignedUpload(
     content_type: contentType,
     size_bytes: sizeBytes,
     stored_bytes: null,
-    // Replaced by the file of the PUT attempt that wins (receiveBytes).
-    blob_key: `uploads/${principal.companyId}/${id}`,
+    // Replaced by the file of the PUT attempt that wins (receiveBytes), or by the
+    // copy `complete` makes of the bucket's incoming object.
+    blob_key: presigned ? incoming : `uploads/${principal.companyId}/${id}`,
     sha256: null,
     thumbnail_key: null,
     thumbnail_error: null,
@@ -180,7 +205,7 @@ export async function createSignedUpload(
   });
   return {
     uploadId: id,
-    uploadUrl: ctx.signer.sign(bytesPath(id), expiresAt, uploadBinding(row)),
+    uploadUrl: presigned ?? ctx.signer.sign(bytesPath(id), expiresAt, uploadBinding(row)),
     expiresAt: expiresAt.toISOString(),
   };
 }
@@ -300,15 +325,26 @@ async function inspectStored(
   ctx: AppContext,
   row: UploadsTable,
 ): Promise<{ ok: true; info: MediaInfo } | MediaRejection> {
-  const path = ctx.blobs.localPath(row.blob_key);
-  if (!path) throw new Error('media inspection needs a local blob path');
+  const source = await ctx.blobs.openSource(row.blob_key);
+  if (!source) throw new Error(`the stored bytes of upload ${row.id} are missing`);
+  try {
+    return await inspectSource(source, row);
+  } finally {
+    await source.close().catch(() => undefined);
+  }
+}
+
+async function inspectSource(
+  source: ByteSource,
+  row: UploadsTable,
+): Promise<{ ok: true; info: MediaInfo } | MediaRejection> {
   const declared = {
     filename: row.filename,
     contentType: row.content_type,
     ...(row.size_bytes !== null ? { sizeBytes: row.size_bytes } : {}),
   };
   if (row.kind === 'video') {
-    const r = await inspectVideo(path, declared);
+    const r = await inspectVideoSource(source, declared);
     if (!r.ok) return r;
     const i = r.info;
     return {
@@ -323,7 +359,7 @@ async function inspectStored(
       },
     };
   }
-  const r = await inspectImage(path, declared);
+  const r = await inspectImageSource(source, declared);
   if (!r.ok) return r;
   return { ok: true, info: { width: r.info.width, height: r.info.height, format: r.info.format } };
 }
@@ -343,6 +379,9 @@ export async function completeUpload(
         ? `Upload ${uploadId} already failed validation: ${row.error ?? 'unknown reason'}`
         : `Upload ${uploadId} is already complete`,
     );
+  }
+  if (row.stored_bytes === null && row.blob_key === incomingKey(row.company_id, row.id)) {
+    return finishUpload(ctx, principal, await adoptIncoming(ctx, row), onReady);
   }
   if (row.stored_bytes === null) {
     throw new ApiError('upload_incomplete', `No bytes have been sent to upload ${uploadId} yet`);
@@ -412,12 +451,6 @@ export async function getUpload(
   return toUpload(ctx, row);
 }
 
-export interface SignedMedia {
-  stream: Readable;
-  contentType: string;
-  size: number;
-}
-
 /** GET of a signed media URL: the upload's bytes or its thumbnail. */
 export async function openUploadMedia(
   ctx: AppContext,
@@ -425,7 +458,7 @@ export async function openUploadMedia(
   thumbnail: boolean,
   expires: number,
   signature: string,
-): Promise<SignedMedia> {
+): Promise<MediaAnswer> {
   const check = ctx.signer.check(
     mediaPath(uploadId, thumbnail),
     expires,
@@ -437,10 +470,18 @@ export async function openUploadMedia(
     throw new ApiError('invalid_signature', 'This URL’s signature is not valid');
   const row = await repo.findUploadById(ctx.db, uploadId);
   const key = row && (thumbnail ? row.thumbnail_key : row.status === 'ready' ? row.blob_key : null);
-  const stat = key ? await ctx.blobs.stat(key) : null;
-  const stream = key && stat ? await ctx.blobs.get(key) : null;
-  if (!row || !stream || !stat) throw notFound(uploadId);
-  return { stream, contentType: thumbnail ? 'image/jpeg' : row.content_type, size: stat.size };
+  if (!row || !key) throw notFound(uploadId);
+  const contentType = thumbnail ? 'image/jpeg' : row.content_type;
+  const until = new Date(ctx.clock.now().getTime() + REDIRECT_URL_MS);
+  const redirect = ctx.media.direct(
+    { path: mediaPath(uploadId, thumbnail), key, contentType },
+    until,
+  );
+  if (redirect) return { redirect };
+  const stat = await ctx.blobs.stat(key);
+  const stream = stat ? await ctx.blobs.get(key) : null;
+  if (!stream || !stat) throw notFound(uploadId);
+  return { stream, contentType, size: stat.size };
 }
 
 export type { MediaUpload } from './uploads.repository.ts';
@@ -468,7 +509,7 @@ export function uploadBlobKeys(
   return repo.blobKeys(db, companyId, ids);
 }
 
-/** Content type and SHA-256 of each upload a task's media is made of. */
+/** Content type, SHA-256 and stored key of each upload a task's media is made of. */
 export function uploadFacts(db: DbOrTx, ids: readonly string[]) {
   return repo.contentFacts(db, ids);
 }

@@ -73,15 +73,24 @@ async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise
     const expires = new Date(Math.max(now + MIN_URL_MS, reportBy ? Date.parse(reportBy) : 0));
     const slides = r.media_keys ? (JSON.parse(r.media_keys) as string[]) : null;
     const items = slides
-      ? slides.map((_, i) => ({
-          url: ctx.signer.sign(postMediaPath(r.post_id, `slide-${i}`), expires),
+      ? slides.map((key, i) => ({
+          url: ctx.media.url(
+            { path: postMediaPath(r.post_id, `slide-${i}`), key, contentType: 'image/jpeg' },
+            expires,
+          ),
           contentType: 'image/jpeg',
         }))
       : (JSON.parse(r.media_upload_ids) as string[]).map((id) => {
           const f = facts.get(id);
+          const contentType = f?.content_type ?? 'application/octet-stream';
+          const path = mediaPath(id);
+          // An upload gone meanwhile keeps the service URL, which answers not found.
+          const url = f
+            ? ctx.media.url({ path, key: f.blob_key, contentType }, expires)
+            : ctx.signer.sign(path, expires);
           return {
-            url: ctx.signer.sign(mediaPath(id), expires),
-            contentType: f?.content_type ?? 'application/octet-stream',
+            url,
+            contentType,
             ...(f?.sha256 ? { sha256: f.sha256 } : {}),
           };
         });

@@ -34,11 +34,11 @@ export async function findImagesByIds(
   db: DbOrTx,
   companyId: string,
   imageIds: string[],
-): Promise<Pick<ImagesTable, 'id' | 'folder_id'>[]> {
+): Promise<Pick<ImagesTable, 'id' | 'folder_id' | 'blob_key' | 'content_type'>[]> {
   if (imageIds.length === 0) return [];
   return db
     .selectFrom('images')
-    .select(['id', 'folder_id'])
+    .select(['id', 'folder_id', 'blob_key', 'content_type'])
     .where('company_id', '=', companyId)
     .where('id', 'in', imageIds)
     .execute();

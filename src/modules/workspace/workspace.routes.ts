@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
+import { REDIRECT_RESPONSE, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.ts';
 import {
   ImageIdParams,
@@ -75,23 +76,19 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsync {
               description: 'The image bytes',
               content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
             }),
+            ...REDIRECT_RESPONSE,
             ...errorResponses(['invalid_request', 'invalid_signature', 'image_not_found']),
           },
         },
       },
       async (req, reply) => {
-        const blob = await openSignedImage(
+        const answer = await openSignedImage(
           ctx,
           req.params.imageId,
           req.query.expires,
           req.query.signature,
         );
-        return reply
-          .header('content-type', blob.contentType)
-          .header('content-length', String(blob.size))
-          .header('cache-control', 'private, max-age=300')
-          .header('x-content-type-options', 'nosniff')
-          .send(blob.stream);
+        return sendMedia(reply, answer);
       },
     );
   };

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import sharp from 'sharp';
-import type { Readable } from 'node:stream';
+import { REDIRECT_URL_MS, type MediaAnswer } from '../../media/media-urls.ts';
 import type { AppContext } from '../../context.ts';
 import type { ImagePacksTable, ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
@@ -95,6 +95,30 @@ export async function getWorkspace(ctx: AppContext, companyId: string): Promise<
   };
 }
 
+interface StoredImage {
+  id: string;
+  blob_key: string;
+  content_type: string;
+}
+
+/** An expiring download URL of a workspace image (a presigned GET with object storage). */
+export function imageUrl(ctx: AppContext, image: StoredImage, expiresAt: Date): string {
+  return ctx.media.url(
+    { path: imagePath(image.id), key: image.blob_key, contentType: image.content_type },
+    expiresAt,
+  );
+}
+
+/** Download URLs of all the company's workspace images, by image id. */
+export async function workspaceImageUrls(
+  ctx: AppContext,
+  companyId: string,
+  expiresAt: Date,
+): Promise<Map<string, string>> {
+  const images = await repo.listImages(ctx.db, companyId);
+  return new Map(images.map((i) => [i.id, imageUrl(ctx, i, expiresAt)]));
+}
+
 /** Signs download URLs for images found through the company's own folders. */
 export async function createMediaUrls(
   ctx: AppContext,
@@ -109,6 +133,7 @@ export async function createMediaUrls(
     ...new Set(input.items.map((i) => i.imageId)),
   ]);
   const folderOf = new Map(found.map((r) => [r.id, r.folder_id]));
+  const imageOf = new Map(found.map((r) => [r.id, r]));
   for (const [i, item] of input.items.entries()) {
     if (folderOf.get(item.imageId) !== item.folderId) {
       throw new ApiError(
@@ -122,15 +147,9 @@ export async function createMediaUrls(
     data: input.items.map((item) => ({
       folderId: item.folderId,
       imageId: item.imageId,
-      url: ctx.signer.sign(imagePath(item.imageId), expiresAt),
+      url: imageUrl(ctx, imageOf.get(item.imageId) as StoredImage, expiresAt),
     })),
   };
-}
-
-export interface SignedBlob {
-  stream: Readable;
-  contentType: string;
-  size: number;
 }
 
 export async function openSignedImage(
@@ -138,12 +157,18 @@ export async function openSignedImage(
   imageId: string,
   expires: number,
   signature: string,
-): Promise<SignedBlob> {
+): Promise<MediaAnswer> {
   const check = ctx.signer.check(imagePath(imageId), expires, signature, ctx.clock.now());
   if (check === 'expired') throw new ApiError('invalid_signature', 'This URL has expired');
   if (check === 'invalid')
     throw new ApiError('invalid_signature', 'This URL’s signature is not valid');
   const image = await repo.findImageBlob(ctx.db, imageId);
+  if (image) {
+    const until = new Date(ctx.clock.now().getTime() + REDIRECT_URL_MS);
+    const ref = { path: imagePath(imageId), key: image.blob_key, contentType: image.content_type };
+    const redirect = ctx.media.direct(ref, until);
+    if (redirect) return { redirect };
+  }
   const stream = image ? await ctx.blobs.get(image.blob_key) : null;
   if (!image || !stream) throw new ApiError('image_not_found', `Image ${imageId} does not exist`);
   return { stream, contentType: image.content_type, size: image.size_bytes };
