@@ -10,7 +10,7 @@ export const PG_ADMIN_URL =
   process.env.SLOTLINE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
     await client.query('select 1');

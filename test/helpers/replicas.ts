@@ -11,7 +11,7 @@ const STOP_MS = 15_000;
 export interface Replica {
   url: string;
   child: ChildProcess;
-  /** What the process wrote to stderr so far (for a failing assertion's message). */
+  /** The tail of what the process wrote (its log), for a failing assertion's message. */
   stderr(): string;
 }
 
@@ -48,20 +48,37 @@ function stopOne(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts `n` service processes with `env` (DATABASE_URL, storage, ...) and waits for each. */
-export async function startReplicas(n: number, env: NodeJS.ProcessEnv): Promise<Replicas> {
+/**
+ * Starts `n` service processes with `env` (DATABASE_URL, storage, ...) and what `own` adds for
+ * each, and waits for each.
+ */
+export async function startReplicas(
+  n: number,
+  env: NodeJS.ProcessEnv,
+  own: (index: number) => NodeJS.ProcessEnv = () => ({}),
+): Promise<Replicas> {
   const replicas: Replica[] = [];
   for (let i = 0; i < n; i++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        ...env,
+        ...own(i),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // The service logs to stdout (pino) and reports start-up failures on stderr: keep the tail.
     let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-8000);
-    });
+    const keep = (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-16_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     replicas.push({ url, child, stderr: () => stderr });
   }
   const stop = async () => {

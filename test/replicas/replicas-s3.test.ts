@@ -1,4 +1,5 @@
-// Two real service processes on one PostgreSQL database and one media store behave as one
+// Two real service processes on one PostgreSQL database and one S3 bucket (s3rver, or the
+// server of SLOTLINE_TEST_S3_URL), each with a data directory of its own, behave as one
 // service. The test drives them alternately: an upload created on one replica is sent,
 // completed and posted through the other; idempotency, daily caps and the video quota hold
 // across both under concurrent requests; a dashboard session signed in on one is valid on
@@ -21,6 +22,7 @@ import { seedDueAccounts } from '../../bench/due-accounts.ts';
 import { createPgDatabase, DIALECTS } from '../helpers/databases.ts';
 import { hidden, httpBrowser, signIn } from '../helpers/dashboard.ts';
 import { api, startReplicas, type Replicas } from '../helpers/replicas.ts';
+import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { validAccount } from '../helpers/app.ts';
 import { FIXTURES } from '../helpers/uploads.ts';
 
@@ -81,6 +83,7 @@ describe(
     let drop: (() => Promise<void>) | undefined;
     let opened: OpenedContext | undefined;
     let running: Replicas | undefined;
+    let s3: TestS3 | undefined;
     let A = '';
     let B = '';
     let companyId = '';
@@ -95,10 +98,12 @@ describe(
       drop = db.drop;
       const plansFile = join(dir, 'plans.json');
       await writeFile(plansFile, JSON.stringify({ ...DEFAULT_PLANS, tight, quota }));
+      s3 = await startS3();
       const env: NodeJS.ProcessEnv = {
         DATABASE_URL: db.url,
+        STORAGE_URL: s3.url,
         PLANS_FILE: plansFile,
-        DATA_DIR: join(dir, 'shared'),
+        DATA_DIR: join(dir, 'test'),
         SIMULATOR: 'off',
         DISPATCH_INTERVAL_MS: '250',
         REMOTE_FETCH_ALLOW: '127.0.0.1',
@@ -120,12 +125,17 @@ describe(
         .execute();
       dueItems = due.itemIds;
       // Both dispatchers start together over the same due items.
-      running = await startReplicas(2, env);
+      running = await startReplicas(2, env, (i) => ({ DATA_DIR: join(dir, `replica-${i}`) }));
       [A, B] = running.replicas.map((r) => r.url) as [string, string];
     });
     after(async () => {
+      // SLOTLINE_REPLICA_LOGS=1 prints each replica's log, to see why a case failed.
+      if (process.env.SLOTLINE_REPLICA_LOGS === '1') {
+        for (const r of running?.replicas ?? []) console.error(`--- ${r.url}\n${r.stderr()}`);
+      }
       await running?.stop();
       await opened?.close();
+      await s3?.close();
       await drop?.();
       await rm(dir, { recursive: true, force: true });
     });
