@@ -126,3 +126,9 @@ export function api(base: string, key: string) {
     };
   };
 }
+
+/** With SLOTLINE_REPLICA_LOGS=1, prints each replica's log tail, to see why a case failed. */
+export function printLogs(running: Replicas): void {
+  if (process.env.SLOTLINE_REPLICA_LOGS !== '1') return;
+  for (const r of running.replicas) console.error(`--- ${r.url}\n${r.stderr()}`);
+}

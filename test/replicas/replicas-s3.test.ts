@@ -21,7 +21,7 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { seedDueAccounts } from '../../bench/due-accounts.ts';
 import { createPgDatabase, DIALECTS } from '../helpers/databases.ts';
 import { hidden, httpBrowser, signIn } from '../helpers/dashboard.ts';
-import { api, startReplicas, type Replicas } from '../helpers/replicas.ts';
+import { api, printLogs, startReplicas, type Replicas } from '../helpers/replicas.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { validAccount } from '../helpers/app.ts';
 import { FIXTURES } from '../helpers/uploads.ts';
@@ -129,10 +129,7 @@ describe(
       [A, B] = running.replicas.map((r) => r.url) as [string, string];
     });
     after(async () => {
-      // SLOTLINE_REPLICA_LOGS=1 prints each replica's log, to see why a case failed.
-      if (process.env.SLOTLINE_REPLICA_LOGS === '1') {
-        for (const r of running?.replicas ?? []) console.error(`--- ${r.url}\n${r.stderr()}`);
-      }
+      if (running) printLogs(running);
       await running?.stop();
       await opened?.close();
       await s3?.close();
