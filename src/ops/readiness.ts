@@ -46,6 +46,11 @@ export class Readiness {
   private draining = false;
   private passed: { at: number; report: ReadinessReport } | null = null;
   private running: Promise<ReadinessReport> | null = null;
+  /**
+   * A check still waiting after its timeout is not started again until it settles: with
+   * the database gone, each probe would otherwise add a connection attempt to the pool.
+   */
+  private readonly outstanding = new Map<CheckName, Promise<void>>();
 
   constructor(
     private readonly checks: Partial<Record<CheckName, Check>>,
@@ -99,8 +104,18 @@ export class Readiness {
         this.timeoutMs,
       );
     });
+    let pending = this.outstanding.get(name);
+    if (!pending) {
+      const started = Promise.resolve()
+        .then(check)
+        .finally(() => this.outstanding.delete(name));
+      // Its failure is read below, or by a later probe; never an unhandled rejection.
+      started.catch(() => {});
+      this.outstanding.set(name, started);
+      pending = started;
+    }
     try {
-      await Promise.race([check(), timeout]);
+      await Promise.race([pending, timeout]);
       return { status: 'ok' };
     } catch (err) {
       this.options.onFailure?.(name, err);

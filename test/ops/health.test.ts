@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { LocalBlobStore } from '../../src/media/blob-store.ts';
-import { readinessOf } from '../../src/ops/readiness.ts';
+import { Readiness, readinessOf } from '../../src/ops/readiness.ts';
 
 /** A local store whose reachability check fails as a broken mount would. */
 class UnreachableStore extends LocalBlobStore {
@@ -145,3 +145,27 @@ describeEachDialect(
     readiness: (ctx) => readinessOf(ctx, { timeoutMs: 200 }),
   },
 );
+
+test('a check that outlives its timeout is not started again until it settles', async () => {
+  let calls = 0;
+  let answer: () => void = () => {};
+  const readiness = new Readiness(
+    {
+      database: () => {
+        calls++;
+        if (calls > 1) return Promise.resolve();
+        return new Promise<void>((resolve) => (answer = resolve));
+      },
+    },
+    { timeoutMs: 50, cacheMs: 0 },
+  );
+  for (let i = 0; i < 3; i++) {
+    const report = await readiness.report();
+    assert.equal(report.checks.database?.status, 'failed');
+  }
+  assert.equal(calls, 1);
+  answer();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal((await readiness.report()).status, 'ready');
+  assert.equal(calls, 2);
+});
