@@ -45,10 +45,10 @@ export interface BuildOptions {
  * - keepAlive 65 s: longer than the usual balancer idle timeout (60 s on AWS ALB), so the
  *   balancer closes an idle connection first and never sends a request into one this
  *   side is closing (which would answer 502).
- * - headers 66 s: above keepAlive, as Node requires for kept-alive connections; a client
- *   still has a minute to send its headers, and a slow trickle of them is cut off then.
+ * - headers 66 s: just above keepAlive, so a header timer never closes a kept-alive
+ *   connection before the keep-alive timeout does; a slow trickle of headers is cut then.
  * - request 1 h: the whole request, body included; a 200 MB video (the largest upload,
- *   SPEC 2.1) needs about 1 Mbit/s to arrive within it.
+ *   SPEC 2.1) arrives within it at about 0.5 Mbit/s.
  * - connection 120 s: a socket silent that long mid-request (a stalled upload, a client
  *   gone without closing) is dropped, while the longest handler (validating a video)
  *   stays well within it.
