@@ -16,6 +16,7 @@ const SRC_FOLDERS = [
   'lib',
   'media',
   'modules',
+  'ops',
   'schedule',
   'schemas',
   'simulator',
@@ -52,6 +53,17 @@ const NO_RUNNERS = climbingTo(
   'dispatch/ and simulator/ are runners above the modules: they call down, nothing calls up',
 );
 const REPOSITORY = '\\.repository\\.ts$';
+// ops/ (health, readiness, metrics exposition) is wired by the composition root only; the
+// parts it observes report through the MetricsRecorder of lib/metrics.ts.
+const NO_OPS = climbingTo(
+  ['ops'],
+  [],
+  'ops/ is wired by the composition root: report through ctx.metrics (lib/metrics.ts)',
+);
+const NO_PROM = {
+  regex: '^prom-client$',
+  message: 'prom-client belongs to ops/: report through ctx.metrics (lib/metrics.ts)',
+};
 
 // One object per group of files, and the groups disjoint (src/cli/ keeps its own rule,
 // below): for the same rule a later object's options replace an earlier one's, they do
@@ -79,6 +91,7 @@ const boundaries = [
       },
       NO_FASTIFY,
       NO_DATABASE,
+      NO_PROM,
     ],
   },
   {
@@ -90,6 +103,7 @@ const boundaries = [
       },
       NO_FASTIFY,
       NO_DATABASE,
+      NO_PROM,
     ],
   },
   {
@@ -101,6 +115,7 @@ const boundaries = [
         'media/ sits below the modules and the HTTP layer: outside itself it imports lib/ and errors.ts only',
       ),
       NO_FASTIFY,
+      NO_PROM,
     ],
   },
   {
@@ -112,6 +127,7 @@ const boundaries = [
         'db/ sits below the modules and the HTTP layer: outside itself it imports lib/ and errors.ts only',
       ),
       NO_FASTIFY,
+      NO_PROM,
     ],
   },
   {
@@ -123,6 +139,8 @@ const boundaries = [
         'http/ and schemas/ import no module: the composition root injects what they need',
       ),
       NO_RUNNERS,
+      NO_OPS,
+      NO_PROM,
     ],
   },
   {
@@ -142,6 +160,8 @@ const boundaries = [
         allowTypeImports: true,
       },
       NO_RUNNERS,
+      NO_OPS,
+      NO_PROM,
     ],
   },
   {
@@ -165,6 +185,8 @@ const boundaries = [
         message: "a module never imports another module's repository: call that module's service",
       },
       NO_RUNNERS,
+      NO_OPS,
+      NO_PROM,
     ],
   },
   {
@@ -173,6 +195,17 @@ const boundaries = [
     patterns: [
       { regex: REPOSITORY, message: 'runners call module services, never a repository' },
       climbingTo(['http'], [], 'runners are not HTTP handlers: they never import http/'),
+      NO_OPS,
+      NO_PROM,
+    ],
+  },
+  {
+    // Health, readiness and metrics sit above the modules, beside the runners: they read
+    // through module services and the db layer, never a repository, and no runner.
+    files: ['src/ops/**'],
+    patterns: [
+      { regex: REPOSITORY, message: 'ops/ calls module services, never a repository' },
+      NO_RUNNERS,
     ],
   },
 ];

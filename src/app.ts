@@ -9,6 +9,10 @@ import { makeClientErrorHandler } from './http/client-errors.ts';
 import { compileValidator } from './http/validation.ts';
 import { makeAuthHook } from './http/auth.ts';
 import { openapiOptions } from './http/openapi.ts';
+import { upstreamRequestId } from './http/upstream-request-id.ts';
+import { installOpsHooks, opsRoutes } from './ops/ops.routes.ts';
+import type { PromMetrics } from './ops/prom-metrics.ts';
+import { readinessOf, type Readiness } from './ops/readiness.ts';
 import { randomToken } from './lib/ids.ts';
 import { SHARED_SCHEMAS } from './schemas/common.ts';
 import { accountSchemas, accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -30,7 +34,31 @@ export type App = FastifyInstance;
 export interface BuildOptions {
   /** A pino logger; no logging when absent. */
   logger?: FastifyBaseLogger;
+  /** What GET /readyz reports; the checks over `ctx` by default. */
+  readiness?: Readiness;
+  /** Request metrics and the /metrics route (with METRICS_TOKEN); none when absent. */
+  metrics?: PromMetrics | null;
 }
+
+/**
+ * Server timeouts, chosen for a service behind a load balancer that takes uploads:
+ * - keepAlive 65 s: longer than the usual balancer idle timeout (60 s on AWS ALB), so the
+ *   balancer closes an idle connection first and never sends a request into one this
+ *   side is closing (which would answer 502).
+ * - headers 66 s: just above keepAlive, so a header timer never closes a kept-alive
+ *   connection before the keep-alive timeout does; a slow trickle of headers is cut then.
+ * - request 1 h: the whole request, body included; a 200 MB video (the largest upload,
+ *   SPEC 2.1) arrives within it at about 0.5 Mbit/s.
+ * - connection 120 s: a socket silent that long mid-request (a stalled upload, a client
+ *   gone without closing) is dropped, while the longest handler (validating a video)
+ *   stays well within it.
+ */
+const TIMEOUTS = {
+  keepAliveTimeout: 65_000,
+  headersTimeout: 66_000,
+  requestTimeout: 3_600_000,
+  connectionTimeout: 120_000,
+} as const;
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   // Unique, not secret: a per-process random prefix and a sequence number.
@@ -38,18 +66,39 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   let requestSeq = 0;
   const nextRequestId = () => `req_${requestPrefix}${(requestSeq++).toString(36).padStart(7, '0')}`;
   const logger = options.logger;
+  const trusted = ctx.config.trustProxy;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     genReqId: nextRequestId,
+    // The response's id is always the service's own; a trusted proxy's is only logged.
     requestIdHeader: false,
+    childLoggerFactory: (parent, bindings, opts, raw) => {
+      const upstream = upstreamRequestId(raw, trusted);
+      return parent.child(upstream ? { ...bindings, upstreamRequestId: upstream } : bindings, opts);
+    },
+    // request.ip is then the client's address from X-Forwarded-For, past trusted hops only.
+    trustProxy: trusted ? [...trusted.entries] : false,
+    keepAliveTimeout: TIMEOUTS.keepAliveTimeout,
+    requestTimeout: TIMEOUTS.requestTimeout,
+    connectionTimeout: TIMEOUTS.connectionTimeout,
     clientErrorHandler: makeClientErrorHandler(nextRequestId, (err, requestId, status) =>
       logger?.info({ err, requestId, status }, 'malformed request refused'),
     ),
     bodyLimit: ctx.config.bodyLimit,
-    return503OnClosing: true,
+    // A request that comes on a kept-alive connection while the server closes is answered
+    // as usual (with `Connection: close`, see installOpsHooks), not refused with a 503:
+    // the client sent it in good faith, and the shutdown bound leaves time to answer it.
+    return503OnClosing: false,
     // Query strings keep repeated keys as arrays so `?limit=1&limit=2` is refused, not merged.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.server.headersTimeout = TIMEOUTS.headersTimeout;
+  const ops = {
+    readiness: options.readiness ?? readinessOf(ctx),
+    metrics: options.metrics ?? null,
+    metricsToken: ctx.config.metricsToken,
+  };
 
   // JSON is the only body format of the API (SPEC: all bodies are JSON).
   app.removeContentTypeParser('text/plain');
@@ -71,6 +120,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorateRequest('worker', null);
 
   installErrorHandlers(app, ctx.config.bodyLimit);
+  installOpsHooks(app, ops);
 
   ctx.meter.start();
   ctx.keyUse.start();
@@ -81,6 +131,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(swagger, openapiOptions(ctx.config.publicUrl));
   app.addHook('onRequest', makeAuthHook(ctx));
+  await app.register(opsRoutes(ops));
 
   await app.register(
     async (v2) => {

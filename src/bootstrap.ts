@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import type { Access } from './access.ts';
 import type { AppContext } from './context.ts';
-import { connect, migrate } from './db/connect.ts';
+import { connect, migrate, type PoolStats } from './db/connect.ts';
 import type { Db } from './db/types.ts';
 import { loadSecret } from './db/secret.ts';
 import { CursorCodec } from './lib/cursor.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { hmac } from './lib/crypto.ts';
+import { noopMetrics, type MediaLane, type MetricsRecorder } from './lib/metrics.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { MediaUrls } from './media/media-urls.ts';
@@ -30,10 +31,14 @@ export interface OpenOptions {
   skipMigrations?: boolean;
   /** Receives failures of background work (thumbnails); they never reach a request. */
   onBackgroundError?: (err: unknown) => void;
+  /** Where the service's parts report for monitoring; a no-op by default. */
+  metrics?: MetricsRecorder;
 }
 
 export interface OpenedContext {
   ctx: AppContext;
+  /** The database pool's use now; null on SQLite. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,13 @@ export async function openContext(
     const keyUse = new KeyUse(handle.db);
     const clock = options.clock ?? systemClock;
     const signer = new UrlSigner(derive('signed-urls'), config.publicUrl);
+    const metrics = options.metrics ?? noopMetrics;
+    const onError = options.onBackgroundError ?? (() => {});
+    // Each lane counts its failures before they are reported.
+    const laneErrors = (lane: MediaLane) => (err: unknown) => {
+      metrics.mediaJobFailed(lane);
+      onError(err);
+    };
     const ctx: AppContext = {
       db: handle.db,
       dialect: handle.dialect,
@@ -75,11 +87,13 @@ export async function openContext(
       meter,
       keyUse,
       access: makeAccess(handle.db, config, meter, keyUse),
-      thumbnails: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
-      renders: new ThumbnailQueue({ onError: options.onBackgroundError ?? (() => {}) }),
+      thumbnails: new ThumbnailQueue({ onError: laneErrors('thumbnails') }),
+      renders: new ThumbnailQueue({ onError: laneErrors('renders') }),
+      metrics,
     };
     return {
       ctx,
+      poolStats: handle.poolStats,
       close: async () => {
         await ctx.renders.close();
         await ctx.thumbnails.close();

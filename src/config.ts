@@ -11,6 +11,11 @@ import {
   parseStorageConfig,
   type StorageConfig,
 } from './media/storage-config.ts';
+import {
+  TrustedProxiesError,
+  parseTrustedProxies,
+  type TrustedProxies,
+} from './lib/trusted-proxies.ts';
 
 export interface Config {
   readonly port: number;
@@ -42,6 +47,20 @@ export interface Config {
   readonly simulator: boolean;
   /** Where media bytes live: local disk under dataDir/blobs, or an S3-compatible bucket. */
   readonly storage: StorageConfig;
+  /**
+   * Port of a separate listener serving only /metrics (METRICS_PORT); null for none.
+   * It binds `metricsHost`, loopback by default, so metrics stay private.
+   */
+  readonly metricsPort: number | null;
+  readonly metricsHost: string;
+  /** When set, /metrics is also served on the main port to `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null;
+  /** Peers (addresses, CIDR ranges) whose X-Forwarded-For and X-Request-Id are believed. */
+  readonly trustProxy: TrustedProxies | null;
+  /** Time between readiness failing and the listener closing, for load balancers to notice. */
+  readonly shutdownDelayMs: number;
+  /** Bound on the whole graceful shutdown; past it the process exits 1. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends OperatorError {}
@@ -114,6 +133,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (err instanceof StorageConfigError) throw new ConfigError(err.message);
     throw err;
   }
+  let trustProxy: TrustedProxies | null;
+  try {
+    trustProxy = parseTrustedProxies(env.TRUST_PROXY ?? '');
+  } catch (err) {
+    if (err instanceof TrustedProxiesError) throw new ConfigError(`TRUST_PROXY: ${err.message}`);
+    throw err;
+  }
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  const metricsPort = int(env, 'METRICS_PORT', 0, 0, 65535);
   return Object.freeze({
     port,
     host,
@@ -131,5 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskReportTimeoutMs: int(env, 'TASK_REPORT_TIMEOUT_SECONDS', 7_200, 60, 7 * 86_400) * 1000,
     simulator: onOff(env, 'SIMULATOR', true),
     storage,
+    metricsPort: metricsPort === 0 ? null : metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsToken,
+    trustProxy,
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 300_000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
   });
 }

@@ -2,6 +2,7 @@ import type { Access } from './access.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/types.ts';
 import type { Clock } from './lib/clock.ts';
+import type { MetricsRecorder } from './lib/metrics.ts';
 import type { CursorCodec } from './lib/cursor.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
@@ -31,4 +32,6 @@ export interface AppContext {
   thumbnails: ThumbnailQueue;
   /** Renders carousel slides off the request path (one background lane of its own). */
   renders: ThumbnailQueue;
+  /** Counters and timings for monitoring; a no-op unless the process exposes metrics. */
+  metrics: MetricsRecorder;
 }

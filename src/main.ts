@@ -4,6 +4,10 @@ import { buildApp } from './app.ts';
 import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
+import { startMetricsServer, type MetricsServer } from './ops/metrics-server.ts';
+import { PromMetrics } from './ops/prom-metrics.ts';
+import { readinessOf } from './ops/readiness.ts';
+import { scrapeSources } from './ops/scrape-sources.ts';
 import {
   SIMULATOR_INTERVAL_MS,
   startSimulator,
@@ -15,33 +19,87 @@ export async function serve(config: Config): Promise<void> {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
   });
+  // Metrics cost a little on every request: collected only when something can read them.
+  const metrics = config.metricsPort !== null || config.metricsToken ? new PromMetrics() : null;
   const opened = await openContext(config, {
     onBackgroundError: (err) => logger.error({ err }, 'background job failed'),
+    ...(metrics ? { metrics } : {}),
   });
-  const app = await buildApp(opened.ctx, { logger });
+  const { ctx } = opened;
+  metrics?.observe(scrapeSources(opened));
+  const readiness = readinessOf(ctx, {
+    onFailure: (check, err) => logger.warn({ check, err }, 'readiness check failed'),
+  });
+  const app = await buildApp(ctx, { logger, readiness, metrics });
   let dispatch: DispatchLoop | null = null;
   let simulator: SimulatorLoop | null = null;
+  let metricsServer: MetricsServer | null = null;
   let closing = false;
+
+  /**
+   * The graceful shutdown, bounded by SHUTDOWN_TIMEOUT_MS: readiness fails first, the
+   * dispatcher and simulator stop claiming, and after SHUTDOWN_DELAY_MS (the balancer's
+   * time to see readiness fail) the listener closes. Requests and uploads under way finish
+   * (idle kept-alive connections are closed at once), background media work and the
+   * batched meter and key-use writes settle, the database closes. Exit 0, or 1 when the
+   * bound cut it short.
+   */
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    logger.info(
+      { signal, delayMs: config.shutdownDelayMs, timeoutMs: config.shutdownTimeoutMs },
+      'shutting down: readiness now fails',
+    );
+    const force = setTimeout(() => {
+      logger.error('shutdown bound reached: closing the remaining connections');
+      app.server.closeAllConnections();
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     force.unref();
+    let code = 0;
     try {
-      await dispatch?.stop();
-      await simulator?.stop();
+      readiness.drain();
+      await Promise.all([dispatch?.stop(), simulator?.stop()]);
+      if (config.shutdownDelayMs > 0) {
+        await sleep(Math.min(config.shutdownDelayMs, deadline - Date.now()));
+      }
+      logger.info('closing the listener; waiting for requests under way');
+      // Stops accepting, closes idle connections, waits for the rest, runs onClose hooks
+      // (the meter and key-use flush).
       await app.close();
+      // Media work queued by requests just answered still runs, within the bound.
+      await Promise.race([
+        Promise.all([ctx.thumbnails.idle(), ctx.renders.idle()]),
+        sleep(Math.max(0, deadline - Date.now() - 1_000)),
+      ]);
+      await metricsServer?.close();
       await opened.close();
+      logger.info('shut down cleanly');
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      code = 1;
     } finally {
-      process.exit(0);
+      clearTimeout(force);
+      logger.flush();
+      process.exit(code);
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  if (metrics && config.metricsPort !== null) {
+    metricsServer = await startMetricsServer(metrics, {
+      host: config.metricsHost,
+      port: config.metricsPort,
+      token: config.metricsToken,
+      onError: (err) => logger.error({ err }, 'metrics scrape failed'),
+    });
+    logger.info({ host: config.metricsHost, port: metricsServer.port }, 'metrics listener ready');
+  }
   if (config.dispatchIntervalMs > 0) {
-    dispatch = startDispatchLoop(opened.ctx, config.dispatchIntervalMs, {
+    dispatch = startDispatchLoop(ctx, config.dispatchIntervalMs, {
       onPass: (r) => {
         if (r.released > 0) logger.info(r, 'released due items');
         if (r.overdue.unclaimed + r.overdue.unconfirmed > 0) {
@@ -53,7 +111,7 @@ export async function serve(config: Config): Promise<void> {
   }
   // Plays the simulated workers (DECISIONS 6); a pass is one query when there are none.
   if (config.simulator) {
-    simulator = startSimulator(opened.ctx, SIMULATOR_INTERVAL_MS, {
+    simulator = startSimulator(ctx, SIMULATOR_INTERVAL_MS, {
       onPass: (r) =>
         (r.claimed > 0 || r.posted > 0) && logger.info(r, 'simulated workers claimed or posted'),
       onError: (err) => logger.error({ err }, 'simulator pass failed'),
@@ -66,4 +124,8 @@ export async function serve(config: Config): Promise<void> {
     },
     'slotline is ready',
   );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db, Dialect } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -9,10 +9,23 @@ import { withQueryCaches } from './sqlite-cache.ts';
 import { allowDirectReads } from './prepared.ts';
 import { startCheckpointer } from './checkpointer.ts';
 
+/** Connections of the PostgreSQL pool, for monitoring. */
+export interface PoolStats {
+  /** Open connections, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries queued for a connection. */
+  waiting: number;
+  /** The pool's upper bound. */
+  max: number;
+}
+
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** The pool's use now; null for SQLite, one synchronous connection with no pool. */
+  poolStats(): PoolStats | null;
 }
 
 export interface ConnectOptions {
@@ -26,15 +39,26 @@ export interface ConnectOptions {
 
 export function connect(opts: ConnectOptions): DbHandle {
   if (opts.databaseUrl) {
+    const max = opts.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
+      max,
       // A dropped connection must not take the process down; the next query reconnects.
       idleTimeoutMillis: 30_000,
     });
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      close: () => db.destroy(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max,
+      }),
+    };
   }
   const file = opts.sqliteFile ?? 'slotline.db';
   let path = file;
@@ -56,6 +80,7 @@ export function connect(opts: ConnectOptions): DbHandle {
   return {
     db,
     dialect: 'sqlite',
+    poolStats: () => null,
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
@@ -74,4 +99,16 @@ export async function migrate(db: Db): Promise<string[]> {
     );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Names of the migrations this build has that the database has not applied. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** One round trip to the database: resolves when it answers. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

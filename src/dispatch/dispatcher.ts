@@ -39,12 +39,16 @@ interface PlannedRelease {
   slotLabel: string;
   slotKind: string;
   readyAt: string;
+  /** When the release became due: its slot opened, or the item became ready after that. */
+  dueAt: number;
 }
 
 export interface DispatchResult {
   /** Accounts with queued items that were considered (those that receive releases). */
   accounts: number;
   released: number;
+  /** Per release, seconds from when it became due until this pass released it. */
+  lagSeconds: number[];
 }
 
 /** Decides, per account with queued items, what is due at `now` (pure over the loaded rows). */
@@ -119,6 +123,10 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
       slotLabel: decision.slot.label,
       slotKind: decision.slot.kind,
       readyAt: new Date(next.readyAt ?? next.queuedAt).toISOString(),
+      dueAt: Math.max(
+        new Date(decision.cutoff).getTime(),
+        new Date(next.readyAt ?? next.queuedAt).getTime(),
+      ),
     });
   }
   return { accounts: byAccount.size, due };
@@ -129,14 +137,14 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
  * statements (releaseToSlots): the release rows in one insert, where the primary key
  * (account, local date, slot) and the unique item id decide which this process takes;
  * the taken items' move to `posting` with their posts' statuses; and the slots of items
- * that left `queued` since they were planned given back. Returns how many items were
+ * that left `queued` since they were planned given back. Returns the ids of the items
  * released.
  */
 async function releaseChunk(
   ctx: AppContext,
   chunk: readonly PlannedRelease[],
   at: string,
-): Promise<number> {
+): Promise<Set<string>> {
   const lock = ctx.dialect === 'postgres';
   return ctx.db.transaction().execute(async (tx) => {
     const moved = await releaseToSlots(
@@ -155,7 +163,7 @@ async function releaseChunk(
       lock,
     );
     await checkStillReleasable(tx, chunk, moved, lock);
-    return moved.length;
+    return new Set(moved.map((m) => m.id));
   });
 }
 
@@ -204,11 +212,16 @@ export async function releaseDue(ctx: AppContext, now: Date): Promise<DispatchRe
   due.sort(byAccount);
   const at = now.toISOString();
   let released = 0;
+  const lagSeconds: number[] = [];
   for (let i = 0; i < due.length; i += CHUNK) {
     let chunk = due.slice(i, i + CHUNK);
     for (let attempt = 1; chunk.length > 0;) {
       try {
-        released += await releaseChunk(ctx, chunk, at);
+        const moved = await releaseChunk(ctx, chunk, at);
+        released += moved.size;
+        for (const r of chunk) {
+          if (moved.has(r.itemId)) lagSeconds.push(Math.max(0, now.getTime() - r.dueAt) / 1000);
+        }
         break;
       } catch (err) {
         if (err instanceof AccountsBlocked) {
@@ -220,5 +233,5 @@ export async function releaseDue(ctx: AppContext, now: Date): Promise<DispatchRe
       }
     }
   }
-  return { accounts, released };
+  return { accounts, released, lagSeconds };
 }

@@ -6,14 +6,26 @@ import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.t
 import { failOverdueTasks, type DeadlineResult } from './deadlines.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
 
-export interface PassResult extends DispatchResult {
+/** What a pass reports; the per-release lags go to the metrics only, not to logs. */
+export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
   overdue: DeadlineResult;
 }
 
 /** One dispatcher pass at `now`: releases, then report deadlines. */
 export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResult> {
-  const released = await releaseDue(ctx, now);
-  return { ...released, overdue: await failOverdueTasks(ctx, now) };
+  const started = performance.now();
+  try {
+    const { lagSeconds, ...released } = await releaseDue(ctx, now);
+    const overdue = await failOverdueTasks(ctx, now);
+    ctx.metrics.dispatchPass(
+      { released: released.released, lagSeconds, deadlinesMissed: overdue },
+      (performance.now() - started) / 1000,
+    );
+    return { ...released, overdue };
+  } catch (err) {
+    ctx.metrics.dispatchFailed();
+    throw err;
+  }
 }
 
 export type DispatchLoop = Periodic;

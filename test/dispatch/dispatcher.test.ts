@@ -46,7 +46,11 @@ describeEachDialect('dispatcher', (get, dialect) => {
     const first = await post(call, video, [acc]);
     const second = await post(call, video, [acc], { priority: 5 });
     // 10:00 is inside the 08:00 slot, but the items became ready after 08:00.
-    assert.deepEqual(await releaseDue(t.ctx, t.clock.now()), { accounts: 1, released: 0 });
+    assert.deepEqual(await releaseDue(t.ctx, t.clock.now()), {
+      accounts: 1,
+      released: 0,
+      lagSeconds: [],
+    });
     t.clock.set('2026-03-02T11:00:00.000Z');
     assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 1);
     // Highest priority first.
@@ -56,7 +60,9 @@ describeEachDialect('dispatcher', (get, dialect) => {
     t.clock.set('2026-03-02T11:30:00.000Z');
     assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 0, 'one release per window');
     t.clock.set('2026-03-02T14:00:01.000Z');
-    assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 1);
+    // Released a second after its window opened: that second is its lag.
+    const late = await releaseDue(t.ctx, t.clock.now());
+    assert.deepEqual([late.released, late.lagSeconds], [1, [1]]);
     assert.equal((await call('GET', `/v2/posts/${first}`)).body.status, 'posting');
   });
 

@@ -3,13 +3,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { openContext } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { Dialect } from '../../src/db/types.ts';
 import { FakeClock } from '../../src/lib/clock.ts';
+import type { BlobStore } from '../../src/media/blob-store.ts';
+import { PromMetrics } from '../../src/ops/prom-metrics.ts';
+import type { Readiness } from '../../src/ops/readiness.ts';
+import { scrapeSources } from '../../src/ops/scrape-sources.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
 import { createKey } from '../../src/modules/keys/keys.service.ts';
 import { SCOPES, type Scope } from '../../src/access.ts';
@@ -22,12 +26,21 @@ export interface TestApp {
   clock: FakeClock;
   config: Config;
   dialect: Dialect;
+  /** With the `metrics` option: what the app records into. */
+  metrics: PromMetrics | null;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
   env?: Record<string, string>;
   start?: string;
+  /** A blob store in place of the local one under the data directory. */
+  blobs?: BlobStore;
+  /** Prometheus metrics of its own for each app, wired to the context as in `serve`. */
+  metrics?: boolean;
+  logger?: FastifyBaseLogger;
+  /** What /readyz reports, made from the opened context. */
+  readiness?: (ctx: AppContext) => Readiness;
 }
 
 export async function createTestApp(
@@ -43,8 +56,19 @@ export async function createTestApp(
     ...options.env,
   });
   const clock = new FakeClock(options.start ?? '2026-03-02T10:00:00.000Z');
-  const opened = await openContext(config, { clock });
-  const app = await buildApp(opened.ctx);
+  const metrics = options.metrics ? new PromMetrics() : null;
+  const opened = await openContext(config, {
+    clock,
+    ...(options.blobs ? { blobs: options.blobs } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
+  const ctx = opened.ctx;
+  metrics?.observe(scrapeSources(opened));
+  const app = await buildApp(ctx, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    metrics,
+    ...(options.readiness ? { readiness: options.readiness(ctx) } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -52,6 +76,7 @@ export async function createTestApp(
     clock,
     config,
     dialect,
+    metrics,
     close: async () => {
       await app.close();
       await opened.close();

@@ -254,7 +254,8 @@ describeEachDialect('account lifecycle', (get) => {
     }
     // The 11:00 UTC window.
     t.clock.set('2026-03-04T11:00:00.000Z');
-    assert.deepEqual(await releaseDue(t.ctx, t.clock.now()), { accounts: 2, released: 2 });
+    const pass = await releaseDue(t.ctx, t.clock.now());
+    assert.deepEqual([pass.accounts, pass.released], [2, 2]);
     const statuses = await itemStatuses(t, s.accounts);
     for (const acc of [active, warming])
       assert.deepEqual(statuses[acc]?.sort(), ['posting', 'queued']);

@@ -455,3 +455,13 @@ export async function calendarItems(
   ]);
   return [...waiting, ...released];
 }
+
+/** Items of every company per status, in one grouped query (for the metrics scrape). */
+export async function itemCountsByStatus(db: DbOrTx): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('queue_items')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}

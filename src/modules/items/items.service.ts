@@ -22,6 +22,7 @@ export {
   postedOfAccount,
   queueActivity,
   calendarItems,
+  itemCountsByStatus,
   type CalendarRow,
   type QueueActivityRow,
   OPEN_STATUSES,

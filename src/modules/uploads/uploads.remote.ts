@@ -129,6 +129,7 @@ export async function createRemoteUpload(
         ...(await ctx.blobs.put(row.blob_key, body, { maxBytes: limit })),
       }),
     );
+    ctx.metrics.uploadBytes(fetched.size);
   } catch (err) {
     if (!(err instanceof RemoteFetchError)) throw err;
     const mapped = REMOTE_FETCH_API_ERRORS[err.code];
@@ -137,6 +138,7 @@ export async function createRemoteUpload(
         ? `/sourceUrl: the file is larger than the ${input.kind} limit of ${limit} bytes`
         : `/sourceUrl: ${err.message}`;
     await failUpload(ctx, id, message);
+    ctx.metrics.uploadCompleted(input.kind, 'failed');
     throw new ApiError(mapped.code, message);
   }
 

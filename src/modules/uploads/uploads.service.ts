@@ -297,6 +297,7 @@ export async function receiveBytes(
     }
     throw err;
   }
+  ctx.metrics.uploadBytes(stored.size);
   const content = { blob_key: key, stored_bytes: stored.size, sha256: stored.sha256 };
   if (await repo.setContent(ctx.db, uploadId, content, ctx.clock.now().toISOString())) {
     return { uploadId, status: 'pending', receivedBytes: size, sha256: stored.sha256 };
@@ -420,6 +421,7 @@ export async function finishUpload(
     if (!(await failUpload(ctx, row.id, outcome.error))) {
       throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
     }
+    ctx.metrics.uploadCompleted(row.kind, 'failed');
     throw new ApiError(outcome.code, outcome.error);
   }
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
@@ -436,6 +438,7 @@ export async function finishUpload(
       throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
     if (row.kind === 'video') await consumeVideoQuota(tx, plan, principal.companyId);
   });
+  ctx.metrics.uploadCompleted(row.kind, 'ready');
   const updated = { ...row, ...ready };
   onReady(updated);
   return toUpload(ctx, updated);

@@ -1,0 +1,228 @@
+// The Prometheus implementation of the metrics recorder, on a registry of its own (never
+// prom-client's global one, so two apps in one process, as in tests, never collide).
+// Gauges of state (pool, queue items, media backlog) are read at scrape time; the item
+// counts cost a grouped query, so they are cached for a few seconds.
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type LabelValues,
+} from 'prom-client';
+import type { PoolStats } from '../db/connect.ts';
+import type {
+  DispatchPassFacts,
+  MediaLane,
+  MetricsRecorder,
+  UploadOutcome,
+} from '../lib/metrics.ts';
+
+/** What the gauges read at scrape time, wired by the composition root. */
+export interface ScrapeSources {
+  /** The PostgreSQL pool's use; null on SQLite (one connection, no pool to watch). */
+  poolStats(): PoolStats | null;
+  /** Queue items per status over every company (one grouped query). */
+  itemCounts(): Promise<Record<string, number>>;
+  /** Jobs waiting plus running, per media lane. */
+  backlog(): Record<MediaLane, number>;
+}
+
+/** Statuses always exported (at 0 when absent), so a series never vanishes. */
+const ITEM_STATUSES = [
+  'processing',
+  'pending_approval',
+  'queued',
+  'posting',
+  'posted',
+  'failed',
+  'cancelled',
+];
+/** How long one reading of the item counts serves scrapes. */
+const ITEM_COUNTS_TTL_MS = 5_000;
+
+type Labels = 'route' | 'method' | 'status';
+
+export class PromMetrics implements MetricsRecorder {
+  readonly registry = new Registry();
+  private sources: ScrapeSources | null = null;
+  private itemsCache: { at: number; counts: Promise<Record<string, number>> } | null = null;
+
+  private readonly requests = new Counter<Labels>({
+    name: 'slotline_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram<Labels>({
+    name: 'slotline_http_request_duration_seconds',
+    help: 'Time from request start to the response sent, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: [this.registry],
+  });
+  private readonly inFlight = new Gauge({
+    name: 'slotline_http_requests_in_flight',
+    help: 'HTTP requests received and not yet answered',
+    registers: [this.registry],
+  });
+  private readonly passes = new Counter<'outcome'>({
+    name: 'slotline_dispatch_passes_total',
+    help: 'Dispatcher passes, by outcome (ok or error)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly passDuration = new Histogram({
+    name: 'slotline_dispatch_pass_duration_seconds',
+    help: 'Duration of dispatcher passes that finished',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60],
+    registers: [this.registry],
+  });
+  private readonly releases = new Counter({
+    name: 'slotline_dispatch_releases_total',
+    help: 'Queue items released to workers',
+    registers: [this.registry],
+  });
+  private readonly releaseLag = new Histogram({
+    name: 'slotline_dispatch_release_lag_seconds',
+    help: 'Per release, time from when it became due until a pass released it',
+    buckets: [1, 5, 15, 30, 60, 120, 300, 900, 3600],
+    registers: [this.registry],
+  });
+  private readonly deadlines = new Counter<'kind'>({
+    name: 'slotline_report_deadlines_missed_total',
+    help: 'Released tasks failed at their report deadline, by kind (unclaimed or unconfirmed)',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+  private readonly uploads = new Counter<'kind' | 'outcome'>({
+    name: 'slotline_uploads_completed_total',
+    help: 'Uploads that left pending, by kind and outcome (ready or failed)',
+    labelNames: ['kind', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly uploadBytesTotal = new Counter({
+    name: 'slotline_upload_bytes_total',
+    help: 'Bytes of uploads stored',
+    registers: [this.registry],
+  });
+  private readonly mediaFailures = new Counter<'lane'>({
+    name: 'slotline_media_job_failures_total',
+    help: 'Background media jobs that failed, by lane (thumbnails or renders)',
+    labelNames: ['lane'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    // collect() runs with `this` bound to its gauge; these reach the instance.
+    const sources = () => this.sources;
+    const itemCounts = (from: ScrapeSources) => this.itemCounts(from);
+    new Gauge<'state'>({
+      name: 'slotline_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting = queued queries, max); absent on SQLite',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const stats = sources()?.poolStats();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+        this.set({ state: 'max' }, stats.max);
+      },
+    });
+    new Gauge<'status'>({
+      name: 'slotline_queue_items',
+      help: 'Queue items of every company by status (read at most every 5 s)',
+      labelNames: ['status'],
+      registers: [this.registry],
+      async collect() {
+        const from = sources();
+        if (!from) return;
+        let counts: Record<string, number>;
+        try {
+          counts = await itemCounts(from);
+        } catch {
+          // The database did not answer: the last reading stays, and the scrape still works.
+          return;
+        }
+        this.reset();
+        for (const status of ITEM_STATUSES) this.set({ status }, 0);
+        for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+      },
+    });
+    new Gauge<'lane'>({
+      name: 'slotline_media_backlog',
+      help: 'Background media jobs waiting or running, by lane',
+      labelNames: ['lane'],
+      registers: [this.registry],
+      collect() {
+        const backlog = sources()?.backlog();
+        if (!backlog) return;
+        for (const [lane, n] of Object.entries(backlog)) this.set({ lane }, n);
+      },
+    });
+  }
+
+  /** Wires what the scrape-time gauges read; until then they stay empty. */
+  observe(sources: ScrapeSources): void {
+    this.sources = sources;
+  }
+
+  /** The text exposition of every metric. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  requestStarted(): void {
+    this.inFlight.inc();
+  }
+
+  requestFinished(labels: LabelValues<Labels>, seconds: number): void {
+    this.inFlight.dec();
+    this.requests.inc(labels);
+    this.duration.observe(labels, seconds);
+  }
+
+  dispatchPass(facts: DispatchPassFacts, seconds: number): void {
+    this.passes.inc({ outcome: 'ok' });
+    this.passDuration.observe(seconds);
+    this.releases.inc(facts.released);
+    for (const lag of facts.lagSeconds) this.releaseLag.observe(lag);
+    this.deadlines.inc({ kind: 'unclaimed' }, facts.deadlinesMissed.unclaimed);
+    this.deadlines.inc({ kind: 'unconfirmed' }, facts.deadlinesMissed.unconfirmed);
+  }
+
+  dispatchFailed(): void {
+    this.passes.inc({ outcome: 'error' });
+  }
+
+  uploadCompleted(kind: string, outcome: UploadOutcome): void {
+    this.uploads.inc({ kind, outcome });
+  }
+
+  uploadBytes(bytes: number): void {
+    this.uploadBytesTotal.inc(bytes);
+  }
+
+  mediaJobFailed(lane: MediaLane): void {
+    this.mediaFailures.inc({ lane });
+  }
+
+  /** The cached item counts; a failed read is not kept, so the next scrape tries again. */
+  private itemCounts(sources: ScrapeSources): Promise<Record<string, number>> {
+    const now = Date.now();
+    if (this.itemsCache && now - this.itemsCache.at < ITEM_COUNTS_TTL_MS) {
+      return this.itemsCache.counts;
+    }
+    const counts = sources.itemCounts();
+    const entry = { at: now, counts };
+    this.itemsCache = entry;
+    counts.catch(() => {
+      if (this.itemsCache === entry) this.itemsCache = null;
+    });
+    return counts;
+  }
+}
