@@ -27,7 +27,7 @@ export interface MetricsRecorder {
   dispatchFailed(): void;
   /** An upload left `pending`: validated and ready, or failed validation. */
   uploadCompleted(kind: string, outcome: UploadOutcome): void;
-  /** Bytes of an upload stored (the signed PUT, or a remote fetch). */
+  /** Bytes of an upload stored (the signed PUT, the object a presigned PUT left, a remote fetch). */
   uploadBytes(bytes: number): void;
   /** A background media job that failed. */
   mediaJobFailed(lane: MediaLane): void;

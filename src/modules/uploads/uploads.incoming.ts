@@ -28,6 +28,7 @@ async function failWrongSize(
     updated_at: at,
     completed_at: at,
   });
+  ctx.metrics.uploadCompleted(row.kind, 'failed');
   await Promise.all(keys.map((k) => ctx.blobs.delete(k).catch(() => undefined)));
   throw size > declared
     ? new ApiError('file_too_large', message, {
@@ -64,6 +65,8 @@ export async function adoptIncoming(ctx: AppContext, row: UploadsTable): Promise
     await ctx.blobs.delete(key).catch(() => undefined);
     throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
   }
+  // The bytes went straight to the bucket; they count as stored once adopted.
+  ctx.metrics.uploadBytes(declared);
   await ctx.blobs.delete(incoming).catch(() => undefined);
   return { ...row, ...content };
 }
