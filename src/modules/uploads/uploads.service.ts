@@ -2,13 +2,11 @@
 // to the signed URL, complete. Every state change of an upload happens here,
 // each one conditional on the status it starts from, so concurrent requests
 // cannot both move the same upload.
-import type { Readable } from 'node:stream';
 import type { ByteSource } from '../../media/probe/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, UploadsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
-import { newId, randomToken } from '../../lib/ids.ts';
-import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
+import { newId } from '../../lib/ids.ts';
 import { REDIRECT_URL_MS, type MediaAnswer } from '../../media/media-urls.ts';
 import {
   IMAGE_LIMITS,
@@ -21,14 +19,12 @@ import {
 } from '../../media/probe/index.ts';
 import type { Principal } from '../../access.ts';
 import { consumeDaily, consumeVideoQuota, planOf, videosUploaded } from '../usage/usage.service.ts';
-import type {
-  CreateUploadInput,
-  CreatedUploadOut,
-  ReceivedBytesOut,
-  UploadOut,
-} from './uploads.schemas.ts';
+import type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
 import { adoptIncoming, incomingKey } from './uploads.incoming.ts';
+import { bytesPath, uploadBinding } from './uploads.bytes.ts';
+
+export { bytesPath, receiveBytes, type IncomingBytes } from './uploads.bytes.ts';
 
 /** DECISIONS 3: upload URLs expire after an hour; so do media URLs handed out on reads. */
 const UPLOAD_URL_MS = 60 * 60 * 1000;
@@ -49,9 +45,6 @@ export interface MediaInfo {
 export const maxBytes = (kind: UploadKind) =>
   kind === 'video' ? VIDEO_LIMITS.maxBytes : IMAGE_LIMITS.maxBytes;
 
-export function bytesPath(uploadId: string): string {
-  return `/v2/uploads/${encodeURIComponent(uploadId)}/bytes`;
-}
 export function mediaPath(uploadId: string, thumbnail = false): string {
   return `/v2/media/uploads/${encodeURIComponent(uploadId)}${thumbnail ? '/thumbnail' : ''}`;
 }
@@ -61,10 +54,6 @@ export function mediaPath(uploadId: string, thumbnail = false): string {
  */
 export function uploadThumbnailKey(uploadId: string): string {
   return `thumbnails/${uploadId}.thumb.jpg`;
-}
-/** What an upload URL is bound to besides its path: the declared size and type. */
-function uploadBinding(row: Pick<UploadsTable, 'size_bytes' | 'content_type'>): string {
-  return `${row.size_bytes ?? ''}\n${row.content_type}`;
 }
 
 export function rejection(r: MediaRejection, pointer?: string): ApiError {
@@ -208,117 +197,6 @@ export async function createSignedUpload(
     uploadUrl: presigned ?? ctx.signer.sign(bytesPath(id), expiresAt, uploadBinding(row)),
     expiresAt: expiresAt.toISOString(),
   };
-}
-
-export interface IncomingBytes {
-  expires: number;
-  signature: string;
-  contentType: string | undefined;
-  contentLength: number | undefined;
-  body: Readable;
-}
-
-/**
- * PUT {uploadUrl}: streams the body straight to the blob store, exactly `sizeBytes`
- * long. The first complete body becomes the upload's content; the same bytes again are
- * accepted as a retry, other bytes or bytes arriving after `complete` are refused (409)
- * and their file deleted, so the validated content never changes.
- */
-export async function receiveBytes(
-  ctx: AppContext,
-  uploadId: string,
-  incoming: IncomingBytes,
-): Promise<ReceivedBytesOut> {
-  const row = await repo.findUploadById(ctx.db, uploadId);
-  const check = row
-    ? ctx.signer.check(
-        bytesPath(uploadId),
-        incoming.expires,
-        incoming.signature,
-        ctx.clock.now(),
-        uploadBinding(row),
-      )
-    : 'invalid';
-  if (check === 'invalid' || !row) {
-    throw new ApiError('invalid_signature', 'This upload URL’s signature is not valid');
-  }
-  if (check === 'expired') {
-    throw new ApiError('invalid_signature', 'This upload URL has expired', {
-      hint: 'Create a new upload with POST /v2/uploads.',
-    });
-  }
-  if (row.status !== 'pending') {
-    throw new ApiError('upload_already_completed', `Upload ${uploadId} is already ${row.status}`);
-  }
-  const declaredType = row.content_type.split(';')[0]?.trim().toLowerCase();
-  const sentType = incoming.contentType?.split(';')[0]?.trim().toLowerCase();
-  if (sentType !== declaredType) {
-    throw new ApiError(
-      'unsupported_media_type',
-      `Content-Type must be ${row.content_type}, as declared when the upload was created (got ${incoming.contentType ?? 'none'})`,
-    );
-  }
-  const size = row.size_bytes as number;
-  if (incoming.contentLength !== undefined && incoming.contentLength !== size) {
-    throw incoming.contentLength > size
-      ? new ApiError(
-          'file_too_large',
-          `Content-Length ${incoming.contentLength} exceeds the declared sizeBytes ${size}`,
-          {
-            hint: 'Send exactly sizeBytes bytes, or create a new upload with the right size.',
-          },
-        )
-      : new ApiError(
-          'invalid_request',
-          `Content-Length ${incoming.contentLength} is less than the declared sizeBytes ${size}`,
-          {
-            hint: 'Send exactly sizeBytes bytes, or create a new upload with the right size.',
-          },
-        );
-  }
-  // Each attempt writes a file of its own; it becomes the content only through setContent.
-  const key = `uploads/${row.company_id}/${row.id}.${randomToken(6).toLowerCase()}`;
-  let stored: StoredBlob;
-  try {
-    stored = await ctx.blobs.put(key, incoming.body, { exactBytes: size });
-  } catch (err) {
-    if (err instanceof BlobSizeError) {
-      throw err.kind === 'too_large'
-        ? new ApiError('file_too_large', `Body is longer than the declared sizeBytes ${size}`, {
-            hint: 'Send exactly sizeBytes bytes.',
-          })
-        : new ApiError(
-            'invalid_request',
-            `Body has ${err.received} bytes; sizeBytes declared ${size}`,
-            {
-              hint: 'Send exactly sizeBytes bytes.',
-            },
-          );
-    }
-    throw err;
-  }
-  ctx.metrics.uploadBytes(stored.size);
-  const content = { blob_key: key, stored_bytes: stored.size, sha256: stored.sha256 };
-  if (await repo.setContent(ctx.db, uploadId, content, ctx.clock.now().toISOString())) {
-    return { uploadId, status: 'pending', receivedBytes: size, sha256: stored.sha256 };
-  }
-  // Another attempt or `complete` came first: this file never becomes the content.
-  await ctx.blobs.delete(key);
-  const now = await repo.findUploadById(ctx.db, uploadId);
-  if (now?.status === 'pending' && now.sha256 === stored.sha256) {
-    // The same bytes again (a retry whose first answer was lost): nothing changes.
-    return { uploadId, status: 'pending', receivedBytes: size, sha256: stored.sha256 };
-  }
-  if (now?.status === 'pending') {
-    throw new ApiError(
-      'upload_content_conflict',
-      `Upload ${uploadId} already has its bytes (SHA-256 ${now.sha256 ?? 'unknown'}); other bytes cannot replace them`,
-    );
-  }
-  throw new ApiError(
-    'upload_already_completed',
-    `Upload ${uploadId} was completed while these bytes were arriving; its content is unchanged`,
-  );
 }
 
 /** Validates stored bytes; the upload becomes ready, or failed with the reason. */
