@@ -8,6 +8,7 @@ import { benchPostsCreate, benchPostsDeep, benchPostsRead, benchRender } from '.
 import { benchRelease } from './release.ts';
 import { benchStartup } from './startup.ts';
 import { benchDashboard } from './dashboard.ts';
+import { benchPg } from './pg.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -25,6 +26,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   release: benchRelease,
   startup: benchStartup,
   dashboard: benchDashboard,
+  pg: benchPg,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);
