@@ -41,6 +41,7 @@ export async function openContext(
   const handle = connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.pgPoolMax,
     sqliteFile: options.sqliteFile,
   });
   try {
