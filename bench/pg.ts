@@ -23,7 +23,7 @@ import { createTag } from '../src/modules/tags/tags.service.ts';
 import { createPost } from '../src/modules/posts/posts.create.ts';
 import type { CreatePostInput } from '../src/modules/posts/posts.schemas.ts';
 import { insertReadyVideo, seedBenchCompany } from './posts.ts';
-import { load, median, startChild, stopChild, warm, type LoadResult } from './lib.ts';
+import { cpuSeconds, load, median, startChild, stopChild, warm, type LoadResult } from './lib.ts';
 
 /** BENCH_ROUNDS changes the number of alternating rounds (default 2). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -102,7 +102,22 @@ function uniqueKeys(prefix: string): autocannon.Request[] {
 }
 
 type Kind = 'create' | 'read';
+type Measured = LoadResult & { pgCpuMsPerRequest?: number };
 let runs = 0;
+
+/** The database's side of a run: its backends and the WAL writer, by pid. */
+let pgPids: () => Promise<number[]> = async () => [];
+
+/** CPU time of PostgreSQL per request during `work`, in ms, beside the service's own. */
+async function withPgCpu(work: () => Promise<LoadResult>): Promise<Measured> {
+  const pids = await pgPids();
+  const before = pids.map(cpuSeconds);
+  const r = await work();
+  // Backends that ended meanwhile (NaN) count for nothing.
+  const used = pids.reduce((sum, pid, i) => sum + (cpuSeconds(pid) - (before[i] ?? NaN) || 0), 0);
+  const total = Math.max(1, r.requestsPerSec * DURATION_S);
+  return { ...r, pgCpuMsPerRequest: Math.round((used * 1e6) / total) / 1000 };
+}
 
 function run(
   name: string,
@@ -126,8 +141,9 @@ function run(
   });
 }
 
-function row(r: LoadResult): string {
-  return `${r.name.padEnd(30)} ${String(r.requestsPerSec).padStart(6)} req/s   p50 ${String(r.p50Ms).padStart(3)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}   CPU ${r.cpuMsPerRequest ?? '?'} ms/req`;
+function row(r: Measured): string {
+  const pgCpu = r.pgCpuMsPerRequest === undefined ? '' : ` + PostgreSQL ${r.pgCpuMsPerRequest}`;
+  return `${r.name.padEnd(26)} ${String(r.requestsPerSec).padStart(6)} req/s   p50 ${String(r.p50Ms).padStart(3)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}   CPU ${r.cpuMsPerRequest ?? '?'}${pgCpu} ms/req`;
 }
 
 const ratio = (a: LoadResult, b: LoadResult) =>
@@ -141,6 +157,14 @@ export async function benchPg(): Promise<unknown> {
   const quiet = { LOG_LEVEL: 'warn', DISPATCH_INTERVAL_MS: '0', SIMULATOR: 'off' };
   const children: ChildProcess[] = [];
   await admin((c) => c.query(`create database ${dbName}`));
+  pgPids = () =>
+    admin(async (c) => {
+      const res = await c.query<{ pid: number }>(
+        `select pid from pg_stat_activity where datname = $1 or backend_type = 'walwriter'`,
+        [dbName],
+      );
+      return res.rows.map((r) => r.pid);
+    });
   try {
     const onPg = await seed({
       ...quiet,
@@ -201,13 +225,15 @@ export async function benchPg(): Promise<unknown> {
           });
       }
       // Alternate short rounds so drift in the machine's load hits every side alike.
-      const sides: Record<'pg' | 'sqlite' | 'bare', LoadResult[]> = {
+      const sides: Record<'pg' | 'sqlite' | 'bare', Measured[]> = {
         pg: [],
         sqlite: [],
         bare: [],
       };
       for (let round = 0; round < ROUNDS; round++) {
-        sides.pg.push(await run('PostgreSQL', kind, onPg, PORTS.pg, pgService.pid));
+        sides.pg.push(
+          await withPgCpu(() => run('PostgreSQL', kind, onPg, PORTS.pg, pgService.pid)),
+        );
         sides.sqlite.push(await run('SQLite', kind, onSqlite, PORTS.sqlite, sqliteService.pid));
         sides.bare.push(
           await run('bare Fastify, same bytes', kind, bareTarget, PORTS.bare, bare.pid),
