@@ -8,6 +8,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { withQueryCaches } from './sqlite-cache.ts';
 import { allowDirectReads } from './prepared.ts';
 import { startCheckpointer } from './checkpointer.ts';
+import { listenForAuthChanges } from './auth-changes.ts';
 
 export interface DbHandle {
   db: Db;
@@ -34,7 +35,15 @@ export function connect(opts: ConnectOptions): DbHandle {
     });
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const stopListening = listenForAuthChanges(db, opts.databaseUrl);
+    return {
+      db,
+      dialect: 'postgres',
+      close: async () => {
+        await stopListening();
+        await db.destroy();
+      },
+    };
   }
   const file = opts.sqliteFile ?? 'slotline.db';
   let path = file;
