@@ -273,6 +273,7 @@ export async function benchPg(): Promise<unknown> {
     // Two processes on one database; both on CPU 0 like the single one, so this
     // shows what sharing a database costs rather than how far a second core goes.
     await stopChild(sqliteService);
+    children.splice(children.indexOf(sqliteService), 1);
     const second = await service(onPg, PORTS.pg2);
     children.push(second);
     for (const kind of ['create', 'read'] as const) {
