@@ -72,7 +72,8 @@ export async function startChild(
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  // Ended already (by itself or a signal): no 'exit' event would come.
+  if (child.exitCode !== null || child.signalCode !== null) return;
   child.removeAllListeners('exit');
   await new Promise<void>((resolve) => {
     // A profiled child writes its profile on the way out, which takes a while.

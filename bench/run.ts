@@ -9,6 +9,7 @@ import { benchRelease } from './release.ts';
 import { benchStartup } from './startup.ts';
 import { benchDashboard } from './dashboard.ts';
 import { benchS3Upload } from './s3-upload.ts';
+import { benchPg } from './pg.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   dashboard: benchDashboard,
   s3: benchS3Upload,
+  pg: benchPg,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

@@ -49,6 +49,7 @@ export async function openContext(
   const handle = connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.pgPoolMax,
     sqliteFile: options.sqliteFile,
   });
   let owned: S3BlobStore | null = null;

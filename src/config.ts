@@ -23,6 +23,8 @@ export interface Config {
   readonly dataDir: string;
   /** PostgreSQL connection string; the embedded SQLite file under dataDir when unset. */
   readonly databaseUrl: string | null;
+  /** Connections the service keeps to PostgreSQL at most (PG_POOL_MAX); unused on SQLite. */
+  readonly pgPoolMax: number;
   /** Absolute base address used in signed URLs handed to callers. */
   readonly publicUrl: string;
   /** Secret for signing URLs and cursors; a generated secret stored in the database when unset. */
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     databaseUrl,
+    pgPoolMax: int(env, 'PG_POOL_MAX', 20, 1, 1000),
     publicUrl,
     secret,
     logLevel: env.LOG_LEVEL || 'info',

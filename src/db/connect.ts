@@ -6,8 +6,9 @@ import pg from 'pg';
 import type { Database, Db, Dialect } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { withQueryCaches } from './sqlite-cache.ts';
-import { allowDirectReads } from './prepared.ts';
+import { allowDirectReads, statementName } from './prepared.ts';
 import { startCheckpointer } from './checkpointer.ts';
+import { listenForAuthChanges } from './auth-changes.ts';
 
 /** Connections of the PostgreSQL pool, for monitoring. */
 export interface PoolStats {
@@ -47,11 +48,16 @@ export function connect(opts: ConnectOptions): DbHandle {
       idleTimeoutMillis: 30_000,
     });
     pool.on('error', () => {});
+    pool.on('connect', nameHotStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const stopListening = listenForAuthChanges(db, opts.databaseUrl);
     return {
       db,
       dialect: 'postgres',
-      close: () => db.destroy(),
+      close: async () => {
+        await stopListening();
+        await db.destroy();
+      },
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,
@@ -87,6 +93,36 @@ export function connect(opts: ConnectOptions): DbHandle {
     },
   };
 }
+
+/**
+ * Sends the hot-path queries of prepared.ts as named statements: the server
+ * parses and plans each once per connection rather than on every run. A table
+ * changed since (a migration run by a newer process) makes PostgreSQL refuse a
+ * planned statement whose columns moved; the connection then runs that query,
+ * and all others after it, unnamed.
+ */
+function nameHotStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  let naming = true;
+  const named = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    const name =
+      naming &&
+      rest.length === 0 &&
+      typeof text === 'string' &&
+      Array.isArray(values) &&
+      statementName(text);
+    if (!name) return query(text, values, ...rest);
+    return query({ name, text, values }).catch((err: { code?: string }) => {
+      if (err?.code !== STALE_PLAN) throw err;
+      naming = false;
+      return query(text, values);
+    });
+  };
+  client.query = named as typeof client.query;
+}
+
+/** SQLSTATE of "cached plan must not change result type". */
+const STALE_PLAN = '0A000';
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrate(db: Db): Promise<string[]> {

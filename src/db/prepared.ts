@@ -40,6 +40,16 @@ export function dataVersion(db: DbOrTx): number | null {
   return direct ? direct.slotlineDataVersion() : null;
 }
 
+// Names of the compiled hot-path statements, by SQL text. On PostgreSQL each
+// connection parses and plans a named statement once and then only binds new
+// values to it (connect.ts), instead of parsing and planning it on every run.
+const statementNames = new Map<string, string>();
+
+/** The statement name of a compiled prepared query's SQL; undefined for any other SQL. */
+export function statementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 /** The sentinel standing for parameter `name` while the query is compiled. */
 export function param(name: string): string {
   return `${SENTINEL}${name}`;
@@ -70,6 +80,9 @@ export function prepared<R>(build: (db: Db) => Compilable<R>): Prepared<R> {
           slots.push([i, p.slice(SENTINEL.length)]);
       });
       entry = { compiled, slots, readOnly: /^\s*select\b/i.test(compiled.sql) };
+      if (!statementNames.has(compiled.sql)) {
+        statementNames.set(compiled.sql, `slotline_${statementNames.size}`);
+      }
       byDb.set(key, entry);
     }
     const parameters = [...entry.compiled.parameters];

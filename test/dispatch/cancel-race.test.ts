@@ -23,16 +23,23 @@ describeEachDialect('cancel against release', (get) => {
       const co = await seedCompany(t, { plan: 'scale' });
       const call = client(t, co.key);
       const seeded = await seedDueAccounts(t.ctx.db, co.companyId, PER_ROUND);
-      // Half the cancels start before the pass and half after it began, interleaved.
-      const cancel = (postId: string) => call('DELETE', `/v2/posts/${postId}`);
-      const early = seeded.postIds.filter((_, i) => i % 2 === 0).map(cancel);
       // A few cancels finish before the pass starts, so on a busy machine, where the pass could
-      // otherwise take every item before any cancel arrives, both outcomes still occur.
-      await Promise.all(early.slice(0, 5));
+      // otherwise take every item before any cancel arrives, both outcomes still occur. The rest
+      // start while the pass runs, one per turn of the event loop: a request whose key is
+      // already verified reaches the database at once, so hundreds started together would all
+      // queue for connections ahead of the pass's queries and take every item themselves.
+      const cancel = (postId: string) => call('DELETE', `/v2/posts/${postId}`);
+      const even = seeded.postIds.filter((_, i) => i % 2 === 0);
+      const odd = seeded.postIds.filter((_, i) => i % 2 === 1);
+      const early = even.slice(0, 5).map(cancel);
+      await Promise.all(early);
       const pass = releaseDue(t.ctx, new Date(DUE_AT));
-      await new Promise((r) => setImmediate(r));
-      const late = seeded.postIds.filter((_, i) => i % 2 === 1).map(cancel);
-      const [result, ...answers] = await Promise.all([pass, ...early, ...late]);
+      const during: ReturnType<typeof cancel>[] = [];
+      for (const postId of [...even.slice(5), ...odd]) {
+        await new Promise((r) => setImmediate(r));
+        during.push(cancel(postId));
+      }
+      const [result, ...answers] = await Promise.all([pass, ...early, ...during]);
       const order = [
         ...seeded.postIds.filter((_, i) => i % 2 === 0),
         ...seeded.postIds.filter((_, i) => i % 2 === 1),

@@ -69,6 +69,9 @@ test('loadConfig: defaults and refusals', () => {
   assert.equal(c.port, 8080);
   assert.equal(c.databaseUrl, null);
   assert.equal(c.defaultPlan, 'starter');
+  assert.equal(c.pgPoolMax, 20);
+  assert.equal(loadConfig({ PG_POOL_MAX: '64' }).pgPoolMax, 64);
+  assert.throws(() => loadConfig({ PG_POOL_MAX: '0' }), ConfigError);
   assert.ok(Object.isFrozen(c));
   assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   assert.throws(() => loadConfig({ DEFAULT_TIMEZONE: 'Mars/Olympus' }), ConfigError);

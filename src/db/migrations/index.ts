@@ -10,6 +10,7 @@ import { accountLifecycle } from './0008-account-lifecycle.ts';
 import { users } from './0009-users.ts';
 import { workerSessions } from './0010-worker-sessions.ts';
 import { keyLastUsed } from './0011-key-last-used.ts';
+import { authNotify } from './0012-auth-notify.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const ALL: Record<string, Migration> = {
   '0009-users': users,
   '0010-worker-sessions': workerSessions,
   '0011-key-last-used': keyLastUsed,
+  '0012-auth-notify': authNotify,
 };
 
 export const migrationProvider: MigrationProvider = {

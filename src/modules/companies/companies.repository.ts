@@ -1,6 +1,7 @@
 // The companies table: the tenant rows every other table hangs off.
 import { param, prepared } from '../../db/prepared.ts';
 import type { CompaniesTable, Db, DbOrTx } from '../../db/types.ts';
+import { noteAuthChange } from '../../db/auth-changes.ts';
 
 export async function insertCompany(db: DbOrTx, row: CompaniesTable): Promise<void> {
   await db.insertInto('companies').values(row).execute();
@@ -17,6 +18,8 @@ export async function updateCompany(
     .set(patch)
     .where('id', '=', companyId)
     .executeTakeFirst();
+  // The plan is part of every verified key's principal.
+  if (patch.plan !== undefined) noteAuthChange(db);
   return Number(res.numUpdatedRows) > 0;
 }
 

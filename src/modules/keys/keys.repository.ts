@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/types.ts';
 import { param, prepared } from '../../db/prepared.ts';
+import { noteAuthChange } from '../../db/auth-changes.ts';
 
 export interface KeyRow {
   id: string;
@@ -63,6 +64,7 @@ export async function revokeKey(db: DbOrTx, id: string, at: string): Promise<boo
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  noteAuthChange(db);
   return Number(res.numUpdatedRows) > 0;
 }
 

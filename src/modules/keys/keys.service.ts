@@ -6,6 +6,7 @@ import { newId, randomToken } from '../../lib/ids.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import type { Db } from '../../db/types.ts';
 import { dataVersion } from '../../db/prepared.ts';
+import { authVersion } from '../../db/auth-changes.ts';
 import { getCompanyRow } from '../companies/companies.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Principal, type Scope } from '../../access.ts';
@@ -115,11 +116,20 @@ export async function createKey(
 // another), so a repeat request with the same secret is answered from here
 // without a query or a hash; once it moves, the key is read and checked again.
 // The same row object back from the result cache also proves it unchanged.
-// Without a data version (PostgreSQL) every request is checked in full.
-const verified = new Map<
-  string,
-  { row: repo.KeyWithPlan; principal: Principal; version: number | null }
->();
+// On PostgreSQL the auth version (db/auth-changes.ts) plays the data version's
+// part; while it is unknown, every request is checked in full.
+type Verified = { row: repo.KeyWithPlan; principal: Principal; version: number | null };
+// Per database: versions of different databases are unrelated numbers.
+const verifiedByDb = new WeakMap<Db, Map<string, Verified>>();
+
+function verifiedOf(db: Db): Map<string, Verified> {
+  let map = verifiedByDb.get(db);
+  if (!map) {
+    map = new Map();
+    verifiedByDb.set(db, map);
+  }
+  return map;
+}
 const MAX_VERIFIED = 10_000;
 
 /**
@@ -127,15 +137,21 @@ const MAX_VERIFIED = 10_000;
  * changed since; undefined when verifyKey must decide.
  */
 export function verifiedKey(db: Db, secret: string): Principal | undefined {
-  const hit = verified.get(secret);
+  const hit = verifiedByDb.get(db)?.get(secret);
   if (!hit || hit.version === null) return undefined;
-  return hit.version === dataVersion(db) ? hit.principal : undefined;
+  return hit.version === keysVersion(db) ? hit.principal : undefined;
+}
+
+/** A number that moves whenever a key or a plan may have changed; null when unknown. */
+function keysVersion(db: Db): number | null {
+  return dataVersion(db) ?? authVersion(db);
 }
 
 /** The principal behind a bearer secret, or null for anything not a live key. */
 export async function verifyKey(db: Db, secret: string): Promise<Principal | null> {
+  const verified = verifiedOf(db);
   const hit = verified.get(secret);
-  const version = dataVersion(db);
+  const version = keysVersion(db);
   if (hit && version !== null && hit.version === version) return hit.principal;
   const m = KEY_PATTERN.exec(secret);
   if (!m) return null;
@@ -155,7 +171,7 @@ export async function verifyKey(db: Db, secret: string): Promise<Principal | nul
     scopes: new Set(row.scopes.split(',')),
     plan: row.plan,
   };
-  if (Object.isFrozen(row)) {
+  if (Object.isFrozen(row) || version !== null) {
     if (verified.size >= MAX_VERIFIED) verified.clear();
     verified.set(secret, { row, principal, version });
   }

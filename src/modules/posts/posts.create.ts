@@ -7,6 +7,7 @@ import type {
   QueueItemsTable,
 } from '../../db/types.ts';
 import { runGrouped } from '../../db/grouped-commit.ts';
+import { runGroupedPg } from '../../db/pg-grouped-commit.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../../access.ts';
@@ -285,7 +286,8 @@ export async function createPost(
   }));
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
 
-  const write = async (tx: DbOrTx): Promise<string | null> => {
+  // Returns the post an Idempotency-Key replays, or null when the post is written.
+  const insert = async (tx: DbOrTx): Promise<string | null> => {
     if (idempotencyKey) {
       const replay = await claimKey(tx, {
         companyId,
@@ -306,18 +308,24 @@ export async function createPost(
     await repo.insertPost(tx, post);
     await groupsRepo.insertGroups(tx, groupRows);
     await enqueueItems(tx, items);
-    // One queue item is one post to publish: the daily cap and the credits count items.
-    // They are counted last so that PostgreSQL holds the company's counter rows, which
-    // every create of the company updates, only from here to the commit.
-    await consumePostQuota(tx, plan, companyId, now, items.length);
     return null;
   };
-  // On SQLite, concurrent creates share a commit, each one still atomic; `write`
-  // does nothing but database work, so it may run again if another create fails.
+  // One queue item is one post to publish: the daily cap and the credits count items.
+  // They are counted last so that PostgreSQL holds the company's counter rows, which
+  // every create of the company updates, only from there to the commit.
+  const count = async (tx: DbOrTx, replay: string | null): Promise<void> => {
+    if (replay === null) await consumePostQuota(tx, plan, companyId, now, items.length);
+  };
+  // Concurrent creates share a commit, each one still atomic; both steps do nothing
+  // but database work, so they may run again if another create fails.
   const replayOf =
     ctx.dialect === 'sqlite'
-      ? await runGrouped(ctx.db, write)
-      : await ctx.db.transaction().execute(write);
+      ? await runGrouped(ctx.db, async (tx) => {
+          const replay = await insert(tx);
+          await count(tx, replay);
+          return replay;
+        })
+      : await runGroupedPg(ctx.db, { work: insert, finish: count, order: companyId });
   if (replayOf) return { post: await readPost(ctx, companyId, replayOf), replay: true };
   if (kind === 'carousel') onCarousel({ ...post });
   const thumbnail = uploads.get(post.thumbnail_upload_id as string);
