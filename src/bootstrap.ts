@@ -50,6 +50,7 @@ export async function openContext(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.pgPoolMax,
+    readCacheMs: config.pgReadCacheMs,
     sqliteFile: options.sqliteFile,
   });
   let owned: S3BlobStore | null = null;

@@ -25,6 +25,11 @@ export interface Config {
   readonly databaseUrl: string | null;
   /** Connections the service keeps to PostgreSQL at most (PG_POOL_MAX); unused on SQLite. */
   readonly pgPoolMax: number;
+  /**
+   * On PostgreSQL, how often (ms) each process looks for changes committed by others, which is
+   * how long a read it keeps may lag them (PG_READ_CACHE_MS); 0 keeps no reads there.
+   */
+  readonly pgReadCacheMs: number;
   /** Absolute base address used in signed URLs handed to callers. */
   readonly publicUrl: string;
   /** Secret for signing URLs and cursors; a generated secret stored in the database when unset. */
@@ -153,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     pgPoolMax: int(env, 'PG_POOL_MAX', 20, 1, 1000),
+    pgReadCacheMs: int(env, 'PG_READ_CACHE_MS', 20, 0, 1000),
     publicUrl,
     secret,
     logLevel: env.LOG_LEVEL || 'info',

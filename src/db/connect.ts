@@ -9,6 +9,7 @@ import { withQueryCaches } from './sqlite-cache.ts';
 import { allowDirectReads, statementName } from './prepared.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { listenForAuthChanges } from './auth-changes.ts';
+import { noteWrites, watchPgChanges } from './pg-data-version.ts';
 
 /** Connections of the PostgreSQL pool, for monitoring. */
 export interface PoolStats {
@@ -36,6 +37,8 @@ export interface ConnectOptions {
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
   poolSize?: number;
+  /** PostgreSQL: the change poll of kept reads (pg-data-version.ts); 0 or unset keeps none. */
+  readCacheMs?: number;
 }
 
 export function connect(opts: ConnectOptions): DbHandle {
@@ -50,11 +53,16 @@ export function connect(opts: ConnectOptions): DbHandle {
     pool.on('error', () => {});
     pool.on('connect', nameHotStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pool.on('connect', (client) => noteWrites(db, client));
     const stopListening = listenForAuthChanges(db, opts.databaseUrl);
+    const readCacheMs = opts.readCacheMs ?? 0;
+    const stopWatching =
+      readCacheMs > 0 ? watchPgChanges(db, opts.databaseUrl, readCacheMs) : async () => {};
     return {
       db,
       dialect: 'postgres',
       close: async () => {
+        await stopWatching();
         await stopListening();
         await db.destroy();
       },

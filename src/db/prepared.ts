@@ -4,6 +4,7 @@
 // parameters is found once.
 import { sql, type CompiledQuery, type Compilable } from 'kysely';
 import type { Db, DbOrTx } from './types.ts';
+import { pgDataVersion } from './pg-data-version.ts';
 
 const SENTINEL = '\u0000slotline-param:';
 
@@ -28,16 +29,17 @@ export function allowDirectReads(db: Db, reader: DirectReader): void {
 
 /**
  * A number that changes whenever the data behind `db` may have changed, for
- * caches of values derived from reads; null when there is none (PostgreSQL, a
- * transaction, or a transaction open on the connection), and nothing may be
- * kept. Read it before the reads a cached value is derived from, so a write in
+ * caches of values derived from reads; null when there is none (a transaction,
+ * a transaction open on the embedded connection, PostgreSQL without its change
+ * poll), and nothing may be kept. On PostgreSQL it follows other processes'
+ * commits with the lag of one poll (pg-data-version.ts). Read it before the reads a cached value is derived from, so a write in
  * between leaves the value stale-marked rather than wrongly fresh. The request
  * meter's own writes do not move it (sqlite-cache.ts): values derived from
  * usage_counters must not be kept by it.
  */
 export function dataVersion(db: DbOrTx): number | null {
   const direct = directReaders.get(db);
-  return direct ? direct.slotlineDataVersion() : null;
+  return direct ? direct.slotlineDataVersion() : pgDataVersion(db);
 }
 
 // Names of the compiled hot-path statements, by SQL text. On PostgreSQL each

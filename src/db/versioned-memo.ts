@@ -1,6 +1,7 @@
 // Values derived from database reads, kept while the data they came from is
 // unchanged: on the embedded database, until its data version moves (any write
-// of this process, any commit of another); on PostgreSQL, never. Callers key
+// of this process, any commit of another); on PostgreSQL, until a write of this
+// process or a commit another one made is seen (one poll later, pg-data-version.ts). Callers key
 // entries by everything else the value depends on (company, filters, page).
 // Values derived from the request meter's counters (usage_counters) must not be
 // kept here: the meter's writes do not move the version (sqlite-cache.ts).

@@ -2,8 +2,8 @@
 // with it serialized by the route's own response serializer once per data
 // version, with holes where the values of each request go (json-template.ts),
 // and fills the holes per request. What data is kept is versioned-memo.ts's
-// rule: on the embedded database, until its data version moves, and on
-// PostgreSQL, never; the version is read before the data, so a write racing
+// rule: until the data version moves (on PostgreSQL, a commit by another
+// process is seen one poll later, pg-data-version.ts); the version is read before the data, so a write racing
 // the read leaves a body no later request accepts.
 //
 // The route's plan says which fields are holes and how each is computed; the

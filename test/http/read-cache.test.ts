@@ -31,7 +31,7 @@ const stamped: BodyPlan<Names> = {
 };
 
 describeEachDialect('read cache', (get, dialect) => {
-  test('a body is read again only after a write, and never kept on PostgreSQL', async () => {
+  test('a body is read again only after a write', async () => {
     const t = get();
     const cache = new ReadCache(10);
     let reads = 0;
@@ -58,8 +58,11 @@ describeEachDialect('read cache', (get, dialect) => {
       assert.equal(first, '{"names":["a","\\"at\\":null"],"at":"2026-03-02T10:00:00.000Z"}');
       t.clock.advance(1000);
       assert.match(await body(), /"at":"2026-03-02T10:00:01.000Z"}$/, 'the hole per request');
-      const kept = dialect === 'sqlite' ? 1 : 2;
-      assert.equal(reads, kept, 'read once while nothing changed, on SQLite only');
+      // On PostgreSQL the version also follows commits anywhere on the server (other tests'
+      // databases too), so the second request may read again; on SQLite it never does.
+      const kept = reads;
+      if (dialect === 'sqlite') assert.equal(kept, 1, 'read once while nothing changed');
+      else assert.ok(kept === 1 || kept === 2, `read ${kept} times`);
       await write('one');
       await body();
       assert.equal(reads, kept + 1, 'a write ends what was kept');
