@@ -86,7 +86,7 @@ describeEachDialect(
       assert.doesNotMatch(await globalRegistry.metrics(), /slotline_/);
       // The pool on PostgreSQL; SQLite has one connection and no pool.
       if (dialect === 'postgres') {
-        assert.equal(sample(text, 'slotline_db_pool_connections{state="max"}'), 10);
+        assert.equal(sample(text, 'slotline_db_pool_connections{state="max"}'), t.config.pgPoolMax);
         assert.ok((sample(text, 'slotline_db_pool_connections{state="total"}') ?? 0) >= 1);
       } else {
         assert.doesNotMatch(text, /slotline_db_pool_connections\{/);
