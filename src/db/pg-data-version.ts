@@ -10,6 +10,7 @@
 // While the poll fails or falls behind, the version is null and nothing is kept.
 import pg from 'pg';
 import type { DbOrTx } from './types.ts';
+import { METER_WRITE } from './sqlite-cache.ts';
 
 interface State {
   version: number;
@@ -31,11 +32,13 @@ export function pgDataVersion(db: DbOrTx): number | null {
   return s.version;
 }
 
-const READ = /^\s*select\b/i;
+const READ = /^\s*(select|begin)\b/i;
 
 /**
  * Moves the version after every statement a pool connection runs that is not a plain
- * SELECT (writes, and the COMMIT that makes them visible).
+ * SELECT (writes, and the COMMIT that makes them visible), except the request meter's
+ * own counter writes, as on the embedded database (sqlite-cache.ts): nothing derived from
+ * usage_counters is kept.
  */
 export function noteWrites(db: DbOrTx, client: pg.PoolClient): void {
   const state = () => states.get(keyOf(db));
@@ -44,7 +47,7 @@ export function noteWrites(db: DbOrTx, client: pg.PoolClient): void {
     const first = args[0];
     const text = typeof first === 'string' ? first : (first as { text?: unknown })?.text;
     const result = query(...args);
-    if (typeof text === 'string' && READ.test(text)) return result;
+    if (typeof text === 'string' && (READ.test(text) || METER_WRITE.test(text))) return result;
     const moved = () => {
       const s = state();
       if (s) s.version += 1;

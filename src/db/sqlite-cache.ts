@@ -39,7 +39,7 @@ interface CachedResult {
 }
 
 const CONTROL = /^\s*(begin|commit|end|rollback|savepoint|release)\b/i;
-const METER_WRITE = /^\s*(insert\s+into|update|delete\s+from)\s+"usage_counters"\s/i;
+export const METER_WRITE = /^\s*(insert\s+into|update|delete\s+from)\s+"usage_counters"\s/i;
 const METER_TABLE = /\busage_counters\b/i;
 
 /** What a statement that can write changes, for the versions it moves. */

@@ -34,6 +34,10 @@ interface Entries<V> {
 
 export class VersionedMemo<V> {
   private readonly byDb = new WeakMap<object, Entries<V>>();
+  private readonly inflight = new WeakMap<
+    object,
+    Map<string, { version: number; promise: Promise<V> }>
+  >();
 
   constructor(private readonly limits: MemoLimits<V> = { maxEntries: 1000 }) {}
 
@@ -51,8 +55,25 @@ export class VersionedMemo<V> {
    */
   async compute(db: DbOrTx, key: string, compute: () => Promise<V>): Promise<V> {
     const version = dataVersion(db);
-    const value = await compute();
-    if (version === null) return value;
+    if (version === null) return compute();
+    // Requests missing the same entry at the same version share one read: after a
+    // change, the requests under way read the data once, not once each.
+    let flying = this.inflight.get(db);
+    const same = flying?.get(key);
+    if (same && same.version === version) return same.promise;
+    if (!flying) {
+      flying = new Map();
+      this.inflight.set(db, flying);
+    }
+    const promise = compute();
+    const entry = { version, promise };
+    flying.set(key, entry);
+    let value: V;
+    try {
+      value = await promise;
+    } finally {
+      if (flying.get(key) === entry) flying.delete(key);
+    }
     let entries = this.byDb.get(db);
     if (!entries) {
       entries = { map: new Map(), bytes: 0 };
