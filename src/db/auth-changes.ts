@@ -61,7 +61,7 @@ export function listenForAuthChanges(db: DbOrTx, connectionString: string): () =
   };
   const up = async () => {
     timer = null;
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
     client = c;
     c.on('error', () => down(c));
     c.on('end', () => down(c));

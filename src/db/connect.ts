@@ -39,6 +39,8 @@ export interface ConnectOptions {
   poolSize?: number;
   /** PostgreSQL: the change poll of kept reads (pg-data-version.ts); 0 or unset keeps none. */
   readCacheMs?: number;
+  /** PostgreSQL: how long a query waits for a connection to the server at most. */
+  connectTimeoutMs?: number;
 }
 
 export function connect(opts: ConnectOptions): DbHandle {
@@ -49,6 +51,9 @@ export function connect(opts: ConnectOptions): DbHandle {
       max,
       // A dropped connection must not take the process down; the next query reconnects.
       idleTimeoutMillis: 30_000,
+      // With the server unreachable a request fails after this instead of waiting forever
+      // (readiness says why meanwhile).
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     });
     pool.on('error', () => {});
     pool.on('connect', nameHotStatements);
