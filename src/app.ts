@@ -28,6 +28,7 @@ import { queueRoutes, queueSchemas } from './modules/queue/queue.routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
 import { workerSchemas, workersRoutes } from './modules/workers/workers.routes.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
+import { docsRoutes } from './http/docs.routes.ts';
 
 export type App = FastifyInstance;
 
@@ -161,6 +162,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: '/v2' },
   );
+  // The API reference page: the document above, rendered by Redoc.
+  await app.register(docsRoutes);
   // The worker API (DECISIONS 6): worker tokens, not company API keys.
   await app.register(workersRoutes(ctx), { prefix: '/worker/v1' });
   // The dashboard: pages for a company's people, signed in with a session cookie.
