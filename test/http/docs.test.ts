@@ -63,4 +63,13 @@ describe('API reference page', { timeout: 60_000 }, () => {
       paths.join(' '),
     );
   });
+
+  test('the dashboard links to the page from every page, outside htmx boosting', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/dashboard/sign-in' });
+    assert.equal(res.statusCode, 200);
+    assert.match(
+      res.body,
+      /<footer class="foot" hx-boost="false">\s*<a href="\/docs">API reference<\/a>/,
+    );
+  });
 });
