@@ -216,6 +216,7 @@ export default tseslint.config(
       'node_modules/',
       'data/',
       'dist/',
+      'sdk/dist/',
       'coverage/',
       'bench/results/',
       'bench/.cache/',

@@ -1,0 +1,5 @@
+export { createClient } from './client.ts';
+export type { ClientOptions, ListItem, ListPath, SlotlineClient } from './client.ts';
+export { SlotlineError } from './errors.ts';
+export type { FetchLike, RetryOptions } from './transport.ts';
+export type { components, operations, paths } from './schema.ts';

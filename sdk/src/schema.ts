@@ -1,0 +1,5137 @@
+// Generated from docs/openapi.json by `npm run sdk:generate`: do not edit.
+export interface paths {
+  '/v2/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The machine-readable description of this API */
+    get: operations['getOpenApi'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List publishing accounts
+     * @description Requires scope `accounts:read`.
+     */
+    get: operations['listAccounts'];
+    put?: never;
+    /**
+     * Create a publishing account
+     * @description New accounts start in status `pending_setup`: nothing is released to them until the worker operating them reports them `warming_up` or `active`. They take the company’s default worker timezone. Daily account creations count against the plan’s cap (`rate_limited`); the plan’s account slots are checked too (`account_limit_reached`).
+     *
+     *     Requires scope `accounts:write`.
+     */
+    post: operations['createAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a publishing account
+     * @description Requires scope `accounts:read`.
+     */
+    get: operations['getAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a publishing account
+     * @description Stops releases to the account: its `queued` items stay queued, in their order, until it is resumed (items already released stay with the worker). The account’s worker may go on reporting its status meanwhile; that is kept and takes effect on resume. Pausing a paused account changes nothing and answers 200 with the account. No request body.
+     *
+     *     Requires scope `accounts:write`.
+     */
+    post: operations['pauseAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused publishing account
+     * @description Ends a pause: the account returns to the status its worker last reported (`pending_setup` if it never reported one) and releases resume at its next window if that status is `warming_up` or `active`. Resuming an account that is not paused changes nothing and answers 200 with the account. No request body.
+     *
+     *     Requires scope `accounts:write`.
+     */
+    post: operations['resumeAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/status-history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the status changes of an account
+     * @description Every change of the account’s status, newest first, from its creation (`source: system`): worker reports, pauses and resumes, each with its time. A report made while paused appears with `status: paused` and the reported status in `reportedStatus`. `limit` is 1-100 (default 25).
+     *
+     *     Requires scope `accounts:read`.
+     */
+    get: operations['listAccountStatusHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/content-tags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List content tags, active and archived
+     * @description Requires scope `posts:read`.
+     */
+    get: operations['listContentTags'];
+    put?: never;
+    /**
+     * Create a content tag
+     * @description Requires scope `posts:write`.
+     */
+    post: operations['createContentTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/content-tags/{tagId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a content tag and remove it from every post
+     * @description Requires scope `posts:write`.
+     */
+    delete: operations['deleteContentTag'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename, recolor, archive or restore a content tag
+     * @description An archived tag keeps its existing attribution and analytics but cannot be assigned to posts; `archived: false` restores it.
+     *
+     *     Requires scope `posts:write`.
+     */
+    patch: operations['updateContentTag'];
+    trace?: never;
+  };
+  '/v2/schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the company default posting schedule
+     * @description Account overrides take precedence over this default.
+     *
+     *     Requires scope `accounts:read`.
+     */
+    get: operations['getCompanySchedule'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Replace the company default posting schedule
+     * @description Account overrides are preserved. `schedule: null` restores the global rules (08:00, 11:00, 14:00, 17:00). Changes apply to future releases only.
+     *
+     *     Requires scope `accounts:write`.
+     */
+    patch: operations['updateCompanySchedule'];
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read an account’s schedule override and effective schedule
+     * @description Requires scope `accounts:read`.
+     */
+    get: operations['getAccountSchedule'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Replace an account’s schedule override
+     * @description The override wins over the company default even if the default changes later. `schedule: null` clears it, so the account inherits the company default or the global rules; it does not pause posting.
+     *
+     *     Requires scope `accounts:write`.
+     */
+    patch: operations['updateAccountSchedule'];
+    trace?: never;
+  };
+  '/v2/workspace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the company, its accounts, image folders and packs
+     * @description Requires scope `workspace:read`.
+     */
+    get: operations['getWorkspace'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/workspace/media-urls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mint short-lived download URLs for company images
+     * @description Each item is resolved through the company’s own folders; an image of another folder or company is `image_not_found`. URLs expire after `expiresInSeconds` (default 900).
+     *
+     *     Requires scope `media:read`.
+     */
+    post: operations['createMediaUrls'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/media/images/{imageId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an image through a signed URL
+     * @description The URL comes from POST /v2/workspace/media-urls; no API key is sent.
+     */
+    get: operations['downloadImage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Plan limits and today’s usage
+     * @description Not counted against the daily API request cap.
+     *
+     *     Requires scope `usage:read`.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/uploads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an upload (signed or remote)
+     * @description Counts against the daily uploads cap. Remote uploads are fetched and validated before the response; they answer `status: ready` or the validation error.
+     *
+     *     Requires scope `posts:write`.
+     */
+    post: operations['createUpload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/uploads/{uploadId}/bytes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Send the file bytes to a signed upload URL
+     * @description The `uploadUrl` from POST /v2/uploads, called with no API key. `Content-Type` must equal the declared `contentType` and the body must be exactly `sizeBytes` long; anything else stores nothing. The first complete body becomes the upload’s content: the same bytes again are accepted as a retry, other bytes are refused with `upload_content_conflict`, and bytes arriving after `complete` with `upload_already_completed`. The URL expires after an hour.
+     */
+    put: operations['uploadBytes'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/uploads/{uploadId}/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate the uploaded file and mark it ready
+     * @description Checks container (MP4/MOV), codecs (H.264/HEVC, AAC), size, duration, dimensions and frame rate of videos and the real content of images. A failure marks the upload `failed` with `error`.
+     *
+     *     Requires scope `posts:write`.
+     */
+    post: operations['completeUpload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/uploads/{uploadId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an upload
+     * @description Requires scope `posts:read` or `posts:write`.
+     */
+    get: operations['getUpload'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/media/uploads/{uploadId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an uploaded file
+     * @description A signed URL from an upload’s `url` or `thumbnailUrl`; no API key.
+     */
+    get: operations['downloadUpload'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/media/uploads/{uploadId}/thumbnail': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an upload’s thumbnail
+     * @description A signed URL from an upload’s `url` or `thumbnailUrl`; no API key.
+     */
+    get: operations['downloadUploadThumbnail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/posts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List posts, newest first
+     * @description Filters combine. `accountId`: posts with an item for that account; an account that does not exist or belongs to another company answers 404 `account_not_found`, not an empty page. `status`: the post status. `since`: posts created at or after it. `contentGroupId`: posts attributed to that tag or template group, or `untagged` for posts with no group at all. A cursor is good only for the filters it came from (otherwise `invalid_cursor`) and for 24 hours. A walk returns every post that existed when it began exactly once; posts created meanwhile are newer and show up on a new walk, and nothing is ever returned twice.
+     *
+     *     Requires scope `posts:read`.
+     */
+    get: operations['listPosts'];
+    put?: never;
+    /**
+     * Create a post and queue it to accounts
+     * @description One queue item per account: `pending_approval`, or `queued` with `skipApproval`; carousel items are `processing` while the service renders the slides. Without `slides`, `media` is one video or 1-10 images; with `slides`, every media item is an image used by a slide (`invalid_media_set` otherwise). A repeat with the same `Idempotency-Key` and body returns the original post with 200.
+     *
+     *     Requires scope `posts:write`.
+     */
+    post: operations['createPost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/posts/{postId}/queue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue an existing post to more accounts
+     * @description Adds one item per account. An account whose earlier item ended `failed` or `cancelled` is queued again.
+     *
+     *     Requires scope `posts:write`.
+     */
+    post: operations['queuePost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/posts/{postId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a post
+     * @description Requires scope `posts:read`.
+     */
+    get: operations['getPost'];
+    put?: never;
+    post?: never;
+    /**
+     * Cancel a post, or one account of it
+     * @description Items `processing`, `pending_approval` or `queued` become `cancelled`; nothing is deleted. Others are listed in `cancellation.skipped` with a reason: `currently_posting`, `already_posted`, `already_cancelled` or `already_failed`. With `accountId`, only that account’s item is targeted; an account the post has no item for answers 404 `account_not_found`. When no targeted item can be cancelled (including a draft with no items), 409 `post_not_cancellable`.
+     *
+     *     Requires scope `posts:write`.
+     */
+    delete: operations['cancelPost'];
+    options?: never;
+    head?: never;
+    /**
+     * Update post metadata or content tags
+     * @description `caption`, `hashtags`, `sound`, `notes` and `platformBPostFormat` change only while no item has reached `posting` (`post_not_editable` afterwards); `notes: null` and `sound: null` clear them. `contentGroupIds` can change at any time and replaces the explicit tags (`[]` removes them all); template provenance stays. Archived tags cannot be added but stay when already on the post.
+     *
+     *     Requires scope `posts:write`.
+     */
+    patch: operations['updatePost'];
+    trace?: never;
+  };
+  '/v2/media/posts/{postId}/{part}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a rendered carousel slide or the post thumbnail
+     * @description `part` is `thumbnail` or `slide-<n>` (from 0). Signed URLs come from post responses and the worker API; no API key.
+     */
+    get: operations['downloadPostMedia'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/queue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an account’s queue
+     * @description Items of the account that are not final (`processing`, `pending_approval`, `queued`, `posting`). Order: `posting` items first, then release order: highest `priority` first, then oldest `queuedAt`, then `queueItemId`. `scheduledSlotStart` is given for `queued` items only; items awaiting approval or media have none. While the account is `pending_setup`, `paused` or `disconnected` nothing is released to it: its `queued` items keep their order, have no `scheduledSlotStart` and carry `notPlannedReason` instead. `limit` is 1-100 (default 25).
+     *
+     *     Requires scope `posts:read`.
+     */
+    get: operations['listAccountQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/posts/{postId}/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a post’s analytics
+     * @description `summary` adds up the latest snapshot of every account the post went out to; `history` lists every snapshot, newest first, `limit` per page (1-100, default 25). Before any analytics the counters are 0 and `lastUpdated`, `postUrl`, `accountId` and `platform` are null. In `history`, `videoId` is the post id and `taskId` the queue item of the account.
+     *
+     *     Requires scope `analytics:read`.
+     */
+    get: operations['getPostAnalytics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an account’s analytics
+     * @description Requires scope `analytics:read`.
+     */
+    get: operations['getAccountAnalytics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/heartbeat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report in and read this worker’s accounts and open tasks
+     * @description Notes the worker as seen. Lists the accounts it operates (their timezone is the worker’s), with their status, what this worker last reported and the warm-up search terms, and counts its open tasks: `released` ones waiting for a claim and `claimed` ones waiting for a report. No request body.
+     */
+    post: operations['workerHeartbeat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/tasks/claim': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Claim released tasks
+     * @description Takes up to `limit` (1-50, default 10) released tasks of the accounts this worker operates, oldest release first. Each task is claimed exactly once, also under concurrent claims; an empty `data` means nothing is waiting. A claimed task must be reported by its `reportBy`, or it fails as unconfirmed. The body may be left out.
+     */
+    post: operations['claimWorkerTasks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/tasks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List this worker’s open tasks
+     * @description Tasks waiting for a claim on the accounts this worker operates and tasks it claimed and has not reported, oldest release first, `limit` per page (1-100, default 25).
+     */
+    get: operations['listWorkerTasks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/tasks/{taskId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a task
+     * @description A task of an account this worker operates, or one it claimed. Media URLs are signed afresh on every read.
+     */
+    get: operations['getWorkerTask'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/tasks/{taskId}/result': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report the outcome of a claimed task
+     * @description `posted` with `postUrl` (and `postedAt`, default now) or `failed` with a `reason`. Sending the same report again returns the task unchanged; a different outcome for a reported task is `task_already_reported`. A task that failed because its claim went unreported can still be reported `posted` by the worker that claimed it.
+     */
+    post: operations['reportWorkerTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/tasks/{taskId}/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add an analytics snapshot of a posted task
+     * @description The counters as read on the platform at `collectedAt` (default now). Each snapshot is kept; GET /v2/posts/{postId}/analytics sums the latest one of every account.
+     */
+    post: operations['createWorkerTaskAnalytics'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/accounts/{accountId}/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace the statistics of an account this worker operates
+     * @description The figures GET /v2/accounts/{accountId}/analytics shows; `followers` also becomes the account’s follower count and `status`, when sent, its status.
+     */
+    put: operations['putWorkerAccountStats'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worker/v1/accounts/{accountId}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Report the status of an account this worker operates
+     * @description Moves a new account out of `pending_setup`: report `warming_up` while warming it up with its `warmup.searchTerms` (in the answer), `active` when it can post, `disconnected` when access to it is lost (with a `reason` for the company). Releases go to `warming_up` and `active` accounts only. While the company has the account paused the report is kept and `status` stays `paused`; a resume returns it to the last report. Repeating the current status (without a new reason) changes nothing. Every change is kept in the account’s status history.
+     */
+    put: operations['putWorkerAccountStatus'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /** @description The error envelope (SPEC 7) */
+    ErrorEnvelope: {
+      error: {
+        /** @description Stable machine-readable error code */
+        code: string;
+        /** @description What went wrong, naming the field */
+        message: string;
+        /** @description The next step to take */
+        hint: string;
+        /** @description Quote this to support */
+        requestId: string;
+      };
+    };
+    Account: {
+      accountId: string;
+      /**
+       * @description `platformA` is the short-video network, `platformB` the photo and video network
+       * @enum {string}
+       */
+      platform: 'platformA' | 'platformB';
+      username: string;
+      displayName: string;
+      /**
+       * @description `pending_setup`: created, waiting for its worker to set it up (every new account starts here); `warming_up`: its worker is warming it up with `warmup.searchTerms`; `active`: its worker can post; `paused`: paused by the company (POST /v2/accounts/{accountId}/pause); `disconnected`: its worker lost access. The worker moves it between `pending_setup`, `warming_up`, `active` and `disconnected`; only the company pauses and resumes. Items are released to `warming_up` and `active` accounts only; the others keep theirs `queued`.
+       * @enum {string}
+       */
+      status: 'pending_setup' | 'warming_up' | 'active' | 'paused' | 'disconnected';
+      /**
+       * Format: date-time
+       * @description When the account entered its current `status`
+       */
+      statusSince: string;
+      /** @description What the worker said with its last report (why it is `disconnected`, say); null while paused or when it gave no reason */
+      statusReason: string | null;
+      /** @description IANA timezone of the worker operating the account */
+      timezone: string;
+      followers: number;
+      /** @description Releases in the account’s local day */
+      postsToday: number;
+      /** @description At most 4 releases per local day */
+      dailyCap: number;
+      /** @description Items waiting to be released */
+      queueDepth: number;
+      /**
+       * Format: date-time
+       * @description Start of the account’s next posting window; null while nothing is released to it (`pending_setup`, `paused`, `disconnected`)
+       */
+      nextWindow: string | null;
+      /** Format: date-time */
+      lastPostAt: string | null;
+      bio: string;
+      bioUrl: string | null;
+      profilePictureUrl: string;
+      warmup: {
+        searchTerms: string[];
+      };
+      /** Format: date-time */
+      createdAt: string;
+    };
+    AccountStatusEvent: {
+      /**
+       * @description The account’s status after the change
+       * @enum {string}
+       */
+      status: 'pending_setup' | 'warming_up' | 'active' | 'paused' | 'disconnected';
+      /**
+       * @description What the worker had last reported after the change; a resume returns the account to it
+       * @enum {string}
+       */
+      reportedStatus: 'pending_setup' | 'warming_up' | 'active' | 'disconnected';
+      /**
+       * @description `worker`: a report of the account’s worker; `company`: a pause or resume through the API; `system`: the account’s creation (or its status when history began)
+       * @enum {string}
+       */
+      source: 'worker' | 'company' | 'system';
+      /** @description The reason the worker gave, if any */
+      reason: string | null;
+      /** Format: date-time */
+      at: string;
+    };
+    ContentTag: {
+      tagId: string;
+      /** @description `tag:<tagId>`, used in posts and list filters */
+      contentGroupId: string;
+      name: string;
+      /**
+       * @description Dashboard display color
+       * @enum {string}
+       */
+      color: 'slate' | 'blue' | 'cyan' | 'green' | 'amber' | 'orange' | 'rose' | 'violet';
+      archived: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    Schedule: {
+      /** @description 1-4 windows, ascending, 08:00-17:00, at least 3 hours apart */
+      windows: string[];
+    };
+    Upload: {
+      uploadId: string;
+      /** @enum {string} */
+      kind: 'video' | 'image';
+      /** @enum {string} */
+      status: 'pending' | 'ready' | 'failed';
+      /**
+       * Format: uri
+       * @description Signed, expires in an hour
+       */
+      url?: string;
+      /**
+       * Format: uri
+       * @description Signed; appears once the thumbnail is made
+       */
+      thumbnailUrl?: string;
+      /**
+       * @description Ready uploads only: `pending` until the thumbnail is made, `failed` (with `thumbnailError`) when it cannot be; posts made from it then have no thumbnail
+       * @enum {string}
+       */
+      thumbnailStatus?: 'pending' | 'ready' | 'failed';
+      /** @description Why no thumbnail could be made (thumbnailStatus failed) */
+      thumbnailError?: string;
+      /** @description Why the upload failed */
+      error?: string;
+      filename: string;
+      contentType: string;
+      sizeBytes?: number;
+      /** @description Ready uploads: SHA-256 (hex) of the validated content, which never changes */
+      sha256?: string;
+      width?: number;
+      height?: number;
+      durationSeconds?: number;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Post: {
+      postId: string;
+      /** @enum {string} */
+      status:
+        | 'draft'
+        | 'pending_approval'
+        | 'queued'
+        | 'posting'
+        | 'posted'
+        | 'partially_posted'
+        | 'cancelled'
+        | 'processing'
+        | 'failed';
+      media: {
+        /** @enum {string} */
+        kind: 'video' | 'image';
+        count: number;
+        /** Format: uri */
+        thumbnailUrl: string | null;
+      };
+      caption: string | null;
+      hashtags: string[];
+      sound: {
+        /** @enum {string} */
+        mode: 'trending' | 'original' | 'specific';
+        /** Format: uri */
+        url?: string;
+        urlsByPlatform?: {
+          /** Format: uri */
+          platformA?: string;
+          /** Format: uri */
+          platformB?: string;
+        };
+      } | null;
+      notes: string | null;
+      contentGroupIds: string[];
+      /** @enum {string} */
+      platformBPostFormat: 'reel' | 'post';
+      /** Format: date-time */
+      createdAt: string;
+      accounts: {
+        accountId: string;
+        username: string;
+        /**
+         * @description `platformA` is the short-video network, `platformB` the photo and video network
+         * @enum {string}
+         */
+        platform: 'platformA' | 'platformB';
+        /** @enum {string} */
+        status:
+          | 'draft'
+          | 'pending_approval'
+          | 'queued'
+          | 'posting'
+          | 'posted'
+          | 'partially_posted'
+          | 'cancelled'
+          | 'processing'
+          | 'failed';
+        /** Format: date-time */
+        queuedAt: string;
+        /** Format: date-time */
+        approvedAt?: string;
+        /** Format: date-time */
+        scheduledAfter?: string;
+        /** Format: date-time */
+        scheduledSlotStart?: string;
+        /** Format: date-time */
+        postedAt?: string;
+        /** Format: uri */
+        postUrl?: string;
+        /** @description Why the item failed, present when its status is `failed`: the worker’s reason, a media error, or a missed report deadline (nothing is retried on its own; queue the post again for the account to retry) */
+        error?: string;
+      }[];
+    };
+    QueueItem: {
+      postId: string;
+      queueItemId: string;
+      /**
+       * @description Only items not yet final appear: `processing`, `pending_approval`, `queued`, `posting`
+       * @enum {string}
+       */
+      status:
+        | 'draft'
+        | 'pending_approval'
+        | 'queued'
+        | 'posting'
+        | 'posted'
+        | 'partially_posted'
+        | 'cancelled'
+        | 'processing'
+        | 'failed';
+      /** @description The post’s caption; "" when it has none */
+      caption: string;
+      /**
+       * Format: uri
+       * @description Signed URL of the post’s thumbnail, valid for an hour; absent while the post has none (a video thumbnail still being made)
+       */
+      thumbnailUrl?: string;
+      /** Format: date-time */
+      queuedAt: string;
+      /**
+       * Format: date-time
+       * @description Legacy earliest-release floor; only when the item has one
+       */
+      scheduledAfter?: string;
+      /**
+       * Format: date-time
+       * @description Planned window start, for `queued` items only: the account’s effective schedule in its timezone, today’s releases and the queue as it stands now (recomputed as it changes). Absent while the account receives no releases (see `notPlannedReason`)
+       */
+      scheduledSlotStart?: string;
+      /**
+       * @description On `queued` items of an account that receives no releases, why none is planned: `account_pending_setup` (its worker has not reported it `warming_up` or `active` yet), `account_paused` (the company paused it; POST /v2/accounts/{accountId}/resume), `account_disconnected` (its worker lost access). The items keep their place and are planned again once the account can post.
+       * @enum {string}
+       */
+      notPlannedReason?: 'account_pending_setup' | 'account_paused' | 'account_disconnected';
+    };
+    AnalyticsSnapshot: {
+      /** @description Snapshot id */
+      id: string;
+      /** @description The post id: the published video or carousel */
+      videoId: string;
+      accountId: string;
+      /**
+       * @description `platformA` is the short-video network, `platformB` the photo and video network
+       * @enum {string}
+       */
+      platform: 'platformA' | 'platformB';
+      /** Format: uri */
+      postUrl: string | null;
+      views: number;
+      likes: number;
+      comments: number;
+      shares: number;
+      saves: number;
+      /** Format: date-time */
+      collectedAt: string;
+      /** @description The queue item (per-account task) the snapshot is of */
+      taskId: string;
+    };
+    PostAnalytics: {
+      /** @description Totals over the latest snapshot of each account the post went out to; the counters are 0 before any analytics. `postUrl`, `accountId` and `platform` name the account whose latest snapshot has the most views (ties: the newer snapshot). */
+      summary: {
+        views: number;
+        likes: number;
+        comments: number;
+        shares: number;
+        saves: number;
+        /** @description (likes + comments + shares + saves) / views as a percentage, rounded to two decimals (4.25 means 4.25 %); 0 when views is 0. Can exceed 100. */
+        engagementRate: number;
+        /**
+         * Format: date-time
+         * @description Newest snapshot of the post; null before any analytics
+         */
+        lastUpdated: string | null;
+        /**
+         * Format: uri
+         * @description Published URL on the most viewed account; null before any analytics
+         */
+        postUrl: string | null;
+        /** @description The most viewed account; null before any analytics */
+        accountId: string | null;
+        /**
+         * @description Platform of the most viewed account entry; null before any analytics
+         * @enum {string|null}
+         */
+        platform: 'platformA' | 'platformB' | null;
+      };
+      /** @description Snapshots, newest first (collectedAt desc, then id desc) */
+      history: components['schemas']['AnalyticsSnapshot'][];
+      /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+      nextCursor: string | null;
+    };
+    /** @description The account’s latest statistics as reported by its worker; zeros until the first report (`followers` then shows the account’s own count). */
+    AccountAnalytics: {
+      accountId: string;
+      followers: number;
+      /** @description Posts on the account’s profile */
+      posts: number;
+      /** @description Engagement rate of the scanned posts, a percentage rounded to two decimals like `engagementRate` of post analytics */
+      engagement: number;
+      /** @description Totals over the scanned posts */
+      analytics: {
+        views: number;
+        likes: number;
+        comments: number;
+      };
+      /** @description Posts whose analytics these figures cover */
+      scannedPosts: number;
+    };
+    WorkerTask: {
+      /** @description The released queue item */
+      taskId: string;
+      postId: string;
+      accountId: string;
+      /**
+       * @description `platformA` is the short-video network, `platformB` the photo and video network
+       * @enum {string}
+       */
+      platform: 'platformA' | 'platformB';
+      username: string;
+      /**
+       * @description `released`: waiting for a claim; `claimed`: taken by this worker, report the outcome; `posted` and `failed`: final
+       * @enum {string}
+       */
+      state: 'released' | 'claimed' | 'posted' | 'failed';
+      caption: string | null;
+      hashtags: string[];
+      sound: {
+        /** @enum {string} */
+        mode: 'trending' | 'original' | 'specific';
+        /** Format: uri */
+        url?: string;
+        urlsByPlatform?: {
+          /** Format: uri */
+          platformA?: string;
+          /** Format: uri */
+          platformB?: string;
+        };
+      } | null;
+      /** @enum {string} */
+      platformBPostFormat: 'reel' | 'post';
+      media: {
+        /**
+         * @description `carousel`: slides rendered by the service, in order
+         * @enum {string}
+         */
+        kind: 'video' | 'images' | 'carousel';
+        items: {
+          /**
+           * Format: uri
+           * @description Signed download URL
+           */
+          url: string;
+          contentType: string;
+          /** @description SHA-256 (hex) of an uploaded file, to check the download against */
+          sha256?: string;
+        }[];
+        /** Format: uri */
+        thumbnailUrl: string | null;
+        /**
+         * Format: date-time
+         * @description When the signed URLs expire
+         */
+        expiresAt: string;
+      };
+      /** Format: date-time */
+      releasedAt: string;
+      /** Format: date-time */
+      claimedAt: string | null;
+      /**
+       * Format: date-time
+       * @description Deadline for the outcome; an open task still unreported then fails as unconfirmed
+       */
+      reportBy: string | null;
+      /** Format: date-time */
+      postedAt: string | null;
+      /** Format: uri */
+      postUrl: string | null;
+      failureReason: string | null;
+    };
+    WorkerAccount: {
+      accountId: string;
+      /**
+       * @description `platformA` is the short-video network, `platformB` the photo and video network
+       * @enum {string}
+       */
+      platform: 'platformA' | 'platformB';
+      username: string;
+      timezone: string;
+      /**
+       * @description The account’s status: `paused` while its company paused it (releases stop; what this worker reports is kept and applies on resume), otherwise `reportedStatus`
+       * @enum {string}
+       */
+      status: 'pending_setup' | 'warming_up' | 'active' | 'paused' | 'disconnected';
+      /** Format: date-time */
+      statusSince: string;
+      /**
+       * @description What this worker last reported (`pending_setup` until its first report): report `warming_up` while warming the account up with `warmup.searchTerms`, `active` when it can post, `disconnected` when it lost access
+       * @enum {string}
+       */
+      reportedStatus: 'pending_setup' | 'warming_up' | 'active' | 'disconnected';
+      /**
+       * Format: date-time
+       * @description When that report changed it
+       */
+      reportedAt: string | null;
+      warmup: {
+        /** @description What to search for and watch while warming the account up */
+        searchTerms: string[];
+      };
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getOpenApi: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The machine-readable description of this API */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+  };
+  listAccounts: {
+    parameters: {
+      query?: {
+        /** @description `platformA` is the short-video network, `platformB` the photo and video network */
+        platform?: 'platformA' | 'platformB';
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List publishing accounts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Account'][];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `platformA` is the short-video network, `platformB` the photo and video network
+           * @enum {string}
+           */
+          platform: 'platformA' | 'platformB';
+          /** @description Handle on the platform, without "@"; unique per platform in the company */
+          username: string;
+          displayName: string;
+          bio: string;
+          /**
+           * Format: uri
+           * @description Profile picture, an http(s) URL
+           */
+          profilePictureUrl: string;
+          /**
+           * Format: uri
+           * @description Link shown in the bio
+           */
+          bioUrl?: string;
+          warmup: {
+            searchTerms: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Create a publishing account */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope`, `account_limit_reached` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get a publishing account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  pauseAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pause a publishing account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  resumeAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Resume a paused publishing account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listAccountStatusHistory: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List the status changes of an account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['AccountStatusEvent'][];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listContentTags: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List content tags, active and archived */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ContentTag'][];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createContentTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique within the company, compared case-insensitively */
+          name: string;
+          /**
+           * @description Dashboard display color
+           * @enum {string}
+           */
+          color?: 'slate' | 'blue' | 'cyan' | 'green' | 'amber' | 'orange' | 'rose' | 'violet';
+        };
+      };
+    };
+    responses: {
+      /** @description Create a content tag */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContentTag'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `tag_name_taken` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteContentTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        tagId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a content tag and remove it from every post */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            tagId: string;
+            /** @description Posts the tag was removed from */
+            updatedPosts: number;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `tag_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateContentTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        tagId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique within the company, compared case-insensitively */
+          name?: string;
+          /**
+           * @description Dashboard display color
+           * @enum {string}
+           */
+          color?: 'slate' | 'blue' | 'cyan' | 'green' | 'amber' | 'orange' | 'rose' | 'violet';
+          archived?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Rename, recolor, archive or restore a content tag */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContentTag'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `tag_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `tag_name_taken` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getCompanySchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Read the company default posting schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            companyId: string;
+            schedule: components['schemas']['Schedule'] | null;
+            /**
+             * @description Where the effective schedule comes from
+             * @enum {string}
+             */
+            source: 'account' | 'company' | 'global';
+            /** @description Windows of the effective schedule */
+            scheduledPostsPerDay: number;
+            /** @description Always 4 */
+            maxPostsPerDay: number;
+            /** @enum {string} */
+            timezoneMode: 'worker_local';
+          };
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateCompanySchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Windows are worker-local HH:mm times: 1-4 entries, ascending, between 08:00 and 17:00 inclusive, consecutive entries at least 3 hours apart. `null` clears the schedule. */
+    requestBody: {
+      content: {
+        'application/json': {
+          schedule: {
+            windows: string[];
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Replace the company default posting schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            companyId: string;
+            schedule: components['schemas']['Schedule'] | null;
+            /**
+             * @description Where the effective schedule comes from
+             * @enum {string}
+             */
+            source: 'account' | 'company' | 'global';
+            /** @description Windows of the effective schedule */
+            scheduledPostsPerDay: number;
+            /** @description Always 4 */
+            maxPostsPerDay: number;
+            /** @enum {string} */
+            timezoneMode: 'worker_local';
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAccountSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Read an account’s schedule override and effective schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId: string;
+            schedule: components['schemas']['Schedule'] | null;
+            companySchedule: components['schemas']['Schedule'] | null;
+            effectiveSchedule: components['schemas']['Schedule'];
+            /**
+             * @description Where the effective schedule comes from
+             * @enum {string}
+             */
+            source: 'account' | 'company' | 'global';
+            /** @description Windows of the effective schedule */
+            scheduledPostsPerDay: number;
+            /** @description Always 4 */
+            maxPostsPerDay: number;
+            /** @enum {string} */
+            timezoneMode: 'worker_local';
+            /** @description IANA timezone the windows are read in */
+            timezone: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateAccountSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    /** @description Windows are worker-local HH:mm times: 1-4 entries, ascending, between 08:00 and 17:00 inclusive, consecutive entries at least 3 hours apart. `null` clears the schedule. */
+    requestBody: {
+      content: {
+        'application/json': {
+          schedule: {
+            windows: string[];
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Replace an account’s schedule override */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId: string;
+            schedule: components['schemas']['Schedule'] | null;
+            companySchedule: components['schemas']['Schedule'] | null;
+            effectiveSchedule: components['schemas']['Schedule'];
+            /**
+             * @description Where the effective schedule comes from
+             * @enum {string}
+             */
+            source: 'account' | 'company' | 'global';
+            /** @description Windows of the effective schedule */
+            scheduledPostsPerDay: number;
+            /** @description Always 4 */
+            maxPostsPerDay: number;
+            /** @enum {string} */
+            timezoneMode: 'worker_local';
+            /** @description IANA timezone the windows are read in */
+            timezone: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Read the company, its accounts, image folders and packs */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Data-shape version of this response; 1 */
+            version: number;
+            /** Format: date-time */
+            refreshedAt: string;
+            company: {
+              companyId: string;
+              name: string;
+              description: string;
+              website: string;
+            };
+            accounts: {
+              accountId: string;
+              /**
+               * @description `platformA` is the short-video network, `platformB` the photo and video network
+               * @enum {string}
+               */
+              platform: 'platformA' | 'platformB';
+              username: string;
+              displayName: string;
+              status: string;
+              timezone: string;
+              followers: number;
+              postsToday: number;
+              dailyCap: number;
+              queueDepth: number;
+              /** Format: date-time */
+              nextWindow: string | null;
+              /** Format: date-time */
+              lastPostAt: string | null;
+              niche: string;
+              warmupSearchTerms: string[];
+            }[];
+            folders: {
+              folderId: string;
+              name: string;
+              /** Format: date-time */
+              createdAt: string;
+              images: {
+                imageId: string;
+                folderId: string;
+                label: string;
+                description: string;
+                tags: string[];
+                width: number;
+                height: number;
+                /** Format: date-time */
+                createdAt: string;
+              }[];
+              packs: {
+                packId: string;
+                folderId: string;
+                name: string;
+                description: string;
+                color: string;
+                imageIds: string[];
+                /** @enum {string} */
+                imageFit: 'fit' | 'fill';
+                useImagesOnce: boolean;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createMediaUrls: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          items: {
+            folderId: string;
+            imageId: string;
+          }[];
+          /** @description Defaults to 900 */
+          expiresInSeconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Mint short-lived download URLs for company images */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            expiresAt: string;
+            data: {
+              folderId: string;
+              imageId: string;
+              /** Format: uri */
+              url: string;
+            }[];
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `image_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  downloadImage: {
+    parameters: {
+      query: {
+        /** @description Expiry, Unix seconds */
+        expires: number;
+        signature: string;
+      };
+      header?: never;
+      path: {
+        imageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image bytes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/*': string;
+        };
+      };
+      /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_signature` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `image_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Plan limits and today’s usage */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: string;
+            billingType: string;
+            /** @description Ready videos the plan allows in total */
+            videoQuota: number;
+            /** @description Ready videos uploaded so far */
+            videoCount: number;
+            postCredits: {
+              /** @description Credits per UTC calendar month */
+              limit: number;
+              /** @description Credits used this month; one per queue item */
+              used: number;
+            };
+            /** @description Daily cap on queue items created, per UTC day */
+            postsPerDay: number;
+            apiRequestsToday: number;
+            /** @description Queue items created today (UTC), one per account */
+            postsCreatedToday: number;
+          };
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Signed form: `kind`, `filename`, `contentType`, `sizeBytes`; the response gives an `uploadUrl` to `PUT` the bytes to (header `Content-Type` equal to `contentType`, body of exactly `sizeBytes`), then `POST /v2/uploads/{uploadId}/complete`. Remote form: `kind`, `sourceUrl` and optionally `filename`; the file is fetched and validated at once. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          kind: 'video' | 'image';
+          filename?: string;
+          contentType?: string;
+          /** @description Signed form: exact size; videos at most 209,715,200, images at most 52,428,800 */
+          sizeBytes?: number;
+          /**
+           * Format: uri
+           * @description Remote form: the service downloads this file itself
+           */
+          sourceUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Create an upload (signed or remote) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            uploadId: string;
+            /** @enum {string} */
+            status?: 'pending' | 'ready';
+            /** Format: uri */
+            uploadUrl?: string;
+            /** Format: date-time */
+            expiresAt?: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large`, `file_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_media_specs`, `source_fetch_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited`, `quota_exceeded` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  uploadBytes: {
+    parameters: {
+      query: {
+        /** @description Expiry, Unix seconds */
+        expires: number;
+        signature: string;
+      };
+      header?: never;
+      path: {
+        uploadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Send the file bytes to a signed upload URL */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            uploadId: string;
+            /** @enum {string} */
+            status: 'pending';
+            receivedBytes: number;
+            /** @description SHA-256 (hex) of the bytes received */
+            sha256: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_signature` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `upload_already_completed`, `upload_content_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `file_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  completeUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uploadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Validate the uploaded file and mark it ready */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Upload'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `upload_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `upload_already_completed`, `upload_incomplete` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `file_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_media_specs` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited`, `quota_exceeded` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uploadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get an upload */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Upload'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `upload_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  downloadUpload: {
+    parameters: {
+      query: {
+        /** @description Expiry, Unix seconds */
+        expires: number;
+        signature: string;
+      };
+      header?: never;
+      path: {
+        uploadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file bytes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_signature` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `upload_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  downloadUploadThumbnail: {
+    parameters: {
+      query: {
+        /** @description Expiry, Unix seconds */
+        expires: number;
+        signature: string;
+      };
+      header?: never;
+      path: {
+        uploadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The JPEG thumbnail */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_signature` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `upload_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listPosts: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+        accountId?: string;
+        status?:
+          | 'draft'
+          | 'pending_approval'
+          | 'queued'
+          | 'posting'
+          | 'posted'
+          | 'partially_posted'
+          | 'cancelled'
+          | 'processing'
+          | 'failed';
+        since?: string;
+        contentGroupId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List posts, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Post'][];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createPost: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeat-safe key, kept 24 hours */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          media: string[];
+          accountIds: string[];
+          caption?: string;
+          hashtags?: string[];
+          sound?: {
+            /** @enum {string} */
+            mode: 'trending' | 'original' | 'specific';
+            /** Format: uri */
+            url?: string;
+            urlsByPlatform?: {
+              /** Format: uri */
+              platformA?: string;
+              /** Format: uri */
+              platformB?: string;
+            };
+          };
+          notes?: string;
+          priority?: number;
+          /** @enum {string} */
+          platformBPostFormat?: 'reel' | 'post';
+          skipApproval?: boolean;
+          contentGroupIds?: string[];
+          slides?: {
+            image: string;
+            textElements: {
+              content: string;
+              style: {
+                /**
+                 * @default none
+                 * @enum {string}
+                 */
+                backgroundColor?: 'none' | 'black' | 'white' | 'red' | 'yellow' | 'blue';
+                /**
+                 * @default white
+                 * @enum {string}
+                 */
+                textColor?: 'white' | 'black' | 'red' | 'yellow' | 'blue';
+                /** @default 16 */
+                fontSize?: number;
+                /**
+                 * @default normal
+                 * @enum {string}
+                 */
+                fontWeight?: 'normal' | 'bold';
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                textAlign?: 'left' | 'center' | 'right';
+                /**
+                 * @default stroke
+                 * @enum {string}
+                 */
+                textMode?: 'stroke' | 'background' | 'plain' | 'snapchat';
+                /** @default 50 */
+                positionX?: number;
+                positionY: number;
+                /** @default 88 */
+                width?: number;
+                /** @default 0 */
+                padding?: number;
+              };
+            }[];
+            /**
+             * @default fill
+             * @enum {string}
+             */
+            imageFit?: 'fit' | 'fill';
+            /** @enum {string} */
+            role?: 'hook' | 'middle' | 'cta';
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Create a post and queue it to accounts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      /** @description Create a post and queue it to accounts */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      /** @description Error codes: `invalid_request`, `idempotency_key_mismatch`, `invalid_media_set`, `account_not_found`, `upload_not_found`, `tag_not_found` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `platformB_feed_posts_disabled`, `upload_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited`, `quota_exceeded` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  queuePost: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeat-safe key, kept 24 hours */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        postId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accountIds: string[];
+          caption?: string;
+          hashtags?: string[];
+          sound?: {
+            /** @enum {string} */
+            mode: 'trending' | 'original' | 'specific';
+            /** Format: uri */
+            url?: string;
+            urlsByPlatform?: {
+              /** Format: uri */
+              platformA?: string;
+              /** Format: uri */
+              platformB?: string;
+            };
+          };
+          notes?: string;
+          priority?: number;
+          /** @enum {string} */
+          platformBPostFormat?: 'reel' | 'post';
+          skipApproval?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Queue an existing post to more accounts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      /** @description Queue an existing post to more accounts */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      /** @description Error codes: `invalid_request`, `idempotency_key_mismatch`, `account_not_found` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `platformB_feed_posts_disabled`, `media_not_ready`, `duplicate_queue_item`, `post_already_published`, `post_not_editable` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited`, `quota_exceeded` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getPost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        postId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get a post */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  cancelPost: {
+    parameters: {
+      query?: {
+        accountId?: string;
+      };
+      header?: never;
+      path: {
+        postId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Cancel a post, or one account of it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            postId: string;
+            /** @enum {string} */
+            status:
+              | 'draft'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'partially_posted'
+              | 'cancelled'
+              | 'processing'
+              | 'failed';
+            media: {
+              /** @enum {string} */
+              kind: 'video' | 'image';
+              count: number;
+              /** Format: uri */
+              thumbnailUrl: string | null;
+            };
+            caption: string | null;
+            hashtags: string[];
+            sound: {
+              /** @enum {string} */
+              mode: 'trending' | 'original' | 'specific';
+              /** Format: uri */
+              url?: string;
+              urlsByPlatform?: {
+                /** Format: uri */
+                platformA?: string;
+                /** Format: uri */
+                platformB?: string;
+              };
+            } | null;
+            notes: string | null;
+            contentGroupIds: string[];
+            /** @enum {string} */
+            platformBPostFormat: 'reel' | 'post';
+            /** Format: date-time */
+            createdAt: string;
+            accounts: {
+              accountId: string;
+              username: string;
+              /**
+               * @description `platformA` is the short-video network, `platformB` the photo and video network
+               * @enum {string}
+               */
+              platform: 'platformA' | 'platformB';
+              /** @enum {string} */
+              status:
+                | 'draft'
+                | 'pending_approval'
+                | 'queued'
+                | 'posting'
+                | 'posted'
+                | 'partially_posted'
+                | 'cancelled'
+                | 'processing'
+                | 'failed';
+              /** Format: date-time */
+              queuedAt: string;
+              /** Format: date-time */
+              approvedAt?: string;
+              /** Format: date-time */
+              scheduledAfter?: string;
+              /** Format: date-time */
+              scheduledSlotStart?: string;
+              /** Format: date-time */
+              postedAt?: string;
+              /** Format: uri */
+              postUrl?: string;
+              /** @description Why the item failed, present when its status is `failed`: the worker’s reason, a media error, or a missed report deadline (nothing is retried on its own; queue the post again for the account to retry) */
+              error?: string;
+            }[];
+            cancellation: {
+              cancelled: string[];
+              skipped: {
+                accountId: string;
+                reason: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found`, `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_cancellable` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updatePost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        postId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          caption?: string;
+          hashtags?: string[];
+          sound?: {
+            /** @enum {string} */
+            mode: 'trending' | 'original' | 'specific';
+            /** Format: uri */
+            url?: string;
+            urlsByPlatform?: {
+              /** Format: uri */
+              platformA?: string;
+              /** Format: uri */
+              platformB?: string;
+            };
+          } | null;
+          notes?: string | null;
+          contentGroupIds?: string[];
+          /** @enum {string} */
+          platformBPostFormat?: 'reel' | 'post';
+        };
+      };
+    };
+    responses: {
+      /** @description Update post metadata or content tags */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Post'];
+        };
+      };
+      /** @description Error codes: `invalid_request`, `tag_not_found` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_editable`, `platformB_feed_posts_disabled` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  downloadPostMedia: {
+    parameters: {
+      query: {
+        /** @description Expiry, Unix seconds */
+        expires: number;
+        signature: string;
+      };
+      header?: never;
+      path: {
+        postId: string;
+        part: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A JPEG */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': string;
+        };
+      };
+      /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_signature` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listAccountQueue: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List an account’s queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['QueueItem'][];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getPostAnalytics: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        postId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get a post’s analytics */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostAnalytics'];
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getAccountAnalytics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get an account’s analytics */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountAnalytics'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  workerHeartbeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Report in and read this worker’s accounts and open tasks */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            workerId: string;
+            name: string;
+            timezone: string;
+            /** Format: date-time */
+            serverTime: string;
+            accounts: components['schemas']['WorkerAccount'][];
+            openTasks: {
+              released: number;
+              claimed: number;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  claimWorkerTasks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Send `{}` to claim up to 10 tasks of any account this worker operates. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description Most tasks to claim (default 10) */
+          limit?: number;
+          /** @description Claim only tasks of this account, one this worker operates */
+          accountId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Claim released tasks */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The tasks claimed now; empty when none wait */
+            data: components['schemas']['WorkerTask'][];
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `account_not_found` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listWorkerTasks: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+        /** @description Only tasks waiting for a claim, or only tasks this worker claimed */
+        state?: 'released' | 'claimed';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List this worker’s open tasks */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WorkerTask'][];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getWorkerTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get a task */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerTask'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  reportWorkerTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The outcome of a claimed task: `{ "outcome": "posted", "postUrl", "postedAt"? }` or `{ "outcome": "failed", "reason" }`. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          outcome: 'posted' | 'failed';
+          /**
+           * Format: uri
+           * @description With `posted` (required): where the post is published
+           */
+          postUrl?: string;
+          /**
+           * Format: date-time
+           * @description With `posted`: when it went out (default: now); not before the release, not in the future
+           */
+          postedAt?: string;
+          /** @description With `failed` (required): why it did not go out */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Report the outcome of a claimed task */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerTask'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_claimed`, `task_already_reported` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createWorkerTaskAnalytics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Views so far */
+          views: number;
+          /** @description Likes so far */
+          likes: number;
+          /** @description Comments so far */
+          comments: number;
+          /** @description Shares so far */
+          shares: number;
+          /** @description Saves so far */
+          saves: number;
+          /**
+           * Format: date-time
+           * @description When counted (default: now)
+           */
+          collectedAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Add an analytics snapshot of a posted task */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnalyticsSnapshot'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_posted` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  putWorkerAccountStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Followers now */
+          followers: number;
+          /** @description Posts on the account */
+          posts: number;
+          /** @description Engagement rate of the scanned posts as a percentage (4.25 means 4.25 %), stored rounded to two decimals */
+          engagement: number;
+          /** @description Views over the scanned posts */
+          views: number;
+          /** @description Likes over the scanned posts */
+          likes: number;
+          /** @description Comments over the scanned posts */
+          comments: number;
+          /** @description How many recent posts the figures cover */
+          scannedPosts: number;
+          /**
+           * @description The account’s status as the worker sees it, reported as by PUT /worker/v1/accounts/{accountId}/status without a reason (prefer that call). `paused` is the company’s and cannot be reported.
+           * @enum {string}
+           */
+          status?: 'warming_up' | 'active' | 'disconnected';
+        };
+      };
+    };
+    responses: {
+      /** @description Replace the statistics of an account this worker operates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountAnalytics'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  putWorkerAccountStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `warming_up`: warming the account up; `active`: it can post; `disconnected`: access to it is lost. Releases go to `warming_up` and `active` accounts only.
+           * @enum {string}
+           */
+          status: 'warming_up' | 'active' | 'disconnected';
+          /** @description Why, for the company to read (say, why the account is disconnected) */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Report the status of an account this worker operates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerAccount'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `account_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+}

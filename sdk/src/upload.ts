@@ -1,0 +1,125 @@
+// Node-only upload helper (`@slotline/sdk/upload`): the signed flow of DECISIONS 3 in one
+// call. The bytes go out with node:http(s) rather than fetch so that the PUT always
+// carries an exact Content-Length (object stores refuse chunked bodies on signed URLs)
+// and progress counts what was written to the socket.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { basename, extname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { SlotlineError } from './errors.ts';
+import type { SlotlineClient } from './client.ts';
+import type { components } from './schema.ts';
+
+export type Upload = components['schemas']['Upload'];
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.heic': 'image/heic',
+};
+
+export interface UploadOptions {
+  /** A file to send; filename, size and (by extension) content type come from it. */
+  path?: string;
+  /** Or a stream of exactly `sizeBytes` bytes, with `filename` and `contentType`. */
+  stream?: Readable;
+  sizeBytes?: number;
+  filename?: string;
+  contentType?: string;
+  /** Defaults from the content type. */
+  kind?: 'video' | 'image';
+  /** Called as bytes are written: (sent so far, total). */
+  onProgress?: (sentBytes: number, totalBytes: number) => void;
+}
+
+/** Creates a signed upload, PUTs the bytes, completes it, and returns the ready upload. */
+export async function uploadFile(api: SlotlineClient, options: UploadOptions): Promise<Upload> {
+  const source = await describeSource(options);
+  const kind = options.kind ?? (source.contentType.startsWith('video/') ? 'video' : 'image');
+  const { data: created } = await api.POST('/v2/uploads', {
+    body: {
+      kind,
+      filename: source.filename,
+      contentType: source.contentType,
+      sizeBytes: source.sizeBytes,
+    },
+  });
+  if (!created?.uploadUrl) throw new Error('the service answered no uploadUrl');
+  await putBytes(created.uploadUrl, source, options.onProgress);
+  const { data: upload } = await api.POST('/v2/uploads/{uploadId}/complete', {
+    params: { path: { uploadId: created.uploadId } },
+  });
+  return upload!;
+}
+
+interface Source {
+  open(): Readable;
+  filename: string;
+  contentType: string;
+  sizeBytes: number;
+}
+
+async function describeSource(options: UploadOptions): Promise<Source> {
+  if (options.path) {
+    const path = options.path;
+    const contentType = options.contentType ?? CONTENT_TYPES[extname(path).toLowerCase()];
+    if (!contentType) throw new TypeError(`contentType is needed for ${basename(path)}`);
+    return {
+      open: () => createReadStream(path),
+      filename: options.filename ?? basename(path),
+      contentType,
+      sizeBytes: options.sizeBytes ?? (await stat(path)).size,
+    };
+  }
+  const { stream, filename, contentType, sizeBytes } = options;
+  if (!stream || !filename || !contentType || sizeBytes === undefined) {
+    throw new TypeError('give path, or stream with filename, contentType and sizeBytes');
+  }
+  return { open: () => stream, filename, contentType, sizeBytes };
+}
+
+function putBytes(
+  url: string,
+  source: Source,
+  onProgress: UploadOptions['onProgress'],
+): Promise<void> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, {
+      method: 'PUT',
+      headers: { 'content-type': source.contentType, 'content-length': source.sizeBytes },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return resolve();
+        const response = new Response(Buffer.concat(chunks), {
+          status,
+          headers: {
+            'content-type': String(res.headers['content-type'] ?? ''),
+            'x-request-id': String(res.headers['x-request-id'] ?? ''),
+          },
+        });
+        SlotlineError.fromResponse(response).then(reject, reject);
+      });
+    });
+    let sent = 0;
+    const body = source.open();
+    body.on('data', (chunk: Buffer) => {
+      sent += chunk.length;
+      onProgress?.(sent, source.sizeBytes);
+    });
+    body.on('error', (err) => req.destroy(err));
+    body.pipe(req);
+  });
+}
