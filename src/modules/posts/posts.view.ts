@@ -286,3 +286,48 @@ export function postRead(
     },
   };
 }
+
+/** What the uploads module knows of an upload a post's media is made of (uploadFacts). */
+interface UploadFact {
+  content_type: string;
+  sha256: string | null;
+  blob_key: string;
+}
+
+export interface MediaItem {
+  url: string;
+  contentType: string;
+  sha256?: string;
+}
+
+/**
+ * A post's media as expiring download URLs: a carousel's rendered slides (JPEG), otherwise
+ * the bytes of the uploads it was made from, with their SHA-256 when known. Shared by the
+ * worker's tasks and the reviewer's inbox, so both sign the same way.
+ */
+export function postMediaItems(
+  ctx: AppContext,
+  post: { id: string; media_keys: string | null; media_upload_ids: string },
+  facts: ReadonlyMap<string, UploadFact>,
+  expires: Date,
+): MediaItem[] {
+  if (post.media_keys) {
+    return (JSON.parse(post.media_keys) as string[]).map((key, i) => ({
+      url: ctx.media.url(
+        { path: postMediaPath(post.id, `slide-${i}`), key, contentType: 'image/jpeg' },
+        expires,
+      ),
+      contentType: 'image/jpeg',
+    }));
+  }
+  return (JSON.parse(post.media_upload_ids) as string[]).map((id) => {
+    const f = facts.get(id);
+    const contentType = f?.content_type ?? 'application/octet-stream';
+    const path = mediaPath(id);
+    // An upload gone meanwhile keeps the service URL, which answers not found.
+    const url = f
+      ? ctx.media.url({ path, key: f.blob_key, contentType }, expires)
+      : ctx.signer.sign(path, expires);
+    return { url, contentType, ...(f?.sha256 ? { sha256: f.sha256 } : {}) };
+  });
+}

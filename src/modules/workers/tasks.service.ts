@@ -8,9 +8,8 @@ import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { claimItem, claimItems, finishItem, UNCONFIRMED_REASON } from '../items/items.state.ts';
-import { postMediaPath, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
+import { postMediaItems, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
 import type { SoundInput } from '../posts/posts.schemas.ts';
-import { mediaPath } from '../uploads/uploads.service.ts';
 import type { WorkerPrincipal } from '../../access.ts';
 import * as workers from './workers.repository.ts';
 import { accountNotFound, toWorkerAccount } from './worker-accounts.service.ts';
@@ -71,29 +70,12 @@ async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise
   return rows.map((r) => {
     const reportBy = deadline(ctx, r);
     const expires = new Date(Math.max(now + MIN_URL_MS, reportBy ? Date.parse(reportBy) : 0));
-    const slides = r.media_keys ? (JSON.parse(r.media_keys) as string[]) : null;
-    const items = slides
-      ? slides.map((key, i) => ({
-          url: ctx.media.url(
-            { path: postMediaPath(r.post_id, `slide-${i}`), key, contentType: 'image/jpeg' },
-            expires,
-          ),
-          contentType: 'image/jpeg',
-        }))
-      : (JSON.parse(r.media_upload_ids) as string[]).map((id) => {
-          const f = facts.get(id);
-          const contentType = f?.content_type ?? 'application/octet-stream';
-          const path = mediaPath(id);
-          // An upload gone meanwhile keeps the service URL, which answers not found.
-          const url = f
-            ? ctx.media.url({ path, key: f.blob_key, contentType }, expires)
-            : ctx.signer.sign(path, expires);
-          return {
-            url,
-            contentType,
-            ...(f?.sha256 ? { sha256: f.sha256 } : {}),
-          };
-        });
+    const items = postMediaItems(
+      ctx,
+      { id: r.post_id, media_keys: r.media_keys, media_upload_ids: r.media_upload_ids },
+      facts,
+      expires,
+    );
     // The post's own thumbnail: its rendered cover, or its upload's once that exists.
     const thumbnailUrl = thumbnailUrlUntil(
       ctx,
@@ -118,7 +100,7 @@ async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise
       sound: r.sound ? (JSON.parse(r.sound) as SoundInput) : null,
       platformBPostFormat: r.platformb_post_format as 'reel' | 'post',
       media: {
-        kind: slides ? 'carousel' : r.media_kind === 'video' ? 'video' : 'images',
+        kind: r.media_keys ? 'carousel' : r.media_kind === 'video' ? 'video' : 'images',
         items,
         thumbnailUrl,
         expiresAt: new Date(Math.floor(expires.getTime() / 1000) * 1000).toISOString(),
