@@ -326,6 +326,70 @@ export interface ActivityLogTable {
   at: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  company_id: string;
+  url: string;
+  description: string;
+  /** JSON array of event types. */
+  event_types: string;
+  /** Sealed (lib/seal.ts). */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  failing_since: string | null;
+  last_success_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The outbox: one row per event, written in the transaction of its change. */
+export interface WebhookEventsTable {
+  id: string;
+  company_id: string;
+  type: string;
+  /** JSON of the payload's `data`. */
+  data: string;
+  created_at: string;
+  available_at: string;
+  fanned_out_at: string | null;
+  coalesce_key: string | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  company_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  company_id: string;
+  endpoint_id: string;
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  trigger: string;
+  started_at: string;
+  duration_ms: number;
+  outcome: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -356,6 +420,10 @@ export interface Database {
   sign_in_attempts: SignInAttemptsTable;
   worker_sessions: WorkerSessionsTable;
   activity_log: ActivityLogTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -11,6 +11,7 @@ import { users } from './0009-users.ts';
 import { workerSessions } from './0010-worker-sessions.ts';
 import { keyLastUsed } from './0011-key-last-used.ts';
 import { authNotify } from './0012-auth-notify.ts';
+import { webhooks } from './0013-webhooks.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const ALL: Record<string, Migration> = {
   '0010-worker-sessions': workerSessions,
   '0011-key-last-used': keyLastUsed,
   '0012-auth-notify': authNotify,
+  '0013-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,144 @@
+// The outbox table: events written with their change, claimed once for fan-out.
+import { sql } from 'kysely';
+import type { DbOrTx, Dialect, WebhookEventsTable } from '../../db/types.ts';
+
+/** Rows per insert statement: far under either dialect's parameter limit (8 columns each). */
+const ROWS_PER_INSERT = 500;
+
+export async function insertEvents(db: DbOrTx, rows: readonly WebhookEventsTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await db
+      .insertInto('webhook_events')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
+/**
+ * A coalesced event: inserted, or, while the one already waiting under its key has not
+ * gone out, that one's data replaced by the newer data. Returns false when the key is
+ * held by an event already fanned out (the caller then uses the next interval's key).
+ */
+export async function upsertCoalesced(db: DbOrTx, row: WebhookEventsTable): Promise<boolean> {
+  const result = await db
+    .insertInto('webhook_events')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .column('coalesce_key')
+        .doUpdateSet({ data: (eb) => eb.ref('excluded.data') })
+        .where('webhook_events.fanned_out_at', 'is', null),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/**
+ * Up to `limit` events due for fan-out, oldest first. On PostgreSQL the rows are locked and
+ * rows another transaction holds are skipped, so two replicas never fan out one event.
+ */
+export async function claimUnsent(
+  tx: DbOrTx,
+  dialect: Dialect,
+  now: string,
+  limit: number,
+): Promise<WebhookEventsTable[]> {
+  let q = tx
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('fanned_out_at', 'is', null)
+    .where('available_at', '<=', now)
+    .orderBy('available_at')
+    .orderBy('id')
+    .limit(limit);
+  if (dialect === 'postgres') q = q.forUpdate().skipLocked();
+  return q.execute();
+}
+
+export async function markFannedOut(tx: DbOrTx, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length) {
+    await tx
+      .updateTable('webhook_events')
+      .set({ fanned_out_at: at })
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+}
+
+/** Whether any event waits for fan-out now: the loop's cheap idle check. */
+export async function anyUnsent(db: DbOrTx, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_events')
+    .select(sql<number>`1`.as('one'))
+    .where('fanned_out_at', 'is', null)
+    .where('available_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findEvent(
+  db: DbOrTx,
+  companyId: string,
+  eventId: string,
+): Promise<WebhookEventsTable | undefined> {
+  return db
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+}
+
+/** The company's events of the given types created at or after `since`, oldest first. */
+export async function eventsSince(
+  db: DbOrTx,
+  companyId: string,
+  types: readonly string[],
+  since: string,
+  before: string,
+  limit: number,
+): Promise<WebhookEventsTable[]> {
+  if (types.length === 0) return [];
+  return db
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('created_at', '>=', since)
+    .where('created_at', '<=', before)
+    .where('type', 'in', [...types])
+    .where('fanned_out_at', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function eventsByIds(
+  db: DbOrTx,
+  ids: readonly string[],
+): Promise<WebhookEventsTable[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Deletes events older than `before` that have gone out (their deliveries cascade). */
+export async function pruneEvents(db: DbOrTx, before: string, limit: number): Promise<number> {
+  const ids = await db
+    .selectFrom('webhook_events')
+    .select('id')
+    .where('created_at', '<', before)
+    .where('fanned_out_at', 'is not', null)
+    .limit(limit)
+    .execute();
+  if (ids.length === 0) return 0;
+  const list = ids.map((r) => r.id);
+  await db.deleteFrom('webhook_attempts').where('event_id', 'in', list).execute();
+  await db.deleteFrom('webhook_deliveries').where('event_id', 'in', list).execute();
+  await db.deleteFrom('webhook_events').where('id', 'in', list).execute();
+  return list.length;
+}
