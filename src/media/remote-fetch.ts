@@ -17,6 +17,8 @@ import { parseHopUrl, systemLookup, where, type LookupFn } from './remote/target
 export {
   AllowListError,
   EMPTY_ALLOW_LIST,
+  hostIsAllowed,
+  judgeAddress,
   nonPublicReason,
   parseAddress,
   parseAllowList,
@@ -29,7 +31,7 @@ export {
   RemoteFetchError,
   type RemoteFetchErrorCode,
 } from './remote/errors.ts';
-export type { LookupAnswer, LookupFn } from './remote/target.ts';
+export { parseHopUrl, type LookupAnswer, type LookupFn } from './remote/target.ts';
 
 export interface FetchPolicy {
   /** Byte cap; 209,715,200 for videos and 52,428,800 for images (SPEC 2.1). */
@@ -154,3 +156,5 @@ function nextHop(url: URL, response: IncomingMessage, hop: number, maxRedirects:
   }
   return next;
 }
+
+export { postGuarded, type PostAnswer, type PostPolicy } from './remote/post.ts';

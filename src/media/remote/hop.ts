@@ -127,7 +127,7 @@ export function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
-function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+export function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
