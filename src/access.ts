@@ -14,6 +14,8 @@ export const SCOPES = [
   'usage:read',
   'workspace:read',
   'media:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

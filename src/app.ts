@@ -27,6 +27,8 @@ import { carouselScheduler } from './modules/posts/carousel.ts';
 import { queueRoutes, queueSchemas } from './modules/queue/queue.routes.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/analytics.routes.ts';
 import { workerSchemas, workersRoutes } from './modules/workers/workers.routes.ts';
+import { webhookSchemas, webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { webhookDocs } from './modules/webhooks/webhook-events.openapi.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { docsRoutes } from './http/docs.routes.ts';
 
@@ -114,6 +116,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     ...queueSchemas,
     ...analyticsSchemas,
     ...workerSchemas,
+    ...webhookSchemas,
   ]) {
     app.addSchema(s);
   }
@@ -130,7 +133,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     await ctx.keyUse.flush();
   });
 
-  await app.register(swagger, openapiOptions(ctx.config.publicUrl));
+  await app.register(swagger, openapiOptions(ctx.config.publicUrl, webhookDocs()));
   app.addHook('onRequest', makeAuthHook(ctx));
   await app.register(opsRoutes(ops));
 
@@ -159,6 +162,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(postsRoutes(ctx, carouselScheduler(ctx)));
       await v2.register(queueRoutes(ctx));
       await v2.register(analyticsRoutes(ctx));
+      await v2.register(webhooksRoutes(ctx));
     },
     { prefix: '/v2' },
   );

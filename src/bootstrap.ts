@@ -6,6 +6,7 @@ import type { AppContext } from './context.ts';
 import { connect, migrate, type PoolStats } from './db/connect.ts';
 import type { Db } from './db/types.ts';
 import { loadSecret } from './db/secret.ts';
+import { Sealer } from './lib/seal.ts';
 import { CursorCodec } from './lib/cursor.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { hmac } from './lib/crypto.ts';
@@ -84,6 +85,7 @@ export async function openContext(
       clock,
       blobs,
       signer,
+      sealer: new Sealer(hmac(secret, 'webhook-secrets')),
       media: new MediaUrls(signer, blobs, clock),
       cursors: new CursorCodec(derive('cursors')),
       meter,

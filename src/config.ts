@@ -46,6 +46,17 @@ export interface Config {
   /** How often the release dispatcher runs in the service; 0 turns it off there. */
   readonly dispatchIntervalMs: number;
   /**
+   * How often (ms) this process looks for webhook deliveries when it was not woken by an
+   * event of its own (WEBHOOK_POLL_MS); 0 sends no webhooks from this process.
+   */
+  readonly webhookPollMs: number;
+  /** Wall time of one webhook attempt, connect to response (WEBHOOK_TIMEOUT_MS). */
+  readonly webhookTimeoutMs: number;
+  /** Webhook attempts in flight in this process (WEBHOOK_CONCURRENCY). */
+  readonly webhookConcurrency: number;
+  /** Webhook attempts in flight to one endpoint from this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  readonly webhookEndpointConcurrency: number;
+  /**
    * How long a released task may go without a report before it fails as unconfirmed
    * (TASK_REPORT_TIMEOUT_SECONDS): counted from release while unclaimed, from the claim after.
    */
@@ -168,6 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
     remoteFetchAllow,
     dispatchIntervalMs: int(env, 'DISPATCH_INTERVAL_MS', 15_000, 0, 3_600_000),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 250, 0, 60_000),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1_000, 60_000),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+    webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100),
     taskReportTimeoutMs: int(env, 'TASK_REPORT_TIMEOUT_SECONDS', 7_200, 60, 7 * 86_400) * 1000,
     simulator: onOff(env, 'SIMULATOR', true),
     storage,

@@ -4,6 +4,7 @@ import type { Db, Dialect } from './db/types.ts';
 import type { Clock } from './lib/clock.ts';
 import type { MetricsRecorder } from './lib/metrics.ts';
 import type { CursorCodec } from './lib/cursor.ts';
+import type { Sealer } from './lib/seal.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
 import type { MediaUrls } from './media/media-urls.ts';
@@ -19,6 +20,8 @@ export interface AppContext {
   clock: Clock;
   blobs: BlobStore;
   signer: UrlSigner;
+  /** Seals secrets the service reads back (webhook signing secrets). */
+  sealer: Sealer;
   /** Download URLs of stored media: presigned by the bucket, or signed by the service. */
   media: MediaUrls;
   cursors: CursorCodec;

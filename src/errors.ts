@@ -47,6 +47,18 @@ export const ERROR_CATALOG = {
     status: 404,
     hint: 'Check the taskId; list the open tasks of this worker with GET /worker/v1/tasks.',
   },
+  webhook_not_found: {
+    status: 404,
+    hint: 'Check the webhookId; list endpoints with GET /v2/webhooks.',
+  },
+  event_not_found: {
+    status: 404,
+    hint: 'Check the eventId in the webhook-id header or the delivery log; events are kept 30 days.',
+  },
+  webhook_limit_reached: {
+    status: 409,
+    hint: 'Delete an endpoint you no longer use, or subscribe one endpoint to more event types.',
+  },
   not_found: { status: 404, hint: 'Check the method and path against GET /v2/openapi.json.' },
   method_not_allowed: {
     status: 405,

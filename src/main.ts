@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
+import { startWebhookLoop, type WebhookLoop } from './dispatch/webhook-loop.ts';
 import { startMetricsServer, type MetricsServer } from './ops/metrics-server.ts';
 import { PromMetrics } from './ops/prom-metrics.ts';
 import { readinessOf } from './ops/readiness.ts';
@@ -32,6 +33,7 @@ export async function serve(config: Config): Promise<void> {
   });
   const app = await buildApp(ctx, { logger, readiness, metrics });
   let dispatch: DispatchLoop | null = null;
+  let webhooks: WebhookLoop | null = null;
   let simulator: SimulatorLoop | null = null;
   let metricsServer: MetricsServer | null = null;
   let closing = false;
@@ -61,7 +63,7 @@ export async function serve(config: Config): Promise<void> {
     let code = 0;
     try {
       readiness.drain();
-      await Promise.all([dispatch?.stop(), simulator?.stop()]);
+      await Promise.all([dispatch?.stop(), simulator?.stop(), webhooks?.stop()]);
       if (config.shutdownDelayMs > 0) {
         await sleep(Math.min(config.shutdownDelayMs, deadline - Date.now()));
       }
@@ -107,6 +109,13 @@ export async function serve(config: Config): Promise<void> {
         }
       },
       onError: (err) => logger.error({ err }, 'dispatch pass failed'),
+    });
+  }
+  // Sends webhooks: woken by this process's own events, polling for everything else.
+  if (config.webhookPollMs > 0) {
+    webhooks = startWebhookLoop(ctx, {
+      pollMs: config.webhookPollMs,
+      onError: (err) => logger.error({ err }, 'webhook delivery pass failed'),
     });
   }
   // Plays the simulated workers (DECISIONS 6); a pass is one query when there are none.

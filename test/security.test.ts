@@ -57,6 +57,17 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   listAccountQueue: ['posts:read'],
   getPostAnalytics: ['analytics:read'],
   getAccountAnalytics: ['analytics:read'],
+  listWebhooks: ['webhooks:read'],
+  createWebhook: ['webhooks:write'],
+  getWebhook: ['webhooks:read'],
+  updateWebhook: ['webhooks:write'],
+  disableWebhook: ['webhooks:write'],
+  enableWebhook: ['webhooks:write'],
+  deleteWebhook: ['webhooks:write'],
+  rotateWebhookSecret: ['webhooks:write'],
+  listWebhookAttempts: ['webhooks:read'],
+  listWebhookDeliveries: ['webhooks:read'],
+  replayWebhookEvents: ['webhooks:write'],
 };
 
 /** DECISIONS 6: operations that take worker tokens (security `workerToken`), never API keys. */
@@ -91,6 +102,9 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   createPost: () => ({ media: [sample.uploadId], accountIds: [sample.accountId] }),
   queuePost: () => ({ accountIds: [sample.accountId] }),
   updatePost: () => ({ caption: 'changed', contentGroupIds: [] }),
+  createWebhook: () => ({ url: 'https://hooks.example.com/in', events: ['upload.ready'] }),
+  updateWebhook: () => ({ description: 'changed' }),
+  replayWebhookEvents: () => ({ eventId: 'msg_doesnotexist' }),
   claimWorkerTasks: () => ({ limit: 50 }),
   putWorkerAccountStatus: () => ({ status: 'active', reason: 'signed in again' }),
   reportWorkerTask: () => ({ outcome: 'failed', reason: 'app crashed' }),
@@ -193,6 +207,12 @@ describeEachDialect('security suite', (get) => {
     idsOfA.accountId = account.body.accountId;
     idsOfA.tagId = tag.body.tagId;
     idsOfA.imageId = 'img_unknown';
+    const hook = await callA('POST', '/v2/webhooks', {
+      url: 'https://alpha-marker.example.com/in',
+      events: ['post.created'],
+    });
+    assert.equal(hook.status, 201);
+    idsOfA.webhookId = hook.body.webhookId;
     const upload = await callA('POST', '/v2/uploads', {
       kind: 'image',
       filename: 'alpha_marker.png',
@@ -316,6 +336,7 @@ describeEachDialect('security suite', (get) => {
         await t.ctx.db.selectFrom('posts').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('queue_items').selectAll().orderBy('id').execute(),
         await t.ctx.db.selectFrom('account_status_events').selectAll().orderBy('id').execute(),
+        await t.ctx.db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute(),
       ]);
     const unknownIds: Record<string, string> = {
       accountId: 'acc_doesnotexist',
@@ -323,6 +344,7 @@ describeEachDialect('security suite', (get) => {
       imageId: 'img_doesnotexist',
       uploadId: 'upl_doesnotexist',
       postId: 'pst_doesnotexist',
+      webhookId: 'wh_doesnotexist',
       part: 'thumbnail',
     };
     for (const op of ops.filter((o) => o.scopes !== null && o.pathParams.length > 0)) {

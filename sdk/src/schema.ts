@@ -607,6 +607,182 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description Requires scope `webhooks:read`.
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Events of the chosen types are POSTed to `url` as `{type, timestamp, data}`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the returned `secret`, which is shown only here. A 2xx answer is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (each ±10 %). The event types and their data are listed under `webhooks` in this document.
+     *
+     *     Requires scope `webhooks:write`.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook endpoint
+     * @description Requires scope `webhooks:read`.
+     */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint with its delivery log
+     * @description Requires scope `webhooks:write`.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint's URL, event types or description
+     * @description Requires scope `webhooks:write`.
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disable a webhook endpoint (its pending deliveries fail)
+     * @description Requires scope `webhooks:write`.
+     */
+    post: operations['disableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enable a webhook endpoint again
+     * @description Requires scope `webhooks:write`.
+     */
+    post: operations['enableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the signing secret; the old one keeps signing for 24 hours
+     * @description Requires scope `webhooks:write`.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}/attempts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log: every attempt, newest first
+     * @description Requires scope `webhooks:read`.
+     */
+    get: operations['listWebhookAttempts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Each event's delivery to the endpoint and its retry state, newest first
+     * @description Requires scope `webhooks:read`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/{webhookId}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send one event, or every event since a time, to the endpoint again
+     * @description Each replayed event gets a new round of attempts with the same `webhook-id`, so a receiver that already handled it can recognise it. At most 10,000 events per call.
+     *
+     *     Requires scope `webhooks:write`.
+     */
+    post: operations['replayWebhookEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/worker/v1/heartbeat': {
     parameters: {
       query?: never;
@@ -768,7 +944,288 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'upload.ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * upload.ready
+     * @description An upload was validated and is ready.
+     */
+    post: operations['webhook_upload_ready'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'upload.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * upload.failed
+     * @description An upload failed validation or fetch.
+     */
+    post: operations['webhook_upload_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.created
+     * @description A post was created.
+     */
+    post: operations['webhook_post_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.pending_approval': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.pending_approval
+     * @description A queue item waits for approval (item status `pending_approval`).
+     */
+    post: operations['webhook_post_item_pending_approval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.approved': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.approved
+     * @description A queue item was approved, or queued with skipApproval (item status `queued`).
+     */
+    post: operations['webhook_post_item_approved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.rejected': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.rejected
+     * @description A queue item was rejected in review (item status `cancelled`).
+     */
+    post: operations['webhook_post_item_rejected'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.released': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.released
+     * @description A queue item was released to its account's worker (item status `posting`).
+     */
+    post: operations['webhook_post_item_released'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.posted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.posted
+     * @description A queue item was published (item status `posted`).
+     */
+    post: operations['webhook_post_item_posted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.failed
+     * @description A queue item failed (item status `failed`).
+     */
+    post: operations['webhook_post_item_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.unconfirmed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.unconfirmed
+     * @description A queue item was claimed by a worker that never reported, so whether it was posted is unknown (item status `failed`).
+     */
+    post: operations['webhook_post_item_unconfirmed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.item.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.item.cancelled
+     * @description A queue item was cancelled (item status `cancelled`).
+     */
+    post: operations['webhook_post_item_cancelled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'post.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * post.status_changed
+     * @description A post's derived status changed.
+     */
+    post: operations['webhook_post_status_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'account.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * account.status_changed
+     * @description An account's effective status changed.
+     */
+    post: operations['webhook_account_status_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'analytics.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * analytics.updated
+     * @description A post's analytics changed; sent at most once per post per minute.
+     */
+    post: operations['webhook_analytics_updated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description The error envelope (SPEC 7) */
@@ -1198,6 +1655,76 @@ export interface components {
         /** @description What to search for and watch while warming the account up */
         searchTerms: string[];
       };
+    };
+    WebhookEndpoint: {
+      webhookId: string;
+      url: string;
+      description: string;
+      events: (
+        | 'upload.ready'
+        | 'upload.failed'
+        | 'post.created'
+        | 'post.item.pending_approval'
+        | 'post.item.approved'
+        | 'post.item.rejected'
+        | 'post.item.released'
+        | 'post.item.posted'
+        | 'post.item.failed'
+        | 'post.item.unconfirmed'
+        | 'post.item.cancelled'
+        | 'post.status_changed'
+        | 'account.status_changed'
+        | 'analytics.updated'
+      )[];
+      /**
+       * @description `failing` after a failed attempt until the next success; `disabled` by request, on a 410 answer, or after 5 days of failures (pending deliveries then fail)
+       * @enum {string}
+       */
+      status: 'active' | 'failing' | 'disabled';
+      disabledReason: string | null;
+      /** Format: date-time */
+      failingSince: string | null;
+      /** Format: date-time */
+      lastSuccessAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    WebhookAttempt: {
+      attemptId: string;
+      deliveryId: string;
+      eventId: string;
+      eventType: string;
+      /** @description 1, 2, ... within the delivery (a replay starts at 1) */
+      attempt: number;
+      /** @enum {string} */
+      trigger: 'scheduled' | 'replay';
+      /** Format: date-time */
+      startedAt: string;
+      durationMs: number;
+      /** @enum {string} */
+      outcome: 'succeeded' | 'failed';
+      responseStatus: number | null;
+      /** @description The first 1 KiB of the answer */
+      responseBody: string | null;
+      /** @description Why no HTTP answer came */
+      error: string | null;
+    };
+    WebhookDelivery: {
+      deliveryId: string;
+      eventId: string;
+      eventType: string;
+      /** @enum {string} */
+      status: 'pending' | 'succeeded' | 'failed';
+      attempts: number;
+      /** Format: date-time */
+      nextAttemptAt: string | null;
+      /** Format: date-time */
+      lastAttemptAt: string | null;
+      lastResponseStatus: number | null;
+      /** Format: date-time */
+      createdAt: string;
     };
   };
   responses: never;
@@ -4493,6 +5020,1089 @@ export interface operations {
       };
     };
   };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List webhook endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              webhookId: string;
+              url: string;
+              description: string;
+              events: (
+                | 'upload.ready'
+                | 'upload.failed'
+                | 'post.created'
+                | 'post.item.pending_approval'
+                | 'post.item.approved'
+                | 'post.item.rejected'
+                | 'post.item.released'
+                | 'post.item.posted'
+                | 'post.item.failed'
+                | 'post.item.unconfirmed'
+                | 'post.item.cancelled'
+                | 'post.status_changed'
+                | 'account.status_changed'
+                | 'analytics.updated'
+              )[];
+              /**
+               * @description `failing` after a failed attempt until the next success; `disabled` by request, on a 410 answer, or after 5 days of failures (pending deliveries then fail)
+               * @enum {string}
+               */
+              status: 'active' | 'failing' | 'disabled';
+              disabledReason: string | null;
+              /** Format: date-time */
+              failingSince: string | null;
+              /** Format: date-time */
+              lastSuccessAt: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Where events are POSTed: https (http only for hosts the operator allows in REMOTE_FETCH_ALLOW); never a private, loopback or link-local address */
+          url: string;
+          /** @description The event types sent to this endpoint */
+          events: (
+            | 'upload.ready'
+            | 'upload.failed'
+            | 'post.created'
+            | 'post.item.pending_approval'
+            | 'post.item.approved'
+            | 'post.item.rejected'
+            | 'post.item.released'
+            | 'post.item.posted'
+            | 'post.item.failed'
+            | 'post.item.unconfirmed'
+            | 'post.item.cancelled'
+            | 'post.status_changed'
+            | 'account.status_changed'
+            | 'analytics.updated'
+          )[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Create a webhook endpoint */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            webhookId: string;
+            url: string;
+            description: string;
+            events: (
+              | 'upload.ready'
+              | 'upload.failed'
+              | 'post.created'
+              | 'post.item.pending_approval'
+              | 'post.item.approved'
+              | 'post.item.rejected'
+              | 'post.item.released'
+              | 'post.item.posted'
+              | 'post.item.failed'
+              | 'post.item.unconfirmed'
+              | 'post.item.cancelled'
+              | 'post.status_changed'
+              | 'account.status_changed'
+              | 'analytics.updated'
+            )[];
+            /**
+             * @description `failing` after a failed attempt until the next success; `disabled` by request, on a 410 answer, or after 5 days of failures (pending deliveries then fail)
+             * @enum {string}
+             */
+            status: 'active' | 'failing' | 'disabled';
+            disabledReason: string | null;
+            /** Format: date-time */
+            failingSince: string | null;
+            /** Format: date-time */
+            lastSuccessAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret (`whsec_...`); shown only here and on rotation */
+            secret: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_limit_reached` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get a webhook endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Where events are POSTed: https (http only for hosts the operator allows in REMOTE_FETCH_ALLOW); never a private, loopback or link-local address */
+          url?: string;
+          /** @description The event types sent to this endpoint */
+          events?: (
+            | 'upload.ready'
+            | 'upload.failed'
+            | 'post.created'
+            | 'post.item.pending_approval'
+            | 'post.item.approved'
+            | 'post.item.rejected'
+            | 'post.item.released'
+            | 'post.item.posted'
+            | 'post.item.failed'
+            | 'post.item.unconfirmed'
+            | 'post.item.cancelled'
+            | 'post.status_changed'
+            | 'account.status_changed'
+            | 'analytics.updated'
+          )[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Change a webhook endpoint's URL, event types or description */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  disableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disable a webhook endpoint (its pending deliveries fail) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  enableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Enable a webhook endpoint again */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Until previousSecretExpiresAt (24 hours) every delivery carries a signature by each secret, so receivers can switch at any time in between */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            webhookId: string;
+            /** @description The new signing secret */
+            secret: string;
+            /** Format: date-time */
+            previousSecretExpiresAt: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listWebhookAttempts: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+        eventId?: string;
+        outcome?: 'succeeded' | 'failed';
+      };
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery log: every attempt, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              attemptId: string;
+              deliveryId: string;
+              eventId: string;
+              eventType: string;
+              /** @description 1, 2, ... within the delivery (a replay starts at 1) */
+              attempt: number;
+              /** @enum {string} */
+              trigger: 'scheduled' | 'replay';
+              /** Format: date-time */
+              startedAt: string;
+              durationMs: number;
+              /** @enum {string} */
+              outcome: 'succeeded' | 'failed';
+              responseStatus: number | null;
+              /** @description The first 1 KiB of the answer */
+              responseBody: string | null;
+              /** @description Why no HTTP answer came */
+              error: string | null;
+            }[];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description nextCursor from the previous page */
+        cursor?: string;
+        status?: 'pending' | 'succeeded' | 'failed';
+        eventId?: string;
+      };
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each event's delivery to the endpoint and its retry state, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              deliveryId: string;
+              eventId: string;
+              eventType: string;
+              /** @enum {string} */
+              status: 'pending' | 'succeeded' | 'failed';
+              attempts: number;
+              /** Format: date-time */
+              nextAttemptAt: string | null;
+              /** Format: date-time */
+              lastAttemptAt: string | null;
+              lastResponseStatus: number | null;
+              /** Format: date-time */
+              createdAt: string;
+            }[];
+            /** @description Send back unchanged as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `invalid_cursor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  replayWebhookEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    /** @description Exactly one of eventId and since */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One event (its webhook-id) */
+          eventId?: string;
+          /**
+           * Format: date-time
+           * @description Every event of the subscribed types since this time (within 30 days)
+           */
+          since?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Send one event, or every event since a time, to the endpoint again */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Events queued for delivery again */
+            replayed: number;
+            /** @description true when more than 10,000 events matched: replay again from the last one */
+            truncated: boolean;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request`, `event_not_found` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   workerHeartbeat: {
     parameters: {
       query?: never;
@@ -5131,6 +6741,876 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
+      };
+    };
+  };
+  webhook_upload_ready: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'upload.ready';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            uploadId: string;
+            /** @enum {string} */
+            kind: 'video' | 'image';
+            /** @enum {string} */
+            status: 'ready' | 'failed';
+            /** @description Why the upload failed; null when ready */
+            error: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_upload_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'upload.failed';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            uploadId: string;
+            /** @enum {string} */
+            kind: 'video' | 'image';
+            /** @enum {string} */
+            status: 'ready' | 'failed';
+            /** @description Why the upload failed; null when ready */
+            error: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.created';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            /** @enum {string} */
+            status:
+              | 'draft'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'partially_posted'
+              | 'cancelled'
+              | 'processing'
+              | 'failed';
+            /** @description One queue item per target account; empty for a draft */
+            items: {
+              queueItemId: string;
+              accountId: string;
+              /** @enum {string} */
+              status:
+                | 'processing'
+                | 'pending_approval'
+                | 'queued'
+                | 'posting'
+                | 'posted'
+                | 'failed'
+                | 'cancelled';
+            }[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_pending_approval: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.pending_approval';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_approved: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.approved';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_rejected: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.rejected';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_released: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.released';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_posted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.posted';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.failed';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_unconfirmed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.unconfirmed';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_item_cancelled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.item.cancelled';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            queueItemId: string;
+            accountId: string;
+            /**
+             * @description The item's status after the change
+             * @enum {string}
+             */
+            status:
+              | 'processing'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'failed'
+              | 'cancelled';
+            /** @description Where it was published, once posted */
+            postUrl: string | null;
+            /** @description Why it failed, was rejected or was cancelled, when known */
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_post_status_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'post.status_changed';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            postId: string;
+            /** @enum {string} */
+            status:
+              | 'draft'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'partially_posted'
+              | 'cancelled'
+              | 'processing'
+              | 'failed';
+            /** @enum {string} */
+            previousStatus:
+              | 'draft'
+              | 'pending_approval'
+              | 'queued'
+              | 'posting'
+              | 'posted'
+              | 'partially_posted'
+              | 'cancelled'
+              | 'processing'
+              | 'failed';
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_account_status_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'account.status_changed';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          data: {
+            accountId: string;
+            /** @description The effective status after the change */
+            status: string;
+            previousStatus: string | null;
+            /** @enum {string} */
+            source: 'worker' | 'company' | 'system';
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_analytics_updated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'analytics.updated';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          /** @description Read the figures with GET /v2/posts/{postId}/analytics */
+          data: {
+            postId: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -26,6 +26,9 @@ const SCOPE_HELP: Record<Scope, string> = {
   'usage:read': 'view plan limits and daily API usage',
   'workspace:read': 'read the company, connected accounts, image folders and packs',
   'media:read': 'create short-lived download URLs for company images',
+  'webhooks:read': 'list webhook endpoints and read their delivery log',
+  'webhooks:write':
+    'create, change, disable and delete webhook endpoints; rotate secrets; replay events',
 };
 
 function values(body: unknown, name: string): string[] {

@@ -365,6 +365,7 @@ export interface WebhookDeliveriesTable {
   event_id: string;
   event_type: string;
   status: string;
+  trigger: string;
   attempts: number;
   next_attempt_at: string | null;
   last_attempt_at: string | null;

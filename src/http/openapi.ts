@@ -16,7 +16,10 @@ function describeSuccess(schema?: {
  * The OpenAPI 3.1 document is generated from the route schemas (SPEC 9). Its server is
  * the service's public URL, so a client generated from it needs no base URL.
  */
-export function openapiOptions(publicUrl: string): SwaggerOptions {
+export function openapiOptions(
+  publicUrl: string,
+  webhooks: Record<string, unknown> = {},
+): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -62,6 +65,7 @@ export function openapiOptions(publicUrl: string): SwaggerOptions {
         { name: 'workspace', description: 'Company workspace and image URLs' },
         { name: 'media', description: 'Signed media downloads' },
         { name: 'usage', description: 'Plan and daily usage' },
+        { name: 'webhooks', description: 'Signed event deliveries to your endpoints' },
         { name: 'meta', description: 'This description' },
         {
           name: 'Worker API',
@@ -105,6 +109,10 @@ export function openapiOptions(publicUrl: string): SwaggerOptions {
           delete op['x-body-optional'];
           if (op.requestBody) (op.requestBody as { required?: boolean }).required = false;
         }
+      }
+      // The events this service sends (OpenAPI 3.1 `webhooks`), built by the caller.
+      if (Object.keys(webhooks).length) {
+        (openapiObject as { webhooks?: Record<string, unknown> }).webhooks = webhooks;
       }
       return openapiObject;
     },

@@ -68,6 +68,8 @@ export const webhooks: Migration = {
       .addColumn('event_type', 'text', (c) => c.notNull())
       // `pending`, `succeeded` or `failed`.
       .addColumn('status', 'text', (c) => c.notNull())
+      // What started the current round: `scheduled` (the event) or `replay`.
+      .addColumn('trigger', 'text', (c) => c.notNull())
       // Attempts in the current round (a replay starts a new round).
       .addColumn('attempts', 'integer', (c) => c.notNull())
       // While pending: when the next attempt is due; a claim moves it past its lease, so

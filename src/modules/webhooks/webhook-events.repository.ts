@@ -1,5 +1,4 @@
 // The outbox table: events written with their change, claimed once for fan-out.
-import { sql } from 'kysely';
 import type { DbOrTx, Dialect, WebhookEventsTable } from '../../db/types.ts';
 
 /** Rows per insert statement: far under either dialect's parameter limit (8 columns each). */
@@ -63,18 +62,6 @@ export async function markFannedOut(tx: DbOrTx, ids: readonly string[], at: stri
       .where('id', 'in', [...ids])
       .execute();
   }
-}
-
-/** Whether any event waits for fan-out now: the loop's cheap idle check. */
-export async function anyUnsent(db: DbOrTx, now: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('webhook_events')
-    .select(sql<number>`1`.as('one'))
-    .where('fanned_out_at', 'is', null)
-    .where('available_at', '<=', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 export async function findEvent(

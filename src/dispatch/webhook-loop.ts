@@ -1,0 +1,148 @@
+// Sends webhooks from the service process (or `slotline dispatch`): fans events out of the
+// outbox, claims due deliveries up to this process's concurrency (in total and per
+// endpoint), sends them, and settles each as it answers. It runs when woken by an event
+// recorded in this process, when an attempt ends, and every `pollMs` otherwise (events of
+// other replicas, retries coming due). Old events are pruned once an hour.
+import type { AppContext } from '../context.ts';
+import {
+  claimDue,
+  fanOut,
+  prune,
+  settleAttempt,
+  type Claimed,
+} from '../modules/webhooks/deliveries.service.ts';
+import { onEventsRecorded } from '../modules/webhooks/webhook-events.ts';
+import { sendDelivery, type Transport } from '../modules/webhooks/webhook-sender.ts';
+
+/** Events (with their deliveries and log) are kept this long. */
+export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+export interface WebhookLoop {
+  /** Stops claiming, then waits for the attempts in flight (each bounded by its timeout). */
+  stop(): Promise<void>;
+  /** Runs a pass soon. */
+  kick(): void;
+}
+
+export interface WebhookLoopOptions {
+  pollMs: number;
+  onError: (err: unknown) => void;
+  transport?: Transport;
+}
+
+export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): WebhookLoop {
+  const total = ctx.config.webhookConcurrency;
+  const perEndpointMax = ctx.config.webhookEndpointConcurrency;
+  const perEndpoint = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  let running = true;
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  let lastPrune = 0;
+
+  const kick = () => {
+    if (!running) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = pump().finally(() => {
+      pumping = null;
+      if (again && running) kick();
+    });
+  };
+
+  async function pump(): Promise<void> {
+    try {
+      do {
+        again = false;
+        const now = ctx.clock.now();
+        while ((await fanOut(ctx, now)) > 0 && running);
+        const free = total - inFlight.size;
+        const full = new Set(
+          [...perEndpoint].filter(([, n]) => n >= perEndpointMax).map(([id]) => id),
+        );
+        const claims = await claimDue(
+          ctx,
+          now,
+          free,
+          full,
+          (id) => perEndpointMax - (perEndpoint.get(id) ?? 0),
+        );
+        for (const claimed of claims) launch(claimed);
+        if (now.getTime() - lastPrune >= PRUNE_EVERY_MS) {
+          lastPrune = now.getTime();
+          await prune(ctx, new Date(now.getTime() - EVENT_RETENTION_MS));
+        }
+      } while (again && running);
+    } catch (err) {
+      options.onError(err);
+    }
+  }
+
+  function launch(claimed: Claimed): void {
+    const id = claimed.endpoint.id;
+    perEndpoint.set(id, (perEndpoint.get(id) ?? 0) + 1);
+    const work = sendDelivery(ctx, claimed, options.transport)
+      .then((result) => settleAttempt(ctx, claimed, result, ctx.clock.now()))
+      .then(
+        () => undefined,
+        (err: unknown) => options.onError(err),
+      )
+      .finally(() => {
+        inFlight.delete(work);
+        const left = (perEndpoint.get(id) ?? 1) - 1;
+        if (left > 0) perEndpoint.set(id, left);
+        else perEndpoint.delete(id);
+        kick();
+      });
+    inFlight.add(work);
+  }
+
+  const timer = setInterval(kick, options.pollMs);
+  timer.unref();
+  const unsubscribe = onEventsRecorded(kick);
+  kick();
+
+  return {
+    kick,
+    async stop() {
+      running = false;
+      clearInterval(timer);
+      unsubscribe();
+      await pumping;
+      await Promise.all([...inFlight]);
+    },
+  };
+}
+
+/**
+ * One complete pass, awaited: every due event fanned out, every due delivery sent and
+ * settled (for the `dispatch --once` command and for tests driving a fake clock).
+ */
+export async function deliverDue(
+  ctx: AppContext,
+  transport: Transport = {},
+): Promise<{ sent: number }> {
+  let sent = 0;
+  const now = ctx.clock.now();
+  while ((await fanOut(ctx, now)) > 0);
+  for (;;) {
+    const claims = await claimDue(
+      ctx,
+      now,
+      ctx.config.webhookConcurrency,
+      new Set(),
+      () => ctx.config.webhookEndpointConcurrency,
+    );
+    if (claims.length === 0) return { sent };
+    await Promise.all(
+      claims.map(async (claimed) => {
+        const result = await sendDelivery(ctx, claimed, transport);
+        await settleAttempt(ctx, claimed, result, ctx.clock.now());
+      }),
+    );
+    sent += claims.length;
+  }
+}

@@ -1,0 +1,183 @@
+// An endpoint's delivery log and replays (GET .../attempts, GET .../deliveries,
+// POST .../replay).
+import type { AppContext } from '../../context.ts';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/types.ts';
+import { ApiError } from '../../errors.ts';
+import { cursorScope } from '../../lib/cursor.ts';
+import { newDelivery } from './deliveries.service.ts';
+import * as deliveries from './webhook-deliveries.repository.ts';
+import * as events from './webhook-events.repository.ts';
+import { findWebhookOrThrow } from './webhooks.service.ts';
+import type { ReplayInput, WebhookAttemptOut, WebhookDeliveryOut } from './webhooks.schemas.ts';
+
+/** Events at most one replay call sends again. */
+export const REPLAY_LIMIT = 10_000;
+/** Events older than this are gone (dispatch/webhook-loop.ts prunes them). */
+const REPLAY_WINDOW_MS = 30 * 24 * 3_600_000;
+
+function toAttempt(row: WebhookAttemptsTable): WebhookAttemptOut {
+  return {
+    attemptId: row.id,
+    deliveryId: row.delivery_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    trigger: row.trigger as WebhookAttemptOut['trigger'],
+    startedAt: row.started_at,
+    durationMs: row.duration_ms,
+    outcome: row.outcome as WebhookAttemptOut['outcome'],
+    responseStatus: row.response_status,
+    responseBody: row.response_body,
+    error: row.error,
+  };
+}
+
+function toDelivery(row: WebhookDeliveriesTable): WebhookDeliveryOut {
+  return {
+    deliveryId: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status as WebhookDeliveryOut['status'],
+    attempts: row.attempts,
+    // While an attempt is in flight the row holds its lease's end, not a due time.
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    lastAttemptAt: row.last_attempt_at,
+    lastResponseStatus: row.last_response_status,
+    createdAt: row.created_at,
+  };
+}
+
+interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** Newest-first keyset paging shared by both lists: (time, id) of the last row. */
+async function page<R extends { id: string }, O>(
+  ctx: AppContext,
+  scope: string,
+  query: PageQuery,
+  timeOf: (row: R) => string,
+  read: (before: [string, string] | null, limit: number) => Promise<R[]>,
+  out: (row: R) => O,
+): Promise<{ data: O[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const limit = query.limit ?? 50;
+  const before = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : null;
+  const rows = await read(before, limit + 1);
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
+  return {
+    data: data.map(out),
+    nextCursor:
+      rows.length > limit && last ? ctx.cursors.encode(scope, [timeOf(last), last.id], now) : null,
+  };
+}
+
+export async function listAttempts(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+  query: PageQuery & { eventId?: string; outcome?: 'succeeded' | 'failed' },
+) {
+  await findWebhookOrThrow(ctx, companyId, webhookId);
+  const scope = cursorScope(companyId, `webhook-attempts:${webhookId}`, {
+    eventId: query.eventId,
+    outcome: query.outcome,
+  });
+  return page(
+    ctx,
+    scope,
+    query,
+    (r: WebhookAttemptsTable) => r.started_at,
+    (before, limit) =>
+      deliveries.pageAttempts(ctx.db, companyId, webhookId, {
+        before,
+        limit,
+        ...(query.eventId === undefined ? {} : { eventId: query.eventId }),
+        ...(query.outcome === undefined ? {} : { outcome: query.outcome }),
+      }),
+    toAttempt,
+  );
+}
+
+export async function listDeliveries(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+  query: PageQuery & { status?: 'pending' | 'succeeded' | 'failed'; eventId?: string },
+) {
+  await findWebhookOrThrow(ctx, companyId, webhookId);
+  const scope = cursorScope(companyId, `webhook-deliveries:${webhookId}`, {
+    status: query.status,
+    eventId: query.eventId,
+  });
+  return page(
+    ctx,
+    scope,
+    query,
+    (r: WebhookDeliveriesTable) => r.created_at,
+    (before, limit) =>
+      deliveries.pageDeliveries(ctx.db, companyId, webhookId, {
+        before,
+        limit,
+        ...(query.status === undefined ? {} : { status: query.status }),
+        ...(query.eventId === undefined ? {} : { eventId: query.eventId }),
+      }),
+    toDelivery,
+  );
+}
+
+/** Queues one event, or every subscribed event since a time, for the endpoint again. */
+export async function replayEvents(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+  input: ReplayInput,
+): Promise<{ replayed: number; truncated: boolean }> {
+  if ((input.eventId === undefined) === (input.since === undefined)) {
+    throw new ApiError('invalid_request', '/eventId or /since: give exactly one of them');
+  }
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const endpoint = await findWebhookOrThrow(ctx, companyId, webhookId);
+  if (endpoint.disabled_at) {
+    throw new ApiError('invalid_request', `webhook ${webhookId} is disabled`, {
+      hint: 'Enable it with POST /v2/webhooks/{webhookId}/enable, then replay.',
+    });
+  }
+  let chosen;
+  let truncated = false;
+  if (input.eventId !== undefined) {
+    const event = await events.findEvent(ctx.db, companyId, input.eventId);
+    if (!event) {
+      throw new ApiError('event_not_found', `/eventId ${input.eventId} was not found`, {
+        inBody: true,
+      });
+    }
+    chosen = [event];
+  } else {
+    const since = Date.parse(input.since as string);
+    if (since < now.getTime() - REPLAY_WINDOW_MS || since > now.getTime()) {
+      throw new ApiError('invalid_request', '/since must be within the last 30 days', {
+        hint: 'Events are kept 30 days; give a time between then and now.',
+      });
+    }
+    const types = JSON.parse(endpoint.event_types) as string[];
+    const found = await events.eventsSince(
+      ctx.db,
+      companyId,
+      types,
+      new Date(since).toISOString(),
+      at,
+      REPLAY_LIMIT + 1,
+    );
+    truncated = found.length > REPLAY_LIMIT;
+    chosen = found.slice(0, REPLAY_LIMIT);
+  }
+  const rows = chosen.map((event) => ({ ...newDelivery(webhookId, event, at), trigger: 'replay' }));
+  await ctx.db.transaction().execute((tx) => deliveries.replay(tx, rows, at));
+  return { replayed: rows.length, truncated };
+}

@@ -1,0 +1,253 @@
+// Webhook endpoints of a company (GET/POST/PATCH/DELETE /v2/webhooks...): their URL, the
+// event types they want, and their signing secrets, sealed at rest.
+import type { AppContext } from '../../context.ts';
+import type { WebhookEndpointsTable } from '../../db/types.ts';
+import { ApiError } from '../../errors.ts';
+import { cursorScope } from '../../lib/cursor.ts';
+import { newId } from '../../lib/ids.ts';
+import {
+  EMPTY_ALLOW_LIST,
+  hostIsAllowed,
+  judgeAddress,
+  parseAddress,
+  parseHopUrl,
+  RemoteFetchError,
+} from '../../media/remote-fetch.ts';
+import { failPendingOf } from './webhook-deliveries.repository.ts';
+import * as repo from './webhook-endpoints.repository.ts';
+import { newSecret } from './webhook-signing.ts';
+import {
+  MAX_ENDPOINTS,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
+  type WebhookEndpointOut,
+} from './webhooks.schemas.ts';
+
+/** How long the previous secret still signs after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpointOut {
+  return {
+    webhookId: row.id,
+    url: row.url,
+    description: row.description,
+    events: JSON.parse(row.event_types) as WebhookEndpointOut['events'],
+    status: row.disabled_at ? 'disabled' : row.failing_since ? 'failing' : 'active',
+    disabledReason: row.disabled_reason,
+    failingSince: row.failing_since,
+    lastSuccessAt: row.last_success_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * The URL as deliveries will use it: http(s) without credentials; https unless the operator
+ * allows the host (REMOTE_FETCH_ALLOW); an address literal must be one deliveries may reach.
+ * Host names are resolved and judged again at every delivery, so a name that later points
+ * inside is refused then.
+ */
+export function checkEndpointUrl(ctx: AppContext, text: string): string {
+  let url: URL;
+  try {
+    url = parseHopUrl(text, undefined, 0);
+  } catch (err) {
+    const why = err instanceof RemoteFetchError ? err.message.replace(/^sourceUrl /, '') : '';
+    throw new ApiError('invalid_request', `/url ${why || 'is not a valid absolute URL'}`);
+  }
+  const allow = ctx.config.remoteFetchAllow;
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const literal = parseAddress(host);
+  if (literal !== null && !judgeAddress(literal, false, allow).ok) {
+    throw new ApiError(
+      'invalid_request',
+      '/url points to a private, loopback, link-local or reserved address',
+      { hint: 'Use a public https URL of your receiver.' },
+    );
+  }
+  // Plain http only where the operator allowed the host or its (private) address.
+  const operatorAllowed =
+    literal === null
+      ? hostIsAllowed(allow, host)
+      : !judgeAddress(literal, false, EMPTY_ALLOW_LIST).ok;
+  if (url.protocol !== 'https:' && !operatorAllowed) {
+    throw new ApiError('invalid_request', '/url must use https', {
+      hint: 'Serve your receiver over TLS; deliveries carry signed business events.',
+    });
+  }
+  return url.toString();
+}
+
+async function findOrThrow(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+): Promise<WebhookEndpointsTable> {
+  const row = await repo.findEndpoint(ctx.db, companyId, webhookId);
+  if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+  return row;
+}
+
+export async function createWebhook(
+  ctx: AppContext,
+  companyId: string,
+  input: CreateWebhookInput,
+): Promise<WebhookEndpointOut & { secret: string }> {
+  const url = checkEndpointUrl(ctx, input.url);
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const secret = newSecret();
+  const row: WebhookEndpointsTable = {
+    id: newId('wh', now.getTime()),
+    company_id: companyId,
+    url,
+    description: input.description ?? '',
+    event_types: JSON.stringify(input.events),
+    secret: ctx.sealer.seal(secret),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    disabled_at: null,
+    disabled_reason: null,
+    failing_since: null,
+    last_success_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await ctx.db.transaction().execute(async (tx) => {
+    if ((await repo.countEndpoints(tx, companyId)) >= MAX_ENDPOINTS) {
+      throw new ApiError(
+        'webhook_limit_reached',
+        `the company already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have`,
+      );
+    }
+    await repo.insertEndpoint(tx, row);
+  });
+  return { ...toEndpoint(row), secret };
+}
+
+export async function getWebhook(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+): Promise<WebhookEndpointOut> {
+  return toEndpoint(await findOrThrow(ctx, companyId, webhookId));
+}
+
+export async function listWebhooks(
+  ctx: AppContext,
+  companyId: string,
+  query: { limit?: number; cursor?: string },
+): Promise<{ data: WebhookEndpointOut[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const limit = query.limit ?? 50;
+  const scope = cursorScope(companyId, 'webhooks', {});
+  const after = query.cursor
+    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
+    : null;
+  const rows = await repo.pageEndpoints(ctx.db, companyId, after, limit + 1);
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
+  return {
+    data: data.map(toEndpoint),
+    nextCursor:
+      rows.length > limit && last
+        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
+        : null,
+  };
+}
+
+export async function updateWebhook(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+  input: UpdateWebhookInput,
+): Promise<WebhookEndpointOut> {
+  const url = input.url === undefined ? undefined : checkEndpointUrl(ctx, input.url);
+  const at = ctx.clock.now().toISOString();
+  await findOrThrow(ctx, companyId, webhookId);
+  await repo.updateEndpoint(ctx.db, companyId, webhookId, {
+    ...(url === undefined ? {} : { url }),
+    ...(input.events === undefined ? {} : { event_types: JSON.stringify(input.events) }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    updated_at: at,
+  });
+  return getWebhook(ctx, companyId, webhookId);
+}
+
+/**
+ * Disabling stops deliveries at once: pending ones fail (replay them after enabling).
+ * Enabling clears the failing state; events from then on are delivered.
+ */
+export async function setWebhookEnabled(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+  enabled: boolean,
+): Promise<WebhookEndpointOut> {
+  const at = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await repo.findEndpoint(tx, companyId, webhookId);
+    if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+    if (enabled && row.disabled_at) {
+      await repo.updateEndpoint(tx, companyId, webhookId, {
+        disabled_at: null,
+        disabled_reason: null,
+        failing_since: null,
+        updated_at: at,
+      });
+    } else if (!enabled && !row.disabled_at) {
+      await repo.disable(tx, webhookId, 'disabled through the API', at);
+      await failPendingOf(tx, webhookId, at);
+    }
+  });
+  return getWebhook(ctx, companyId, webhookId);
+}
+
+export async function deleteWebhook(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+): Promise<void> {
+  const deleted = await ctx.db
+    .transaction()
+    .execute((tx) => repo.deleteEndpoint(tx, companyId, webhookId));
+  if (!deleted) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+}
+
+/** A new secret; the current one keeps signing too for ROTATION_OVERLAP_MS. */
+export async function rotateWebhookSecret(
+  ctx: AppContext,
+  companyId: string,
+  webhookId: string,
+): Promise<{ webhookId: string; secret: string; previousSecretExpiresAt: string }> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const expires = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
+  const secret = newSecret();
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await repo.findEndpoint(tx, companyId, webhookId);
+    if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+    await repo.updateEndpoint(tx, companyId, webhookId, {
+      secret: ctx.sealer.seal(secret),
+      previous_secret: row.secret,
+      previous_secret_expires_at: expires,
+      updated_at: at,
+    });
+  });
+  return { webhookId, secret, previousSecretExpiresAt: expires };
+}
+
+/** The secrets a delivery at `now` is signed with: the current one, then the previous. */
+export function signingSecrets(ctx: AppContext, row: WebhookEndpointsTable, now: Date): string[] {
+  const secrets = [ctx.sealer.open(row.secret)];
+  if (
+    row.previous_secret &&
+    row.previous_secret_expires_at &&
+    row.previous_secret_expires_at > now.toISOString()
+  ) {
+    secrets.push(ctx.sealer.open(row.previous_secret));
+  }
+  return secrets;
+}
+
+export { findOrThrow as findWebhookOrThrow };

@@ -1,0 +1,70 @@
+// A webhook receiver on 127.0.0.1 for tests: records every request (headers and raw body)
+// and answers with the status the test chooses for it.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Decides each answer's status (and optional body); 204 by default. */
+  answer: (req: Received, index: number) => number | { status: number; body: string };
+  /** Resolves once `n` requests in all have arrived. */
+  waitFor(n: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    answer: () => 204,
+    waitFor(n, timeoutMs = 10_000) {
+      if (receiver.received.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`received ${receiver.received.length} of ${n} in time`)),
+          timeoutMs,
+        );
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const got = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        path: req.url ?? '',
+      };
+      const index = receiver.received.length;
+      receiver.received.push(got);
+      const a = receiver.answer(got, index);
+      const { status, body } = typeof a === 'number' ? { status: a, body: '' } : a;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+      for (const w of waiters.splice(0)) {
+        if (receiver.received.length >= w.n) w.resolve();
+        else waiters.push(w);
+      }
+    });
+  });
+  server.keepAliveTimeout = 1;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return receiver;
+}
