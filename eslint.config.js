@@ -286,7 +286,15 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['src/cli/**', 'scripts/**', 'bench/**', 'bin/**', 'test/helpers/**'],
+    files: [
+      'src/cli/**',
+      'scripts/**',
+      'bench/**',
+      'bin/**',
+      'test/helpers/**',
+      'sdk/src/cli/**',
+      'sdk/examples/**',
+    ],
     rules: { 'no-console': 'off' },
   },
   {

@@ -1,5 +1,6 @@
 // Every non-2xx answer of the API becomes one error type, carrying the service's error
 // envelope (DECISIONS 1) so callers branch on the stable `code`, not on message text.
+import type { components } from './schema.ts';
 
 /** The error envelope's body: `{ error: { code, message, hint, requestId } }`. */
 interface Envelope {
@@ -7,7 +8,7 @@ interface Envelope {
 }
 
 export class SlotlineError extends Error {
-  override readonly name = 'SlotlineError';
+  override readonly name: string = 'SlotlineError';
   /** Stable machine-readable code, e.g. `post_not_found`. */
   readonly code: string;
   /** The next step to take. */
@@ -56,4 +57,25 @@ function isEnvelope(body: unknown): body is Envelope {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
   const error = body.error;
   return typeof error === 'object' && error !== null && 'code' in error && 'message' in error;
+}
+
+/**
+ * An upload that the service marked `failed` while the upload helper waited for it: a
+ * SlotlineError with code `upload_failed`, the upload's `error` as its message, and the
+ * upload itself.
+ */
+export class UploadFailedError extends SlotlineError {
+  override readonly name: string = 'UploadFailedError';
+  readonly upload: components['schemas']['Upload'];
+
+  constructor(upload: components['schemas']['Upload'], requestId = '') {
+    super({
+      code: 'upload_failed',
+      message: upload.error ?? `upload ${upload.uploadId} failed`,
+      hint: 'Check the file against the media rules, then upload it again.',
+      requestId,
+      status: 200,
+    });
+    this.upload = upload;
+  }
 }

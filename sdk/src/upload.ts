@@ -1,5 +1,6 @@
-// Node-only upload helper (`@slotline/sdk/upload`): the signed flow of DECISIONS 3 in one
-// call. The bytes go out with node:http(s) rather than fetch so that the PUT always
+// Node-only upload helper (`@slotline/sdk/upload`): the signed flow of DECISIONS 3 (or the
+// remote form, where the service fetches a URL itself) in one call that returns once the
+// upload is ready, asking GET /v2/uploads/{uploadId} while it is still pending. The bytes go out with node:http(s) rather than fetch so that the PUT always
 // carries an exact Content-Length (object stores refuse chunked bodies on signed URLs)
 // and progress counts what was written to the socket.
 import { createReadStream } from 'node:fs';
@@ -8,11 +9,12 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { SlotlineError } from './errors.ts';
+import { SlotlineError, UploadFailedError } from './errors.ts';
 import type { SlotlineClient } from './client.ts';
 import type { components } from './schema.ts';
 
 export type Upload = components['schemas']['Upload'];
+export { UploadFailedError };
 
 const CONTENT_TYPES: Record<string, string> = {
   '.mp4': 'video/mp4',
@@ -36,10 +38,26 @@ export interface UploadOptions {
   kind?: 'video' | 'image';
   /** Called as bytes are written: (sent so far, total). */
   onProgress?: (sentBytes: number, totalBytes: number) => void;
+  /** Remote form instead of a file: the service downloads this URL itself. */
+  sourceUrl?: string;
 }
 
-/** Creates a signed upload, PUTs the bytes, completes it, and returns the ready upload. */
-export async function uploadFile(api: SlotlineClient, options: UploadOptions): Promise<Upload> {
+export interface WaitOptions {
+  /** How often to ask while the upload is pending (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** How long to wait for `ready` before throwing `upload_timeout` (default 10 minutes). */
+  timeoutMs?: number;
+}
+
+/**
+ * Creates an upload (signed: PUTs the bytes and completes it; remote: from `sourceUrl`) and
+ * returns it once ready. Throws `UploadFailedError` when the service marks it failed.
+ */
+export async function uploadFile(
+  api: SlotlineClient,
+  options: UploadOptions & WaitOptions,
+): Promise<Upload> {
+  if (options.sourceUrl !== undefined) return uploadRemote(api, options.sourceUrl, options);
   const source = await describeSource(options);
   const kind = options.kind ?? (source.contentType.startsWith('video/') ? 'video' : 'image');
   const { data: created } = await api.POST('/v2/uploads', {
@@ -52,10 +70,63 @@ export async function uploadFile(api: SlotlineClient, options: UploadOptions): P
   });
   if (!created?.uploadUrl) throw new Error('the service answered no uploadUrl');
   await putBytes(created.uploadUrl, source, options.onProgress);
-  const { data: upload } = await api.POST('/v2/uploads/{uploadId}/complete', {
+  const { data: upload, response } = await api.POST('/v2/uploads/{uploadId}/complete', {
     params: { path: { uploadId: created.uploadId } },
   });
-  return upload!;
+  if (upload!.status === 'ready') return upload!;
+  if (upload!.status === 'failed') {
+    throw new UploadFailedError(upload!, response.headers.get('x-request-id') ?? '');
+  }
+  return waitForUpload(api, created.uploadId, options);
+}
+
+async function uploadRemote(
+  api: SlotlineClient,
+  sourceUrl: string,
+  options: UploadOptions & WaitOptions,
+): Promise<Upload> {
+  const type =
+    options.contentType ?? CONTENT_TYPES[extname(new URL(sourceUrl).pathname).toLowerCase()];
+  const kind = options.kind ?? (type ? (type.startsWith('video/') ? 'video' : 'image') : null);
+  if (!kind) throw new TypeError(`kind ('video' or 'image') is needed for ${sourceUrl}`);
+  const { data: created } = await api.POST('/v2/uploads', {
+    body: { kind, sourceUrl, ...(options.filename ? { filename: options.filename } : {}) },
+  });
+  return waitForUpload(api, created!.uploadId, options);
+}
+
+/**
+ * Asks for an upload until it is `ready` (returned) or `failed` (`UploadFailedError`);
+ * after `timeoutMs` throws a SlotlineError with code `upload_timeout` and status 0.
+ */
+export async function waitForUpload(
+  api: SlotlineClient,
+  uploadId: string,
+  options: WaitOptions = {},
+): Promise<Upload> {
+  const interval = options.pollIntervalMs ?? 1000;
+  const timeout = options.timeoutMs ?? 10 * 60_000;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const { data: upload, response } = await api.GET('/v2/uploads/{uploadId}', {
+      params: { path: { uploadId } },
+    });
+    if (upload!.status === 'ready') return upload!;
+    if (upload!.status === 'failed') {
+      throw new UploadFailedError(upload!, response.headers.get('x-request-id') ?? '');
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      throw new SlotlineError({
+        code: 'upload_timeout',
+        message: `upload ${uploadId} is still ${upload!.status} after ${timeout} ms`,
+        hint: 'Ask GET /v2/uploads/{uploadId} again later, or wait longer (timeoutMs).',
+        requestId: response.headers.get('x-request-id') ?? '',
+        status: 0,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(interval, left)));
+  }
 }
 
 interface Source {

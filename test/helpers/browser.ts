@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { createTestApp, type TestApp } from './app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -51,10 +51,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** The service on SQLite, listening on a loopback port that is also its PUBLIC_URL. */
-export async function listeningApp(): Promise<{ t: TestApp; url: string }> {
+export async function listeningApp(
+  options: TestAppOptions = {},
+): Promise<{ t: TestApp; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const t = await createTestApp('sqlite', { env: { PUBLIC_URL: url } });
+  const t = await createTestApp('sqlite', { ...options, env: { ...options.env, PUBLIC_URL: url } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, url };
 }
