@@ -4,15 +4,22 @@
 // rotated), and a timestamp close to now so that a captured delivery cannot be replayed
 // later. The body must be the bytes as received: re-serialised JSON does not verify.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { webhooks } from './schema.ts';
 
-/** A verified delivery's payload. */
-export interface WebhookEvent {
-  /** The event type, e.g. `post.posted`. */
-  type: string;
-  /** When the event happened (ISO 8601). */
-  timestamp: string;
-  data: Record<string, unknown>;
-}
+type BodyOf<T> = T extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
+
+/**
+ * A verified delivery's payload, `{type, timestamp, data}`: a union over every event type
+ * of the service's catalog, so `switch (event.type)` narrows `data`.
+ */
+export type WebhookEvent = {
+  [K in keyof webhooks]: BodyOf<NonNullable<webhooks[K]['post']>>;
+}[keyof webhooks];
+
+/** The event types, e.g. `post.item.posted`. */
+export type WebhookEventType = WebhookEvent['type'];
 
 export type WebhookVerificationReason =
   | 'missing_headers'

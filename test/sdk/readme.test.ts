@@ -111,9 +111,9 @@ describe('the SDK README examples against the service', { timeout: 120_000 }, ()
       server = await webhookReceiver.main({ port: 0, secret, onEvent: (e) => events.push(e) });
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
       const body = JSON.stringify({
-        type: 'post.posted',
+        type: 'post.status_changed',
         timestamp: new Date().toISOString(),
-        data: { postId: 'pst_1' },
+        data: { postId: 'pst_1', status: 'posted', previousStatus: 'posting' },
       });
       const send = (payload: string) => {
         const id = `msg_${events.length}`;
@@ -135,7 +135,7 @@ describe('the SDK README examples against the service', { timeout: 120_000 }, ()
       assert.equal(accepted.status, 204);
       assert.deepEqual(
         events.map((e) => e.data),
-        [{ postId: 'pst_1' }],
+        [{ postId: 'pst_1', status: 'posted', previousStatus: 'posting' }],
       );
       const refused = await send(body.replace('pst_1', 'pst_2'));
       assert.equal(refused.status, 400);

@@ -11,9 +11,9 @@ const SECRET = `whsec_${KEY.toString('base64')}`;
 const NOW = new Date('2026-03-01T12:00:00Z');
 const SECONDS = Math.floor(NOW.getTime() / 1000);
 const PAYLOAD = JSON.stringify({
-  type: 'post.posted',
+  type: 'post.status_changed',
   timestamp: NOW.toISOString(),
-  data: { postId: 'pst_1', accountId: 'acc_1' },
+  data: { postId: 'pst_1', status: 'posted', previousStatus: 'posting' },
 });
 
 function signed(body = PAYLOAD, at = NOW, secret = SECRET, id = 'msg_1') {
@@ -36,9 +36,9 @@ function refusedWith(reason: string) {
 describe('verifyWebhook', { timeout: 10_000 }, () => {
   test('a delivery signed by the reference library verifies and returns its payload', () => {
     const event: WebhookEvent = verifyWebhook(signed(), PAYLOAD, SECRET, { now: NOW });
-    assert.equal(event.type, 'post.posted');
+    assert.equal(event.type, 'post.status_changed');
     assert.equal(event.timestamp, NOW.toISOString());
-    assert.deepEqual(event.data, { postId: 'pst_1', accountId: 'acc_1' });
+    assert.deepEqual(event.data, { postId: 'pst_1', status: 'posted', previousStatus: 'posting' });
   });
 
   test('the body may be a Buffer or Uint8Array, and headers a Headers or any case', () => {
@@ -49,17 +49,17 @@ describe('verifyWebhook', { timeout: 10_000 }, () => {
     const bytes = new TextEncoder().encode(PAYLOAD);
     assert.equal(
       verifyWebhook(upper, Buffer.from(PAYLOAD), SECRET, { now: NOW }).type,
-      'post.posted',
+      'post.status_changed',
     );
     assert.equal(
       verifyWebhook(new Headers(headers), bytes, SECRET, { now: NOW }).type,
-      'post.posted',
+      'post.status_changed',
     );
   });
 
   test('a secret without the whsec_ prefix is accepted', () => {
     const event = verifyWebhook(signed(), PAYLOAD, KEY.toString('base64'), { now: NOW });
-    assert.equal(event.type, 'post.posted');
+    assert.equal(event.type, 'post.status_changed');
   });
 
   test('during a rotation one matching signature among several is enough', () => {
@@ -70,7 +70,7 @@ describe('verifyWebhook', { timeout: 10_000 }, () => {
       ...good,
       'webhook-signature': `v2,${randomBytes(32).toString('base64')} ${stale} ${good['webhook-signature']}`,
     };
-    assert.equal(verifyWebhook(headers, PAYLOAD, SECRET, { now: NOW }).type, 'post.posted');
+    assert.equal(verifyWebhook(headers, PAYLOAD, SECRET, { now: NOW }).type, 'post.status_changed');
     // Only an entry of another version matching is not enough.
     const foreign = {
       ...good,
@@ -90,7 +90,7 @@ describe('verifyWebhook', { timeout: 10_000 }, () => {
       'webhook-timestamp': String(SECONDS),
       'webhook-signature': `v1,${mac}`,
     };
-    assert.equal(verifyWebhook(headers, PAYLOAD, SECRET, { now: NOW }).type, 'post.posted');
+    assert.equal(verifyWebhook(headers, PAYLOAD, SECRET, { now: NOW }).type, 'post.status_changed');
     assert.equal(signed(PAYLOAD, NOW, SECRET, id)['webhook-signature'], `v1,${mac}`);
   });
 
@@ -141,10 +141,13 @@ describe('verifyWebhook', { timeout: 10_000 }, () => {
     const edge = new Date(NOW.getTime() - 299_000);
     assert.equal(
       verifyWebhook(signed(PAYLOAD, edge), PAYLOAD, SECRET, { now: NOW }).type,
-      'post.posted',
+      'post.status_changed',
     );
     const wide = { now: NOW, toleranceSeconds: 600 };
-    assert.equal(verifyWebhook(signed(PAYLOAD, old), PAYLOAD, SECRET, wide).type, 'post.posted');
+    assert.equal(
+      verifyWebhook(signed(PAYLOAD, old), PAYLOAD, SECRET, wide).type,
+      'post.status_changed',
+    );
   });
 
   test('each missing header is refused', () => {
