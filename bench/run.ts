@@ -10,6 +10,7 @@ import { benchStartup } from './startup.ts';
 import { benchDashboard } from './dashboard.ts';
 import { benchS3Upload } from './s3-upload.ts';
 import { benchPg } from './pg.ts';
+import { benchWebhooks } from './webhooks.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   dashboard: benchDashboard,
   s3: benchS3Upload,
   pg: benchPg,
+  webhooks: benchWebhooks,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

@@ -8,7 +8,8 @@ import {
   claimDue,
   fanOut,
   prune,
-  settleAttempt,
+  settleAttempts,
+  type Attempted,
   type Claimed,
 } from '../modules/webhooks/deliveries.service.ts';
 import { onEventsRecorded } from '../modules/webhooks/webhook-events.ts';
@@ -81,21 +82,51 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
     }
   }
 
+  // Attempts that ended, settled together by one flush at a time.
+  let toSettle: { attempted: Attempted; settled: () => void }[] = [];
+  let flushing = false;
+  async function flush(): Promise<void> {
+    if (flushing) return;
+    flushing = true;
+    try {
+      while (toSettle.length) {
+        const batch = toSettle;
+        toSettle = [];
+        try {
+          await settleAttempts(
+            ctx,
+            batch.map((b) => b.attempted),
+            ctx.clock.now(),
+          );
+        } catch (err) {
+          options.onError(err);
+        }
+        for (const b of batch) b.settled();
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
   function launch(claimed: Claimed): void {
     const id = claimed.endpoint.id;
     perEndpoint.set(id, (perEndpoint.get(id) ?? 0) + 1);
     const work = sendDelivery(ctx, claimed, options.transport)
-      .then((result) => settleAttempt(ctx, claimed, result, ctx.clock.now()))
       .then(
-        () => undefined,
-        (err: unknown) => options.onError(err),
+        (result) =>
+          new Promise<void>((settled) => {
+            toSettle.push({ attempted: { claimed, result }, settled });
+            void flush();
+          }),
       )
+      .catch((err: unknown) => options.onError(err))
       .finally(() => {
         inFlight.delete(work);
         const left = (perEndpoint.get(id) ?? 1) - 1;
         if (left > 0) perEndpoint.set(id, left);
         else perEndpoint.delete(id);
-        kick();
+        // Claims go out in batches: once a quarter of the room is free (or all of it).
+        if (total - inFlight.size >= Math.max(1, total >> 2) || inFlight.size === 0) kick();
       });
     inFlight.add(work);
   }
@@ -137,12 +168,13 @@ export async function deliverDue(
       () => ctx.config.webhookEndpointConcurrency,
     );
     if (claims.length === 0) return { sent };
-    await Promise.all(
-      claims.map(async (claimed) => {
-        const result = await sendDelivery(ctx, claimed, transport);
-        await settleAttempt(ctx, claimed, result, ctx.clock.now());
-      }),
+    const attempted = await Promise.all(
+      claims.map(async (claimed) => ({
+        claimed,
+        result: await sendDelivery(ctx, claimed, transport),
+      })),
     );
+    await settleAttempts(ctx, attempted, ctx.clock.now());
     sent += claims.length;
   }
 }

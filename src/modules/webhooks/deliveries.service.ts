@@ -183,64 +183,110 @@ export interface AttemptResult {
   error: string | null;
 }
 
+/** An attempt made, to be settled. */
+export interface Attempted {
+  claimed: Claimed;
+  result: AttemptResult;
+}
+
+function isSuccess(status: number | null): boolean {
+  return status !== null && status >= 200 && status <= 299;
+}
+
 /**
- * Writes the attempt to the log and settles the delivery and the endpoint's health, in one
- * transaction. Returns whether the delivery was still this sender's to settle.
+ * Writes the attempts to the log and settles their deliveries and their endpoints' health,
+ * in one transaction (senders batch what finished meanwhile). Each delivery is settled only
+ * if it is still the claimed attempt: a sender whose lease ran out, its delivery claimed
+ * again, changes nothing but the log.
  */
-export async function settleAttempt(
+export async function settleAttempts(
   ctx: AppContext,
-  claimed: Claimed,
-  result: AttemptResult,
+  batch: readonly Attempted[],
   now: Date,
-): Promise<boolean> {
+): Promise<void> {
+  if (batch.length === 0) return;
   const at = now.toISOString();
-  const ok = result.status !== null && result.status >= 200 && result.status <= 299;
-  const gone = result.status === 410;
-  const wait = ok || gone ? null : retryDelay(claimed.attempt);
-  const { delivery, endpoint } = claimed;
-  return ctx.db.transaction().execute(async (tx) => {
-    const current = await endpoints.lockForSettle(tx, ctx.dialect, endpoint.id);
-    await deliveries.insertAttempt(tx, {
-      id: newId('att', now.getTime()),
-      company_id: delivery.company_id,
-      endpoint_id: delivery.endpoint_id,
-      delivery_id: delivery.id,
-      event_id: delivery.event_id,
-      event_type: delivery.event_type,
-      attempt: claimed.attempt,
-      trigger: delivery.trigger,
-      started_at: result.startedAt.toISOString(),
-      duration_ms: Math.max(0, Math.round(result.durationMs)),
-      outcome: ok ? 'succeeded' : 'failed',
-      response_status: result.status,
-      response_body: result.body,
-      error: result.error,
-    });
-    const settled = await deliveries.settle(tx, delivery.id, claimed.attempt, {
-      status: ok ? 'succeeded' : wait === null ? 'failed' : 'pending',
-      next_attempt_at: wait === null ? null : new Date(now.getTime() + wait).toISOString(),
-      last_response_status: result.status,
-      at,
-    });
-    if (ok) {
-      await endpoints.markSucceeded(tx, endpoint.id, at);
-    } else if (gone) {
-      if (await endpoints.disable(tx, endpoint.id, 'the endpoint answered 410 Gone', at)) {
-        await deliveries.failPendingOf(tx, endpoint.id, at);
-      }
-    } else {
-      await endpoints.markFailing(tx, endpoint.id, at);
-      const since = current?.failing_since ?? at;
+  await ctx.db.transaction().execute(async (tx) => {
+    // Endpoints first, in id order: settles of one endpoint queue up, never deadlock.
+    const ids = [...new Set(batch.map((b) => b.claimed.endpoint.id))].sort();
+    const current = new Map(
+      (await endpoints.lockForSettle(tx, ctx.dialect, ids)).map((e) => [e.id, e]),
+    );
+    await deliveries.insertAttempts(
+      tx,
+      batch.map(({ claimed, result }) => ({
+        id: newId('att', now.getTime()),
+        company_id: claimed.delivery.company_id,
+        endpoint_id: claimed.endpoint.id,
+        delivery_id: claimed.delivery.id,
+        event_id: claimed.delivery.event_id,
+        event_type: claimed.delivery.event_type,
+        attempt: claimed.attempt,
+        trigger: claimed.delivery.trigger,
+        started_at: result.startedAt.toISOString(),
+        duration_ms: Math.max(0, Math.round(result.durationMs)),
+        outcome: isSuccess(result.status) ? 'succeeded' : 'failed',
+        response_status: result.status,
+        response_body: result.body,
+        error: result.error,
+      })),
+    );
+    // Deliveries settled alike share one statement: (status, next attempt, answer, attempt).
+    const groups = new Map<string, { ids: string[]; attempt: number; set: Settle }>();
+    for (const { claimed, result } of batch) {
+      const ok = isSuccess(result.status);
+      const wait = ok || result.status === 410 ? null : retryDelay(claimed.attempt);
+      const set: Settle = {
+        status: ok ? 'succeeded' : wait === null ? 'failed' : 'pending',
+        next_attempt_at: wait === null ? null : new Date(now.getTime() + wait).toISOString(),
+        last_response_status: result.status,
+        at,
+      };
+      const key = JSON.stringify([
+        set.status,
+        set.next_attempt_at,
+        set.last_response_status,
+        claimed.attempt,
+      ]);
+      const group = groups.get(key);
+      if (group) group.ids.push(claimed.delivery.id);
+      else groups.set(key, { ids: [claimed.delivery.id], attempt: claimed.attempt, set });
+    }
+    for (const g of groups.values()) await deliveries.settle(tx, g.ids, g.attempt, g.set);
+
+    const succeeded = new Set<string>();
+    const gone = new Set<string>();
+    const failed = new Set<string>();
+    for (const { claimed, result } of batch) {
+      const id = claimed.endpoint.id;
+      if (isSuccess(result.status)) succeeded.add(id);
+      else if (result.status === 410) gone.add(id);
+      else failed.add(id);
+    }
+    await endpoints.markSucceeded(tx, [...succeeded], at);
+    for (const id of failed) {
+      if (succeeded.has(id)) continue;
+      await endpoints.markFailing(tx, id, at);
+      const since = current.get(id)?.failing_since ?? at;
       if (now.getTime() - Date.parse(since) >= DISABLE_AFTER_MS) {
-        const reason = `every attempt failed since ${since}`;
-        if (await endpoints.disable(tx, endpoint.id, reason, at)) {
-          await deliveries.failPendingOf(tx, endpoint.id, at);
+        gone.delete(id);
+        if (await endpoints.disable(tx, id, `every attempt failed since ${since}`, at)) {
+          await deliveries.failPendingOf(tx, id, at);
         }
       }
     }
-    return settled;
+    for (const id of gone) {
+      if (await endpoints.disable(tx, id, 'the endpoint answered 410 Gone', at)) {
+        await deliveries.failPendingOf(tx, id, at);
+      }
+    }
   });
 }
+
+type Settle = Pick<
+  WebhookDeliveriesTable,
+  'status' | 'next_attempt_at' | 'last_response_status'
+> & { at: string };
 
 /** Deletes events (with their deliveries and attempts) older than `before`, in batches. */
 export async function prune(ctx: AppContext, before: Date): Promise<number> {

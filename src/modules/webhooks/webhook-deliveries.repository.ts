@@ -92,19 +92,20 @@ export async function lease(
 }
 
 /**
- * Records an attempt's outcome, conditional on the delivery still being the claimed attempt
+ * Records attempts' outcome, conditional on each delivery still being the claimed attempt
  * (pending, with the same attempt count): a sender whose lease ran out and whose delivery
- * was claimed again writes nothing. Returns whether it was recorded.
+ * was claimed again writes nothing.
  */
 export async function settle(
   db: DbOrTx,
-  id: string,
+  ids: readonly string[],
   claimedAttempts: number,
   set: Pick<WebhookDeliveriesTable, 'status' | 'next_attempt_at' | 'last_response_status'> & {
     at: string;
   },
-): Promise<boolean> {
-  const result = await db
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
     .updateTable('webhook_deliveries')
     .set({
       status: set.status,
@@ -113,15 +114,22 @@ export async function settle(
       last_attempt_at: set.at,
       updated_at: set.at,
     })
-    .where('id', '=', id)
+    .where('id', 'in', [...ids])
     .where('status', '=', 'pending')
     .where('attempts', '=', claimedAttempts)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .execute();
 }
 
-export async function insertAttempt(db: DbOrTx, row: WebhookAttemptsTable): Promise<void> {
-  await db.insertInto('webhook_attempts').values(row).execute();
+export async function insertAttempts(
+  db: DbOrTx,
+  rows: readonly WebhookAttemptsTable[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT / 2) {
+    await db
+      .insertInto('webhook_attempts')
+      .values(rows.slice(i, i + ROWS_PER_INSERT / 2))
+      .execute();
+  }
 }
 
 /** Pending deliveries of an endpoint go no further (it was disabled): they fail. */

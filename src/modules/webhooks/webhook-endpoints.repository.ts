@@ -112,28 +112,31 @@ export async function endpointsByIds(
 }
 
 /**
- * Locks the endpoint row (PostgreSQL) for settling an attempt: taken first, so settles of
- * one endpoint queue up instead of deadlocking on its row and their deliveries'.
+ * Locks the endpoint rows (PostgreSQL) for settling attempts, in id order: taken first, so
+ * settles of one endpoint queue up instead of deadlocking on its row and their deliveries'.
  */
 export async function lockForSettle(
   tx: DbOrTx,
   dialect: Dialect,
-  id: string,
-): Promise<Pick<WebhookEndpointsTable, 'failing_since' | 'disabled_at'> | undefined> {
+  ids: readonly string[],
+): Promise<Pick<WebhookEndpointsTable, 'id' | 'failing_since'>[]> {
+  if (ids.length === 0) return [];
   let q = tx
     .selectFrom('webhook_endpoints')
-    .select(['failing_since', 'disabled_at'])
-    .where('id', '=', id);
+    .select(['id', 'failing_since'])
+    .where('id', 'in', [...ids])
+    .orderBy('id');
   if (dialect === 'postgres') q = q.forNoKeyUpdate();
-  return q.executeTakeFirst();
+  return q.execute();
 }
 
-/** After a successful attempt: no longer failing. */
-export async function markSucceeded(db: DbOrTx, id: string, at: string): Promise<void> {
+/** After successful attempts: no longer failing. */
+export async function markSucceeded(db: DbOrTx, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length === 0) return;
   await db
     .updateTable('webhook_endpoints')
     .set({ failing_since: null, last_success_at: at })
-    .where('id', '=', id)
+    .where('id', 'in', [...ids])
     .execute();
 }
 
