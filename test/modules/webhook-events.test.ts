@@ -132,8 +132,8 @@ describeEachDialect(
 
     test('cancelling records the items cancelled; queueing again revives them', async () => {
       const t = get();
-      const s = await company(t, 2);
-      const [a, b] = s.accounts as [string, string];
+      const s = await company(t, 3);
+      const [a, b, c] = s.accounts as [string, string, string];
       const created = await s.call('POST', '/v2/posts', {
         media: [s.upload],
         accountIds: [a, b],
@@ -164,9 +164,12 @@ describeEachDialect(
       assert.deepEqual(await s.next(), []);
 
       t.clock.advance(1000);
-      const queued = await s.call('POST', `/v2/posts/${p}/queue`, { accountIds: [a] });
+      // One new item, one revived under its old id.
+      const queued = await s.call('POST', `/v2/posts/${p}/queue`, { accountIds: [c, a] });
       assert.equal(queued.status, 201, JSON.stringify(queued.body));
+      const ic = (await itemIdsByAccount(t, p)).get(c) as string;
       assert.deepEqual(await s.next(), [
+        { type: 'post.item.pending_approval', data: item(p, c, ic, 'pending_approval') },
         { type: 'post.item.pending_approval', data: item(p, a, ia, 'pending_approval') },
         {
           type: 'post.status_changed',

@@ -37,21 +37,26 @@ export async function enqueueItems(
 }
 
 /**
- * Queueing a post again for accounts whose items ended `failed` or `cancelled` (a deliberate
- * retry): each item starts over with the fresh values, under its old id, with its release,
- * claim and outcome cleared. Conditional on the item still being final.
+ * Queueing a post again: `added` items enter the queue for accounts the post had none for,
+ * and for accounts whose items ended `failed` or `cancelled` (a deliberate retry) each item
+ * starts over with the fresh values, under its old id, with its release, claim and outcome
+ * cleared (conditional on the item still being final). Refreshes the post.
  */
-export async function reviveItems(
+export async function queueAgain(
   tx: DbOrTx,
+  postId: string,
+  added: readonly QueueItemsTable[],
   revived: readonly { oldId: string; fresh: QueueItemsTable }[],
   at: string,
 ): Promise<void> {
-  const moved: repo.MovedItem[] = [];
+  await repo.insertItems(tx, added);
+  const moved: repo.MovedItem[] = [...added];
   for (const { oldId, fresh } of revived) {
     const row = await repo.revive(tx, oldId, fresh);
     if (row) moved.push(row);
   }
-  await recordEvents(tx, itemsOpened(moved), at);
+  const { events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemsOpened(moved), ...events], at);
 }
 
 /**
@@ -78,7 +83,8 @@ export async function decideItems(
  * A post's media became ready: its items still `processing` open as they would have at
  * creation, `queued` (approved) when created with skipApproval, `pending_approval`
  * otherwise. Items cancelled meanwhile stay cancelled. Call before changing the post row
- * (lock order above); refresh the post afterwards with refreshPostStatus.
+ * (the lock order of refreshPostStatus, post-status.ts); refresh the post afterwards with
+ * refreshPostStatus.
  */
 export async function openProcessedItems(tx: DbOrTx, postId: string, at: string): Promise<void> {
   const approved = await repo.openSkippingApproval(tx, postId, at);

@@ -15,7 +15,7 @@ import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumePostQuota, planOf } from '../usage/usage.service.ts';
 import { claimKey, requestHash } from './idempotency.ts';
 import { findTargetAccounts, type TargetAccount } from '../accounts/accounts.service.ts';
-import { enqueueItems, refreshPostStatus, reviveItems } from '../items/items.state.ts';
+import { enqueueItems, queueAgain } from '../items/items.state.ts';
 import { itemsOfPost } from '../items/items.service.ts';
 import { findTagStates } from '../tags/tags.service.ts';
 import { findMediaUploads, type MediaUpload } from '../uploads/uploads.service.ts';
@@ -452,16 +452,16 @@ export async function queuePost(
     const revived = fresh.filter((f) => byAccount.has(f.account_id));
     const added = fresh.filter((f) => !byAccount.has(f.account_id));
     await consumePostQuota(tx, plan, companyId, now, fresh.length);
-    await enqueueItems(tx, added, at);
-    await reviveItems(
+    await queueAgain(
       tx,
+      postId,
+      added,
       revived.map((fresh) => ({
         oldId: (byAccount.get(fresh.account_id) as QueueItemsTable).id,
         fresh,
       })),
       at,
     );
-    await refreshPostStatus(tx, postId, at);
     return null;
   });
   return { post: await readPost(ctx, companyId, replayOf ?? postId), replay: replayOf !== null };
