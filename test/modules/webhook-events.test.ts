@@ -1,16 +1,37 @@
 // Webhook events recorded with the changes they announce, on both databases: posts created,
 // items approved, rejected, cancelled and queued again, uploads settled and accounts moved.
 // A change refused or rolled back records nothing.
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { planWith, writePlansFile } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { uploadFile } from '../helpers/uploads.ts';
+import { fixture, uploadFile } from '../helpers/uploads.ts';
 import { eventsSince, item, itemIdsByAccount } from '../helpers/webhook-events.ts';
 import { ApprovalError, approve, reject } from '../../src/modules/items/items.service.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
+
+let server: Server;
+let base = '';
+
+before(async () => {
+  const png = await fixture('image.png');
+  server = createServer((req, res) => {
+    if (req.url === '/picture') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(png);
+    }
+    res.writeHead(404);
+    return res.end('missing');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const PLANS = writePlansFile({ four_per_day: planWith({ postsPerDay: 4 }) });
 
@@ -209,6 +230,33 @@ describeEachDialect(
       assert.deepEqual(await next(), []);
     });
 
+    test('remote uploads record upload.ready and upload.failed', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const call = client(t, co.key);
+      const next = eventsSince(t, co.companyId);
+      const ok = await call('POST', '/v2/uploads', { kind: 'image', sourceUrl: `${base}/picture` });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+      assert.deepEqual(await next(), [
+        {
+          type: 'upload.ready',
+          data: { uploadId: ok.body.uploadId, kind: 'image', status: 'ready', error: null },
+        },
+      ]);
+      t.clock.advance(1000);
+      const gone = await call('POST', '/v2/uploads', { kind: 'video', sourceUrl: `${base}/gone` });
+      assert.notEqual(gone.status, 201);
+      const [failed] = await t.ctx.db
+        .selectFrom('uploads')
+        .select(['id', 'error'])
+        .where('company_id', '=', co.companyId)
+        .where('status', '=', 'failed')
+        .execute();
+      assert.ok(failed, 'the failed fetch is kept as a failed upload');
+      const data = { uploadId: failed.id, kind: 'video', status: 'failed', error: failed.error };
+      assert.deepEqual(await next(), [{ type: 'upload.failed', data }]);
+    });
+
     test('accounts record changes of their effective status only', async () => {
       const t = get();
       const co = await seedCompany(t);
@@ -244,5 +292,5 @@ describeEachDialect(
       assert.deepEqual(await next(), [changed('warming_up', 'disconnected', 'worker', 'Back in')]);
     });
   },
-  { env: { PLANS_FILE: PLANS } },
+  { env: { PLANS_FILE: PLANS, REMOTE_FETCH_ALLOW: '127.0.0.1' } },
 );
