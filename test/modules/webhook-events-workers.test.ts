@@ -187,15 +187,18 @@ describeEachDialect('webhook events of releases and workers', (get) => {
     // Hold the one render lane, so the render records after the clock moved on.
     let release = () => {};
     t.ctx.renders.enqueue(() => new Promise<void>((resolve) => (release = resolve)));
-    const res = await s.call('POST', '/v2/posts', {
-      media: [s.upload, img],
-      accountIds: [a, b],
-      slides: [slide(s.upload), slide(img)],
-    });
+    const res = await s
+      .call('POST', '/v2/posts', {
+        media: [s.upload, img],
+        accountIds: [a, b],
+        slides: [slide(s.upload), slide(img)],
+      })
+      .finally(() => {
+        t.clock.advance(1000);
+        release();
+      });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const p = res.body.postId;
-    t.clock.advance(1000);
-    release();
     await t.ctx.renders.idle();
     const ids = await itemIdsByAccount(t, p);
     const events = await s.next();
@@ -225,6 +228,59 @@ describeEachDialect('webhook events of releases and workers', (get) => {
       {
         type: 'post.status_changed',
         data: { postId: p, status: 'pending_approval', previousStatus: 'processing' },
+      },
+    ]);
+  });
+
+  test('a carousel whose slides cannot be rendered fails its items', async () => {
+    const t = get();
+    const s = await setup(t, '2026-04-09', 2);
+    const [a, b] = [...s.accounts].sort() as [string, string];
+    const slide = { image: s.upload, textElements: [{ content: 'Hi', style: { positionY: 30 } }] };
+    let release = () => {};
+    t.ctx.renders.enqueue(() => new Promise<void>((resolve) => (release = resolve)));
+    let p: string;
+    try {
+      const res = await s.call('POST', '/v2/posts', {
+        media: [s.upload],
+        accountIds: [a, b],
+        slides: [slide, slide],
+        skipApproval: true,
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      p = res.body.postId;
+      // The image is gone from storage by the time the slides render.
+      const { blob_key: key } = await t.ctx.db
+        .selectFrom('uploads')
+        .select('blob_key')
+        .where('id', '=', s.upload)
+        .executeTakeFirstOrThrow();
+      await t.ctx.blobs.delete(key);
+      await s.next();
+      t.clock.advance(1000);
+    } finally {
+      release();
+    }
+    await t.ctx.renders.idle();
+    const rows = await t.ctx.db
+      .selectFrom('queue_items')
+      .select(['id', 'account_id', 'status', 'failure_reason'])
+      .where('post_id', '=', p)
+      .orderBy('account_id')
+      .execute();
+    const events = await s.next();
+    assert.deepEqual(
+      byAccount(events.slice(0, 2)),
+      rows.map((r) => ({
+        type: 'post.item.failed',
+        data: item(p, r.account_id, r.id, 'failed', { reason: r.failure_reason as string }),
+      })),
+    );
+    assert.match(rows[0]?.failure_reason ?? '', /^Slides could not be rendered/);
+    assert.deepEqual(events.slice(2), [
+      {
+        type: 'post.status_changed',
+        data: { postId: p, status: 'failed', previousStatus: 'processing' },
       },
     ]);
   });

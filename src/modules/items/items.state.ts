@@ -82,17 +82,21 @@ export async function decideItems(
 /**
  * A post's media became ready: its items still `processing` open as they would have at
  * creation, `queued` (approved) when created with skipApproval, `pending_approval`
- * otherwise. Items cancelled meanwhile stay cancelled. Call before changing the post row
- * (the lock order of refreshPostStatus, post-status.ts); refresh the post afterwards with
- * refreshPostStatus.
+ * otherwise. Items cancelled meanwhile stay cancelled. Refreshes the post; call it before
+ * changing the post row's other columns (the lock order of refreshPostStatus).
  */
 export async function openProcessedItems(tx: DbOrTx, postId: string, at: string): Promise<void> {
   const approved = await repo.openSkippingApproval(tx, postId, at);
   const pending = await repo.openForApproval(tx, postId, at);
-  await recordEvents(tx, itemsOpened([...approved, ...pending]), at);
+  const { events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemsOpened([...approved, ...pending]), ...events], at);
 }
 
-/** A post's media cannot be made: its items still `processing` fail with the reason. */
+/**
+ * A post's media cannot be made: its items still `processing` fail with the reason.
+ * Refreshes the post, and is called before changing its other columns, like
+ * openProcessedItems.
+ */
 export async function failProcessingItems(
   tx: DbOrTx,
   postId: string,
@@ -100,7 +104,8 @@ export async function failProcessingItems(
   at: string,
 ): Promise<void> {
   const failed = await repo.failProcessing(tx, postId, reason, at);
-  await recordEvents(tx, itemChanged('post.item.failed', failed), at);
+  const { events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemChanged('post.item.failed', failed), ...events], at);
 }
 
 /**
