@@ -356,21 +356,25 @@ describeEachDialect('dashboard posts and accounts', (get) => {
       .where('post_id', '=', s.queued)
       .executeTakeFirstOrThrow();
     const snap = (n: number, at: string, views: number, likes: number) =>
-      storeSnapshot(t.ctx.db, {
-        id: `pan_dash_${s.queued}_${n}`,
-        company_id: s.companyId,
-        post_id: s.queued,
-        queue_item_id: item.id,
-        account_id: a,
-        platform: 'platformA',
-        post_url: `https://platform-a.example/v/${item.id}`,
-        views,
-        likes,
-        comments: 1,
-        shares: 0,
-        saves: 0,
-        collected_at: at,
-      });
+      storeSnapshot(
+        t.ctx.db,
+        {
+          id: `pan_dash_${s.queued}_${n}`,
+          company_id: s.companyId,
+          post_id: s.queued,
+          queue_item_id: item.id,
+          account_id: a,
+          platform: 'platformA',
+          post_url: `https://platform-a.example/v/${item.id}`,
+          views,
+          likes,
+          comments: 1,
+          shares: 0,
+          saves: 0,
+          collected_at: at,
+        },
+        at,
+      );
     await snap(1, '2026-03-02T12:00:00.000Z', 100, 9);
     await snap(2, '2026-03-02T18:00:00.000Z', 400, 19);
 

@@ -11,6 +11,7 @@ import { assertApiError } from '../helpers/api-error.ts';
 import { fixture, local, putBytes, uploadFile } from '../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { startS3 } from '../helpers/s3.ts';
+import { outbox } from '../helpers/webhook-events.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { uploadThumbnailKey } from '../../src/modules/uploads/uploads.service.ts';
 import { incomingKey } from '../../src/modules/uploads/uploads.incoming.ts';
@@ -72,6 +73,12 @@ describeEachDialect(
       assert.ok(flow.complete.body.durationSeconds > 0);
       // Never read through the service, so never hashed by it.
       assert.equal(flow.complete.body.sha256, undefined);
+      assert.deepEqual(await outbox(t, co.companyId), [
+        {
+          type: 'upload.ready',
+          data: { uploadId: flow.uploadId, kind: 'video', status: 'ready', error: null },
+        },
+      ]);
       await t.ctx.thumbnails.idle();
       const got = await call('GET', `/v2/uploads/${flow.uploadId}`);
       assert.equal(got.body.thumbnailStatus, 'ready');
@@ -103,7 +110,8 @@ describeEachDialect(
 
     test('complete before the PUT, a PUT of another size, an invalid video', T, async () => {
       const t = get();
-      const call = client(t, (await seedCompany(t)).key);
+      const co = await seedCompany(t);
+      const call = client(t, co.key);
       const early = await create(call, mp4.length);
       assertApiError(
         await call('POST', `/v2/uploads/${early.uploadId}/complete`),
@@ -124,6 +132,13 @@ describeEachDialect(
         assertApiError(done, 413, 'file_too_large', { includes: `${mp4.length * 2} bytes` });
         const failed = await call('GET', `/v2/uploads/${wrong.uploadId}`);
         assert.equal(failed.body.status, 'failed');
+        const error = failed.body.error;
+        assert.deepEqual(await outbox(t, co.companyId), [
+          {
+            type: 'upload.failed',
+            data: { uploadId: wrong.uploadId, kind: 'video', status: 'failed', error },
+          },
+        ]);
       }
 
       const garbage = Buffer.alloc(4096, 1);

@@ -2,13 +2,15 @@
 // changeStatus, which writes the account and its history row in one transaction. The worker
 // operating the account reports `warming_up`, `active` or `disconnected`; the company pauses
 // and resumes. The two are stored apart, so a resume returns to what the worker last reported
-// and a report made while paused is kept (and shown in the history) without unpausing.
+// and a report made while paused is kept (and shown in the history) without unpausing. A
+// change of the effective status also records an account.status_changed webhook event.
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable, AccountStatusEventsTable, DbOrTx } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordEvents } from '../webhooks/webhook-events.ts';
 import { effectiveStatus, type WorkerStatus } from './account-status.ts';
 import type { StatusEventOut, StatusHistoryInput } from './accounts.schemas.ts';
 import * as events from './account-status-events.repository.ts';
@@ -70,6 +72,7 @@ async function applyChange(
   const fields = next(row, change, at);
   if (!fields) return { row, changed: false };
   await repo.setLifecycle(tx, companyId, accountId, fields, at);
+  const reason = change.source === 'worker' ? (change.reason ?? null) : null;
   await events.insertStatusEvent(tx, {
     id: newId('ase', Date.parse(at)),
     company_id: companyId,
@@ -78,9 +81,19 @@ async function applyChange(
     status: fields.status,
     reported_status: fields.worker_status,
     source: change.source,
-    reason: change.source === 'worker' ? (change.reason ?? null) : null,
+    reason,
     at,
   });
+  if (fields.status !== row.status) {
+    const data = {
+      accountId,
+      status: fields.status,
+      previousStatus: row.status,
+      source: change.source,
+      reason,
+    };
+    await recordEvents(tx, [{ companyId, type: 'account.status_changed', data }], at);
+  }
   return { row: { ...row, ...fields, updated_at: at }, changed: true };
 }
 

@@ -1,8 +1,8 @@
 // Post and account analytics (SPEC 2.7, 2.8, 4.2, 4.4; DECISIONS 7). Snapshots and account
-// statistics are written by the release engine from worker reports; these are reads only and
-// answer with zeros and nulls while nothing has been reported.
+// statistics are written by the release engine from worker reports; the reads answer with
+// zeros and nulls while nothing has been reported.
 import type { AppContext } from '../../context.ts';
-import type { AccountStatsTable, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
+import type { AccountStatsTable, Db, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { getAccountRow } from '../accounts/accounts.service.ts';
@@ -13,6 +13,7 @@ import type {
   SnapshotOut,
 } from './analytics.schemas.ts';
 import { postExists } from '../posts/posts.lookup.ts';
+import { recordAnalyticsUpdated } from '../webhooks/webhook-events.ts';
 import * as repo from './analytics.repository.ts';
 
 type Platform = SnapshotOut['platform'];
@@ -148,9 +149,15 @@ export async function getAccountAnalytics(
   };
 }
 
-/** Stores a worker's analytics snapshot of a posted item. */
-export function storeSnapshot(db: DbOrTx, row: PostAnalyticsTable): Promise<void> {
-  return repo.insertSnapshot(db, row);
+/**
+ * Stores a worker's analytics snapshot of a posted item, received `at`, and records the
+ * post's analytics.updated event (coalesced per interval) in the same transaction.
+ */
+export function storeSnapshot(db: Db, row: PostAnalyticsTable, at: string): Promise<void> {
+  return db.transaction().execute(async (tx) => {
+    await repo.insertSnapshot(tx, row);
+    await recordAnalyticsUpdated(tx, row.company_id, row.post_id, at);
+  });
 }
 
 /** When each of the items (of the company's posts) was last snapshotted, in epoch ms. */

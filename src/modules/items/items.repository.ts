@@ -128,6 +128,19 @@ export function statusesOfPosts(
 
 // ---- Status changes: one conditional statement each --------------------------------------
 
+/** What a status change returns of each item it moved: what its event says. */
+const MOVED_COLUMNS = [
+  'id',
+  'post_id',
+  'account_id',
+  'company_id',
+  'status',
+  'post_url',
+  'failure_reason',
+] as const satisfies readonly (keyof QueueItemsTable)[];
+
+export type MovedItem = Pick<QueueItemsTable, (typeof MOVED_COLUMNS)[number]>;
+
 /** `pending_approval` -> `queued` (approved) or `cancelled` (rejected); returns the ids moved. */
 export async function decide(
   tx: DbOrTx,
@@ -136,9 +149,9 @@ export async function decide(
   outcome: 'approve' | 'reject',
   at: string,
   by: string,
-): Promise<string[]> {
+): Promise<MovedItem[]> {
   if (itemIds.length === 0) return [];
-  const rows = await tx
+  return tx
     .updateTable('queue_items')
     .set(
       outcome === 'approve'
@@ -148,29 +161,38 @@ export async function decide(
     .where('post_id', '=', postId)
     .where('id', 'in', [...itemIds])
     .where('status', '=', 'pending_approval')
-    .returning('id')
+    .returning(MOVED_COLUMNS)
     .execute();
-  return rows.map((r) => r.id);
 }
 
 /** `processing` -> `queued` (approved now) for items created with skipApproval. */
-export async function openSkippingApproval(tx: DbOrTx, postId: string, at: string): Promise<void> {
-  await tx
+export async function openSkippingApproval(
+  tx: DbOrTx,
+  postId: string,
+  at: string,
+): Promise<MovedItem[]> {
+  return tx
     .updateTable('queue_items')
     .set({ status: 'queued', approved_at: at, updated_at: at })
     .where('post_id', '=', postId)
     .where('status', '=', 'processing')
     .where('skip_approval', '=', 1)
+    .returning(MOVED_COLUMNS)
     .execute();
 }
 
 /** `processing` -> `pending_approval` for the post's remaining processing items. */
-export async function openForApproval(tx: DbOrTx, postId: string, at: string): Promise<void> {
-  await tx
+export async function openForApproval(
+  tx: DbOrTx,
+  postId: string,
+  at: string,
+): Promise<MovedItem[]> {
+  return tx
     .updateTable('queue_items')
     .set({ status: 'pending_approval', updated_at: at })
     .where('post_id', '=', postId)
     .where('status', '=', 'processing')
+    .returning(MOVED_COLUMNS)
     .execute();
 }
 
@@ -180,23 +202,29 @@ export async function failProcessing(
   postId: string,
   reason: string,
   at: string,
-): Promise<void> {
-  await tx
+): Promise<MovedItem[]> {
+  return tx
     .updateTable('queue_items')
     .set({ status: 'failed', failure_reason: reason, updated_at: at })
     .where('post_id', '=', postId)
     .where('status', '=', 'processing')
+    .returning(MOVED_COLUMNS)
     .execute();
 }
 
 /** `failed`/`cancelled` -> the fresh item's values, under the old id. */
-export async function revive(tx: DbOrTx, oldId: string, fresh: QueueItemsTable): Promise<void> {
-  await tx
+export async function revive(
+  tx: DbOrTx,
+  oldId: string,
+  fresh: QueueItemsTable,
+): Promise<MovedItem | undefined> {
+  return tx
     .updateTable('queue_items')
     .set({ ...fresh, id: oldId })
     .where('id', '=', oldId)
     .where('status', 'in', ['failed', 'cancelled'])
-    .execute();
+    .returning(MOVED_COLUMNS)
+    .executeTakeFirst();
 }
 
 /** Cancellable -> `cancelled`; returns the ids moved. */
@@ -206,18 +234,17 @@ export async function cancel(
   postId: string,
   itemIds: readonly string[],
   at: string,
-): Promise<string[]> {
+): Promise<MovedItem[]> {
   if (itemIds.length === 0) return [];
-  const rows = await tx
+  return tx
     .updateTable('queue_items')
     .set({ status: 'cancelled', updated_at: at })
     .where('company_id', '=', companyId)
     .where('post_id', '=', postId)
     .where('id', 'in', [...itemIds])
     .where('status', 'in', [...CANCELLABLE])
-    .returning('id')
+    .returning(MOVED_COLUMNS)
     .execute();
-  return rows.map((r) => r.id);
 }
 
 /** `queued` -> `posting` (released); returns the items moved with their posts. */
@@ -225,13 +252,13 @@ export async function release(
   tx: DbOrTx,
   itemIds: readonly string[],
   at: string,
-): Promise<{ id: string; post_id: string }[]> {
+): Promise<MovedItem[]> {
   return tx
     .updateTable('queue_items')
     .set({ status: 'posting', released_at: at, updated_at: at })
     .where('id', 'in', [...itemIds])
     .where('status', '=', 'queued')
-    .returning(['id', 'post_id'])
+    .returning(MOVED_COLUMNS)
     .execute();
 }
 
@@ -288,7 +315,7 @@ export type ItemOutcome =
 
 /**
  * `posting` -> `posted`/`failed`, or with `fromFailedReason` a `failed` item of that reason
- * -> `posted`; returns whether it moved.
+ * -> `posted`; returns the item when it moved.
  */
 export async function finish(
   tx: DbOrTx,
@@ -296,29 +323,31 @@ export async function finish(
   result: ItemOutcome,
   at: string,
   fromFailedReason?: string,
-): Promise<boolean> {
-  const moved = await tx
-    .updateTable('queue_items')
-    // A late `posted` report also clears the reason the deadline gave.
-    .set(
-      result.outcome === 'posted'
-        ? {
-            status: 'posted',
-            posted_at: result.postedAt,
-            post_url: result.postUrl,
-            failure_reason: null,
-            updated_at: at,
-          }
-        : { status: 'failed', failure_reason: result.reason, updated_at: at },
-    )
-    .where('id', '=', itemId)
-    .where((eb) =>
-      fromFailedReason !== undefined
-        ? eb('status', '=', 'failed').and('failure_reason', '=', fromFailedReason)
-        : eb('status', '=', 'posting'),
-    )
-    .executeTakeFirst();
-  return Number(moved.numUpdatedRows) > 0;
+): Promise<MovedItem | undefined> {
+  return (
+    tx
+      .updateTable('queue_items')
+      // A late `posted` report also clears the reason the deadline gave.
+      .set(
+        result.outcome === 'posted'
+          ? {
+              status: 'posted',
+              posted_at: result.postedAt,
+              post_url: result.postUrl,
+              failure_reason: null,
+              updated_at: at,
+            }
+          : { status: 'failed', failure_reason: result.reason, updated_at: at },
+      )
+      .where('id', '=', itemId)
+      .where((eb) =>
+        fromFailedReason !== undefined
+          ? eb('status', '=', 'failed').and('failure_reason', '=', fromFailedReason)
+          : eb('status', '=', 'posting'),
+      )
+      .returning(MOVED_COLUMNS)
+      .executeTakeFirst()
+  );
 }
 
 /** Released items unreported by `before`: unclaimed ones by release, claimed ones by claim. */
@@ -349,14 +378,14 @@ export async function failReleased(
   claimed: boolean,
   reason: string,
   at: string,
-): Promise<{ id: string; post_id: string }[]> {
+): Promise<MovedItem[]> {
   return tx
     .updateTable('queue_items')
     .set({ status: 'failed', failure_reason: reason, updated_at: at })
     .where('id', 'in', [...itemIds])
     .where('status', '=', 'posting')
     .where('claimed_at', claimed ? 'is not' : 'is', null)
-    .returning(['id', 'post_id'])
+    .returning(MOVED_COLUMNS)
     .execute();
 }
 

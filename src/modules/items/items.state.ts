@@ -1,14 +1,18 @@
 // The state machine of queue items (DECISIONS 2): the one place where an item enters the
 // queue or changes status. Every change is one function here, runs inside the caller's
 // transaction, is conditional on the status at write time, and refreshes the derived
-// status of the posts it touched; lifecycle events of items are recorded here too.
+// status of the posts it touched; lifecycle events of items are recorded here too, with one
+// insert per change, for the items that really moved.
 import type { DbOrTx, Dialect, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
-import { derivePostStatus, type PostStatus } from './items.status.ts';
+import { recordEvents, type NewEvent } from '../webhooks/webhook-events.ts';
+import { itemChanged, itemsOpened } from './items.events.ts';
+import type { PostStatus } from './items.status.ts';
 import * as repo from './items.repository.ts';
-import * as posts from './post-status.repository.ts';
+import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.ts';
 import * as releases from './releases.repository.ts';
 
 export type { ItemOutcome } from './items.repository.ts';
+export { refreshPostStatus, refreshPostStatuses } from './post-status.ts';
 
 /** Why an unreported task failed (DECISIONS 6): nothing is retried on its own after release. */
 export const UNCLAIMED_REASON =
@@ -16,92 +20,43 @@ export const UNCLAIMED_REASON =
 export const UNCONFIRMED_REASON =
   'The worker claimed this task but never reported an outcome, so it is unconfirmed whether it was posted. Check the account, then queue the post again only if it did not go out.';
 
-/** Ids per `in (...)` list: far under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
-const IDS_PER_STATEMENT = 5000;
-
-function slices<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-/**
- * Touching the post row first takes its lock (PostgreSQL), so the items are
- * read only after every other transaction refreshing this post has committed:
- * the last writer of `posts.status` has always seen every item change before
- * it. Releases, renders and cancels change items first and refresh last, so
- * they lock items before the post; edit and queue lock the post first but
- * change no item those hold (queue revives only failed or cancelled items),
- * so no two wait on each other in a cycle.
- */
-export async function refreshPostStatus(
-  tx: DbOrTx,
-  postId: string,
-  at: string,
-): Promise<PostStatus> {
-  await posts.touchPosts(tx, [postId], at);
-  const status = derivePostStatus(await repo.statusesOfPosts(tx, [postId]));
-  await posts.setStatus(tx, [postId], status, at);
-  return status;
-}
-
-/**
- * refreshPostStatus for many posts at once, in a fixed number of statements
- * per 5,000 posts: the posts are locked first in one statement (the lock
- * order of refreshPostStatus: callers change items first and refresh last),
- * then all their items are read in one select and the derived statuses
- * written with one update per distinct status. With `lock` (PostgreSQL only)
- * the lock is a `select ... order by id for no key update` (the lock the touch
- * of refreshPostStatus takes), which takes the row locks in id order, so two
- * transactions refreshing overlapping sets of posts (two dispatchers) never
- * wait on each other in a cycle, and writes each post once; without it, the
- * posts are touched as refreshPostStatus does. Returns each post's status.
- */
-export async function refreshPostStatuses(
-  tx: DbOrTx,
-  postIds: Iterable<string>,
-  at: string,
-  lock = false,
-): Promise<Map<string, PostStatus>> {
-  const ids = [...new Set(postIds)].sort();
-  const out = new Map<string, PostStatus>();
-  for (const part of slices(ids, IDS_PER_STATEMENT)) {
-    if (lock) await posts.lockPostsInOrder(tx, part);
-    else await posts.touchPosts(tx, part, at);
-    const items = await repo.statusesOfPosts(tx, part);
-    const byPost = new Map<string, { status: string }[]>(part.map((id) => [id, []]));
-    for (const item of items) byPost.get(item.post_id)?.push(item);
-    const byStatus = new Map<PostStatus, string[]>();
-    for (const [postId, list] of byPost) {
-      const status = derivePostStatus(list);
-      out.set(postId, status);
-      const group = byStatus.get(status);
-      if (group) group.push(postId);
-      else byStatus.set(status, [postId]);
-    }
-    for (const [status, group] of byStatus) await posts.setStatus(tx, group, status, at);
-  }
-  return out;
-}
-
 /**
  * New items enter the queue in the status their rows carry (openingStatus). The caller
- * writes or refreshes the post's status: a new post derives it from these rows.
+ * writes or refreshes the post's status: a new post derives it from these rows. `first`
+ * are events of the same change recorded before the items' own (a new post's
+ * post.created), so the change takes one insert.
  */
-export async function enqueueItems(tx: DbOrTx, rows: readonly QueueItemsTable[]): Promise<void> {
+export async function enqueueItems(
+  tx: DbOrTx,
+  rows: readonly QueueItemsTable[],
+  at: string,
+  first: readonly NewEvent[] = [],
+): Promise<void> {
   await repo.insertItems(tx, rows);
+  await recordEvents(tx, [...first, ...itemsOpened(rows)], at);
 }
 
 /**
- * Queueing a post again for accounts whose items ended `failed` or `cancelled` (a deliberate
- * retry): each item starts over with the fresh values, under its old id, with its release,
- * claim and outcome cleared. Conditional on the item still being final.
+ * Queueing a post again: `added` items enter the queue for accounts the post had none for,
+ * and for accounts whose items ended `failed` or `cancelled` (a deliberate retry) each item
+ * starts over with the fresh values, under its old id, with its release, claim and outcome
+ * cleared (conditional on the item still being final). Refreshes the post.
  */
-export async function reviveItems(
+export async function queueAgain(
   tx: DbOrTx,
+  postId: string,
+  added: readonly QueueItemsTable[],
   revived: readonly { oldId: string; fresh: QueueItemsTable }[],
+  at: string,
 ): Promise<void> {
-  for (const { oldId, fresh } of revived) await repo.revive(tx, oldId, fresh);
+  await repo.insertItems(tx, added);
+  const moved: repo.MovedItem[] = [...added];
+  for (const { oldId, fresh } of revived) {
+    const row = await repo.revive(tx, oldId, fresh);
+    if (row) moved.push(row);
+  }
+  const { events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemsOpened(moved), ...events], at);
 }
 
 /**
@@ -118,29 +73,39 @@ export async function decideItems(
   by = 'operator',
 ): Promise<{ moved: string[]; status: PostStatus }> {
   const moved = await repo.decide(tx, postId, itemIds, outcome, at, by);
-  const status = await refreshPostStatus(tx, postId, at);
-  return { moved, status };
+  const { status, events } = await refreshOne(tx, postId, at);
+  const type = outcome === 'approve' ? 'post.item.approved' : 'post.item.rejected';
+  await recordEvents(tx, [...itemChanged(type, moved), ...events], at);
+  return { moved: moved.map((m) => m.id), status };
 }
 
 /**
  * A post's media became ready: its items still `processing` open as they would have at
  * creation, `queued` (approved) when created with skipApproval, `pending_approval`
- * otherwise. Items cancelled meanwhile stay cancelled. Call before changing the post row
- * (lock order above); refresh the post afterwards with refreshPostStatus.
+ * otherwise. Items cancelled meanwhile stay cancelled. Refreshes the post; call it before
+ * changing the post row's other columns (the lock order of refreshPostStatus).
  */
 export async function openProcessedItems(tx: DbOrTx, postId: string, at: string): Promise<void> {
-  await repo.openSkippingApproval(tx, postId, at);
-  await repo.openForApproval(tx, postId, at);
+  const approved = await repo.openSkippingApproval(tx, postId, at);
+  const pending = await repo.openForApproval(tx, postId, at);
+  const { events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemsOpened([...approved, ...pending]), ...events], at);
 }
 
-/** A post's media cannot be made: its items still `processing` fail with the reason. */
+/**
+ * A post's media cannot be made: its items still `processing` fail with the reason.
+ * Refreshes the post, and is called before changing its other columns, like
+ * openProcessedItems.
+ */
 export async function failProcessingItems(
   tx: DbOrTx,
   postId: string,
   reason: string,
   at: string,
 ): Promise<void> {
-  await repo.failProcessing(tx, postId, reason, at);
+  const failed = await repo.failProcessing(tx, postId, reason, at);
+  const { events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemChanged('post.item.failed', failed), ...events], at);
 }
 
 /**
@@ -158,8 +123,9 @@ export async function cancelItems(
   at: string,
 ): Promise<{ cancelled: string[]; status: PostStatus }> {
   const cancelled = await repo.cancel(tx, companyId, postId, itemIds, at);
-  const status = await refreshPostStatus(tx, postId, at);
-  return { cancelled, status };
+  const { status, events } = await refreshOne(tx, postId, at);
+  await recordEvents(tx, [...itemChanged('post.item.cancelled', cancelled), ...events], at);
+  return { cancelled: cancelled.map((c) => c.id), status };
 }
 
 /**
@@ -176,19 +142,19 @@ export async function releaseItems(
   at: string,
   lock = false,
 ): Promise<{ id: string; postId: string }[]> {
-  const moved: { id: string; postId: string }[] = [];
+  const moved: repo.MovedItem[] = [];
   for (const part of slices([...new Set(itemIds)], IDS_PER_STATEMENT)) {
-    for (const r of await repo.release(tx, part, at)) moved.push({ id: r.id, postId: r.post_id });
+    moved.push(...(await repo.release(tx, part, at)));
   }
-  if (moved.length) {
-    await refreshPostStatuses(
-      tx,
-      moved.map((m) => m.postId),
-      at,
-      lock,
-    );
-  }
-  return moved;
+  if (moved.length === 0) return [];
+  const refreshed = await refreshMany(
+    tx,
+    moved.map((m) => m.post_id),
+    at,
+    lock,
+  );
+  await recordEvents(tx, [...itemChanged('post.item.released', moved), ...refreshed.events], at);
+  return moved.map((m) => ({ id: m.id, postId: m.post_id }));
 }
 
 /**
@@ -270,8 +236,11 @@ export async function finishItem(
   opts: { fromUnconfirmed?: boolean } = {},
 ): Promise<boolean> {
   const from = opts.fromUnconfirmed ? UNCONFIRMED_REASON : undefined;
-  if (!(await repo.finish(tx, item.id, result, at, from))) return false;
-  await refreshPostStatus(tx, item.postId, at);
+  const moved = await repo.finish(tx, item.id, result, at, from);
+  if (!moved) return false;
+  const { events } = await refreshOne(tx, item.postId, at);
+  const type = result.outcome === 'posted' ? 'post.item.posted' : 'post.item.failed';
+  await recordEvents(tx, [...itemChanged(type, [moved]), ...events], at);
   return true;
 }
 
@@ -291,23 +260,25 @@ export async function failUnreported(
 ): Promise<{ id: string; postId: string; claimed: boolean }[]> {
   const stale = await repo.unreported(tx, before, limit);
   const failed: { id: string; postId: string; claimed: boolean }[] = [];
+  const events: NewEvent[] = [];
   for (const claimed of [false, true]) {
     const ids = stale.filter((r) => (r.claimed_at !== null) === claimed).map((r) => r.id);
     if (ids.length === 0) continue;
     const reason = claimed ? UNCONFIRMED_REASON : UNCLAIMED_REASON;
-    for (const r of await repo.failReleased(tx, ids, claimed, reason, at)) {
-      failed.push({ id: r.id, postId: r.post_id, claimed });
-    }
+    const moved = await repo.failReleased(tx, ids, claimed, reason, at);
+    for (const r of moved) failed.push({ id: r.id, postId: r.post_id, claimed });
+    events.push(...itemChanged(claimed ? 'post.item.unconfirmed' : 'post.item.failed', moved));
   }
   // In one batch and, with `lock`, in post id order like releases, so a deadline pass and a
   // release touching the same posts never wait on each other in a cycle.
   if (failed.length) {
-    await refreshPostStatuses(
+    const refreshed = await refreshMany(
       tx,
       failed.map((f) => f.postId),
       at,
       lock,
     );
+    await recordEvents(tx, [...events, ...refreshed.events], at);
   }
   return failed;
 }

@@ -4,20 +4,37 @@
 import type { DbOrTx } from '../../db/types.ts';
 import type { PostStatus } from './items.status.ts';
 
-/** Touches the posts, which takes their row locks on PostgreSQL (see refreshPostStatus). */
-export async function touchPosts(tx: DbOrTx, postIds: readonly string[], at: string) {
-  await tx
+/** A post's stored status, as a refresh finds it before writing the derived one. */
+export type StoredStatus = { id: string; company_id: string; status: string };
+
+/**
+ * Touches the posts, which takes their row locks on PostgreSQL (see refreshPostStatus);
+ * returns their stored statuses.
+ */
+export async function touchPosts(
+  tx: DbOrTx,
+  postIds: readonly string[],
+  at: string,
+): Promise<StoredStatus[]> {
+  return tx
     .updateTable('posts')
     .set({ updated_at: at })
     .where('id', 'in', [...postIds])
+    .returning(['id', 'company_id', 'status'])
     .execute();
 }
 
-/** Locks the posts in id order (PostgreSQL), as refreshPostStatuses with `lock` needs. */
-export async function lockPostsInOrder(tx: DbOrTx, postIds: readonly string[]): Promise<void> {
-  await tx
+/**
+ * Locks the posts in id order (PostgreSQL), as refreshPostStatuses with `lock` needs;
+ * returns their stored statuses.
+ */
+export async function lockPostsInOrder(
+  tx: DbOrTx,
+  postIds: readonly string[],
+): Promise<StoredStatus[]> {
+  return tx
     .selectFrom('posts')
-    .select('id')
+    .select(['id', 'company_id', 'status'])
     .where('id', 'in', [...postIds])
     .orderBy('id')
     .forNoKeyUpdate()

@@ -8,11 +8,7 @@ import type { DbOrTx, PostsTable } from '../../db/types.ts';
 import { IMAGE_LIMITS } from '../../media/probe/index.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
 import { uploadBlobKeys } from '../uploads/uploads.service.ts';
-import {
-  failProcessingItems,
-  openProcessedItems,
-  refreshPostStatus,
-} from '../items/items.state.ts';
+import { failProcessingItems, openProcessedItems } from '../items/items.state.ts';
 import * as repo from './posts.repository.ts';
 
 export function slideKey(post: Pick<PostsTable, 'company_id' | 'id'>, index: number): string {
@@ -62,7 +58,8 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
   await ctx.db.transaction().execute(async (tx) => {
     if (keys) {
       // Items before the post row: the lock order of every item change (items.state.ts).
-      // Items cancelled meanwhile stay cancelled; the rest open as they would have.
+      // Items cancelled meanwhile stay cancelled; the rest open as they would have, and
+      // the post's status follows them.
       await openProcessedItems(tx, post.id, at);
       await repo.updatePost(tx, post.id, {
         media_state: 'ready',
@@ -70,7 +67,6 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
         thumbnail_key: carouselThumbnailKey(post),
         updated_at: at,
       });
-      await refreshPostStatus(tx, post.id, at);
     } else {
       await failRender(tx, post.id, error as string, at);
     }
@@ -81,7 +77,6 @@ export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise
 async function failRender(tx: DbOrTx, postId: string, reason: string, at: string): Promise<void> {
   await failProcessingItems(tx, postId, reason, at);
   await repo.updatePost(tx, postId, { media_state: 'failed', media_error: reason, updated_at: at });
-  await refreshPostStatus(tx, postId, at);
 }
 
 /** The hook post creation calls for carousels. */

@@ -15,15 +15,18 @@ import { getCompanyRow } from '../companies/companies.service.ts';
 import { consumePostQuota, planOf } from '../usage/usage.service.ts';
 import { claimKey, requestHash } from './idempotency.ts';
 import { findTargetAccounts, type TargetAccount } from '../accounts/accounts.service.ts';
-import { enqueueItems, refreshPostStatus, reviveItems } from '../items/items.state.ts';
+import { enqueueItems, queueAgain } from '../items/items.state.ts';
 import { itemsOfPost } from '../items/items.service.ts';
 import { findTagStates } from '../tags/tags.service.ts';
 import { findMediaUploads, type MediaUpload } from '../uploads/uploads.service.ts';
 import * as groupsRepo from './post-groups.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
+import type { NewEvent } from '../webhooks/webhook-events.ts';
 import {
   derivePostStatus,
+  type ItemStatus,
+  type PostStatus,
   isEditable,
   isFinal,
   isPublished,
@@ -237,6 +240,23 @@ function newItems(
   }));
 }
 
+/** The post.created event of a new post and its items. */
+function postCreated(post: PostsTable, items: readonly QueueItemsTable[]): NewEvent {
+  return {
+    companyId: post.company_id,
+    type: 'post.created',
+    data: {
+      postId: post.id,
+      status: post.status as PostStatus,
+      items: items.map((i) => ({
+        queueItemId: i.id,
+        accountId: i.account_id,
+        status: i.status as ItemStatus,
+      })),
+    },
+  };
+}
+
 export async function createPost(
   ctx: AppContext,
   principal: Principal,
@@ -307,7 +327,8 @@ export async function createPost(
     }
     await repo.insertPost(tx, post);
     await groupsRepo.insertGroups(tx, groupRows);
-    await enqueueItems(tx, items);
+    // Recorded in this create's own work, so a create rolled back records nothing.
+    await enqueueItems(tx, items, at, [postCreated(post, items)]);
     return null;
   };
   // One queue item is one post to publish: the daily cap and the credits count items.
@@ -431,15 +452,16 @@ export async function queuePost(
     const revived = fresh.filter((f) => byAccount.has(f.account_id));
     const added = fresh.filter((f) => !byAccount.has(f.account_id));
     await consumePostQuota(tx, plan, companyId, now, fresh.length);
-    await enqueueItems(tx, added);
-    await reviveItems(
+    await queueAgain(
       tx,
+      postId,
+      added,
       revived.map((fresh) => ({
         oldId: (byAccount.get(fresh.account_id) as QueueItemsTable).id,
         fresh,
       })),
+      at,
     );
-    await refreshPostStatus(tx, postId, at);
     return null;
   });
   return { post: await readPost(ctx, companyId, replayOf ?? postId), replay: replayOf !== null };

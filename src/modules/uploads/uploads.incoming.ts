@@ -7,6 +7,7 @@ import type { UploadsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { randomToken } from '../../lib/ids.ts';
 import * as repo from './uploads.repository.ts';
+import { markUploadFailed } from './uploads.state.ts';
 
 /** Where the presigned PUT of a signed upload stores its bytes. */
 export function incomingKey(companyId: string, uploadId: string): string {
@@ -21,13 +22,7 @@ async function failWrongSize(
 ): Promise<never> {
   const declared = row.size_bytes as number;
   const message = `The stored file has ${size} bytes; sizeBytes declared ${declared}`;
-  const at = ctx.clock.now().toISOString();
-  await repo.transition(ctx.db, row.id, 'pending', {
-    status: 'failed',
-    error: message,
-    updated_at: at,
-    completed_at: at,
-  });
+  await markUploadFailed(ctx.db, row.id, message, ctx.clock.now().toISOString());
   ctx.metrics.uploadCompleted(row.kind, 'failed');
   await Promise.all(keys.map((k) => ctx.blobs.delete(k).catch(() => undefined)));
   throw size > declared

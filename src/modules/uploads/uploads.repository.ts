@@ -26,20 +26,23 @@ export async function findUploadById(
   return db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
 }
 
-/** Moves an upload on only from the status the caller saw; false when another request won. */
+/**
+ * Moves an upload on only from the status the caller saw; returns what its event needs of
+ * the row moved, or undefined when another request won.
+ */
 export async function transition(
   db: DbOrTx,
   uploadId: string,
   from: string,
   patch: Partial<UploadsTable>,
-): Promise<boolean> {
-  const res = await db
+): Promise<Pick<UploadsTable, 'id' | 'company_id' | 'kind' | 'error'> | undefined> {
+  return db
     .updateTable('uploads')
     .set(patch)
     .where('id', '=', uploadId)
     .where('status', '=', from)
+    .returning(['id', 'company_id', 'kind', 'error'])
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
 }
 
 /**

@@ -22,6 +22,7 @@ import { consumeDaily, consumeVideoQuota, planOf, videosUploaded } from '../usag
 import type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
 import { adoptIncoming, incomingKey } from './uploads.incoming.ts';
+import { markUploadFailed, markUploadReady } from './uploads.state.ts';
 import { bytesPath, uploadBinding } from './uploads.bytes.ts';
 
 export { bytesPath, receiveBytes, type IncomingBytes } from './uploads.bytes.ts';
@@ -274,13 +275,7 @@ export async function failUpload(
   uploadId: string,
   error: string,
 ): Promise<boolean> {
-  const at = ctx.clock.now().toISOString();
-  return repo.transition(ctx.db, uploadId, 'pending', {
-    status: 'failed',
-    error,
-    updated_at: at,
-    completed_at: at,
-  });
+  return markUploadFailed(ctx.db, uploadId, error, ctx.clock.now().toISOString());
 }
 
 /**
@@ -304,14 +299,14 @@ export async function finishUpload(
   }
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
   const at = ctx.clock.now().toISOString();
-  const ready: Partial<UploadsTable> = {
+  const ready = {
     status: 'ready',
     media_info: JSON.stringify(outcome.info),
     updated_at: at,
     completed_at: at,
-  };
+  } satisfies Partial<UploadsTable>;
   await ctx.db.transaction().execute(async (tx) => {
-    const moved = await repo.transition(tx, row.id, 'pending', ready);
+    const moved = await markUploadReady(tx, row.id, ready);
     if (!moved)
       throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
     if (row.kind === 'video') await consumeVideoQuota(tx, plan, principal.companyId);

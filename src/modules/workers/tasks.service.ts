@@ -364,7 +364,7 @@ export async function recordSnapshot(
     saves: input.saves,
     collected_at: collectedAt.toISOString(),
   };
-  await storeSnapshot(ctx.db, snapshot);
+  await storeSnapshot(ctx.db, snapshot, now.toISOString());
   return {
     id: snapshot.id,
     videoId: row.post_id,

@@ -1,0 +1,63 @@
+// The webhook events of item changes, built from the rows a change moved. The state machine
+// (items.state.ts) records them in the transaction of the change.
+import {
+  itemEvents,
+  type NewEvent,
+  type PostItemEventData,
+  type PostItemEventType,
+} from '../webhooks/webhook-events.ts';
+import type { MovedItem } from './items.repository.ts';
+import type { PostStatus } from './items.status.ts';
+import type { StoredStatus } from './post-status.repository.ts';
+
+function dataOf(row: MovedItem): PostItemEventData {
+  return {
+    postId: row.post_id,
+    queueItemId: row.id,
+    accountId: row.account_id,
+    status: row.status as PostItemEventData['status'],
+    postUrl: row.post_url,
+    reason: row.failure_reason,
+  };
+}
+
+/** One event of `type` per moved item, each under the item's company. */
+export function itemChanged(type: PostItemEventType, rows: readonly MovedItem[]): NewEvent[] {
+  const byCompany = new Map<string, PostItemEventData[]>();
+  for (const row of rows) {
+    const list = byCompany.get(row.company_id);
+    if (list) list.push(dataOf(row));
+    else byCompany.set(row.company_id, [dataOf(row)]);
+  }
+  return [...byCompany].flatMap(([companyId, list]) => itemEvents(type, companyId, list));
+}
+
+/**
+ * Items opening (created, queued again, or their media became ready): `pending_approval`
+ * ones wait for approval, `queued` ones are approved (skipApproval); `processing` ones
+ * have not opened yet.
+ */
+export function itemsOpened(rows: readonly MovedItem[]): NewEvent[] {
+  return [
+    ...itemChanged(
+      'post.item.pending_approval',
+      rows.filter((r) => r.status === 'pending_approval'),
+    ),
+    ...itemChanged(
+      'post.item.approved',
+      rows.filter((r) => r.status === 'queued'),
+    ),
+  ];
+}
+
+/** post.status_changed when the derived status differs from the stored one. */
+export function statusChanged(stored: StoredStatus | undefined, status: PostStatus): NewEvent[] {
+  if (!stored || stored.status === status) return [];
+  return [
+    {
+      companyId: stored.company_id,
+      type: 'post.status_changed',
+      data: { postId: stored.id, status, previousStatus: stored.status as PostStatus },
+    },
+  ];
+}
