@@ -31,6 +31,11 @@ export interface MetricsRecorder {
   uploadBytes(bytes: number): void;
   /** A background media job that failed. */
   mediaJobFailed(lane: MediaLane): void;
+  /**
+   * A webhook attempt settled, with its duration; for a success, also the seconds from the
+   * event's change to this delivery.
+   */
+  webhookAttempt(outcome: 'succeeded' | 'failed', seconds: number, lagSeconds?: number): void;
 }
 
 export const noopMetrics: MetricsRecorder = Object.freeze({
@@ -39,4 +44,5 @@ export const noopMetrics: MetricsRecorder = Object.freeze({
   uploadCompleted: () => {},
   uploadBytes: () => {},
   mediaJobFailed: () => {},
+  webhookAttempt: () => {},
 });

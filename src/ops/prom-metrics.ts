@@ -113,6 +113,25 @@ export class PromMetrics implements MetricsRecorder {
     registers: [this.registry],
   });
 
+  private readonly webhookAttempts = new Counter<'outcome'>({
+    name: 'slotline_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (succeeded: a 2xx answer; failed)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly webhookDuration = new Histogram({
+    name: 'slotline_webhook_attempt_duration_seconds',
+    help: 'Duration of webhook attempts, connect to answer',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
+    registers: [this.registry],
+  });
+  private readonly webhookLag = new Histogram({
+    name: 'slotline_webhook_delivery_lag_seconds',
+    help: "Per delivered event, time from its change to the endpoint's 2xx answer",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600, 86400],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     // collect() runs with `this` bound to its gauge; these reach the instance.
@@ -209,6 +228,12 @@ export class PromMetrics implements MetricsRecorder {
 
   mediaJobFailed(lane: MediaLane): void {
     this.mediaFailures.inc({ lane });
+  }
+
+  webhookAttempt(outcome: 'succeeded' | 'failed', seconds: number, lagSeconds?: number): void {
+    this.webhookAttempts.inc({ outcome });
+    this.webhookDuration.observe(seconds);
+    if (lagSeconds !== undefined) this.webhookLag.observe(Math.max(0, lagSeconds));
   }
 
   /** The cached item counts; a failed read is not kept, so the next scrape tries again. */

@@ -217,6 +217,9 @@ describeEachDialect(
       );
       const endpoint = await call('GET', `/v2/webhooks/${hook.webhookId}`);
       assert.equal(endpoint.body.lastSuccessAt, START);
+      const scraped = await t.metrics!.registry.metrics();
+      assert.match(scraped, /slotline_webhook_attempts_total\{outcome="succeeded"\} [1-9]/);
+      assert.match(scraped, /slotline_webhook_delivery_lag_seconds_count [1-9]/);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 0 }, 'nothing is sent twice');
     });
 
@@ -411,5 +414,5 @@ describeEachDialect(
       assert.equal(rx.received.length, 0, 'nothing reached the private address');
     });
   },
-  { env: { REMOTE_FETCH_ALLOW: '127.0.0.1' } },
+  { env: { REMOTE_FETCH_ALLOW: '127.0.0.1' }, metrics: true },
 );

@@ -29,8 +29,11 @@ export const RETRY_DELAYS_MS = [
 ] as const;
 /** An endpoint failing for this long with no success is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
-/** A claim lasts the attempt's timeout plus this margin; then the delivery is due again. */
-const LEASE_MARGIN_MS = 30_000;
+/**
+ * A claim lasts twice the attempt's timeout (the attempt, then its settle); a sender that
+ * died leaves the delivery due again after that.
+ */
+const LEASE_FACTOR = 2;
 const FAN_OUT_BATCH = 500;
 /** Kept of an answer's body in the log. */
 export const RESPONSE_KEPT_BYTES = 1024;
@@ -117,7 +120,7 @@ export async function claimDue(
   if (limit <= 0) return [];
   const at = now.toISOString();
   const leaseUntil = new Date(
-    now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS,
+    now.getTime() + ctx.config.webhookTimeoutMs * LEASE_FACTOR,
   ).toISOString();
   return ctx.db.transaction().execute(async (tx) => {
     const due = (await deliveries.dueDeliveries(tx, ctx.dialect, at, limit * 4)).filter(
@@ -281,6 +284,14 @@ export async function settleAttempts(
       }
     }
   });
+  for (const { claimed, result } of batch) {
+    const ok = isSuccess(result.status);
+    ctx.metrics.webhookAttempt(
+      ok ? 'succeeded' : 'failed',
+      result.durationMs / 1000,
+      ok ? (now.getTime() - Date.parse(claimed.event.created_at)) / 1000 : undefined,
+    );
+  }
 }
 
 type Settle = Pick<
