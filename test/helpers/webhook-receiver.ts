@@ -12,8 +12,11 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Decides each answer's status (and optional body); 204 by default. */
-  answer: (req: Received, index: number) => number | { status: number; body: string };
+  /**
+   * Decides each answer's status (and optional body); 204 by default. `hold` keeps the
+   * request open without an answer until the sender gives up or the receiver closes.
+   */
+  answer: (req: Received, index: number) => number | { status: number; body: string } | 'hold';
   /** Resolves once `n` requests in all have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -41,7 +44,11 @@ export async function startReceiver(): Promise<Receiver> {
         });
       });
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -55,8 +62,10 @@ export async function startReceiver(): Promise<Receiver> {
       const index = receiver.received.length;
       receiver.received.push(got);
       const a = receiver.answer(got, index);
-      const { status, body } = typeof a === 'number' ? { status: a, body: '' } : a;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+      if (a !== 'hold') {
+        const { status, body } = typeof a === 'number' ? { status: a, body: '' } : a;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+      }
       for (const w of waiters.splice(0)) {
         if (receiver.received.length >= w.n) w.resolve();
         else waiters.push(w);
