@@ -88,5 +88,53 @@ for (const dialect of DIALECTS) {
       assert.equal(new Set(ids).size, EVENTS);
       assert.ok(tookMs < 30_000, `took ${tookMs} ms`);
     });
+
+    test('attempts time out, and one endpoint gets at most its concurrency at once', async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'slotline-loops-'));
+      cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+      const pgDb = dialect === 'postgres' ? await createPgDatabase() : null;
+      if (pgDb) cleanup.push(pgDb.drop);
+      const opened = await openContext(
+        loadConfig({
+          DATA_DIR: dataDir,
+          ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+          REMOTE_FETCH_ALLOW: '127.0.0.1',
+          WEBHOOK_TIMEOUT_MS: '1000',
+          WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+        }),
+      );
+      cleanup.push(() => opened.close());
+      const { ctx } = opened;
+      const rx = await startReceiver();
+      cleanup.push(() => rx.close());
+      rx.answer = () => 'hold';
+      const company = await createCompany(ctx.db, ctx.clock, ctx.config.plans, {
+        name: 'Slow Co',
+        plan: ctx.config.defaultPlan,
+      });
+      const hook = await createWebhook(ctx, company.companyId, {
+        url: rx.url,
+        events: ['post.status_changed'],
+      });
+      const loop = startWebhookLoop(ctx, { pollMs: 50, onError: () => undefined });
+      cleanup.push(() => loop.stop());
+      await recordEvents(ctx.db, events(company.companyId, 0, 6), new Date().toISOString());
+      await rx.waitFor(2, 5_000);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(rx.received.length, 2, 'two at once, the others wait');
+      await rx.waitFor(4, 5_000);
+      const attempts = await ctx.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('endpoint_id', '=', hook.webhookId)
+        .execute();
+      assert.ok(attempts.length >= 2);
+      for (const a of attempts) {
+        assert.equal(a.outcome, 'failed');
+        assert.equal(a.response_status, null);
+        assert.match(a.error ?? '', /^timed out/);
+        assert.ok(a.duration_ms >= 900 && a.duration_ms < 3000, `took ${a.duration_ms} ms`);
+      }
+    });
   });
 }
