@@ -9,6 +9,8 @@ import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { recordEvents } from '../../src/modules/webhooks/webhook-events.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
+import { claimDue, fanOut, settleAttempts } from '../../src/modules/webhooks/deliveries.service.ts';
+import { sendDelivery } from '../../src/modules/webhooks/webhook-sender.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 
@@ -380,6 +382,36 @@ describeEachDialect(
           since: '2025-01-01T00:00:00Z',
         }),
         '/since',
+      );
+    });
+
+    test('an endpoint deleted during an attempt drops it; the other settles', async () => {
+      const { t, co, call, hook } = await setup();
+      const second = (await call('POST', '/v2/webhooks', { url: rx.url, events: ['upload.ready'] }))
+        .body;
+      await emit(t, co.companyId);
+      const now = t.clock.now();
+      await fanOut(t.ctx, now);
+      const claims = await claimDue(t.ctx, now, 10, new Set(), () => 4);
+      assert.equal(claims.length, 2);
+      const attempted = await Promise.all(
+        claims.map(async (claimed) => ({ claimed, result: await sendDelivery(t.ctx, claimed) })),
+      );
+      assert.equal((await call('DELETE', `/v2/webhooks/${hook.webhookId}`)).status, 204);
+      await settleAttempts(t.ctx, attempted, now);
+      const kept = (await call('GET', `/v2/webhooks/${second.webhookId}/deliveries`)).body.data;
+      assert.deepEqual(
+        kept.map((d: { status: string }) => d.status),
+        ['succeeded'],
+      );
+      const rows = await t.ctx.db
+        .selectFrom('webhook_attempts')
+        .select('endpoint_id')
+        .where('company_id', '=', co.companyId)
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => r.endpoint_id),
+        [second.webhookId],
       );
     });
 

@@ -215,9 +215,11 @@ export async function settleAttempts(
     const current = new Map(
       (await endpoints.lockForSettle(tx, ctx.dialect, ids)).map((e) => [e.id, e]),
     );
+    // An endpoint deleted during its attempts took its deliveries and log with it.
+    const live = batch.filter((b) => current.has(b.claimed.endpoint.id));
     await deliveries.insertAttempts(
       tx,
-      batch.map(({ claimed, result }) => ({
+      live.map(({ claimed, result }) => ({
         id: newId('att', now.getTime()),
         company_id: claimed.delivery.company_id,
         endpoint_id: claimed.endpoint.id,
@@ -236,7 +238,7 @@ export async function settleAttempts(
     );
     // Deliveries settled alike share one statement: (status, next attempt, answer, attempt).
     const groups = new Map<string, { ids: string[]; attempt: number; set: Settle }>();
-    for (const { claimed, result } of batch) {
+    for (const { claimed, result } of live) {
       const ok = isSuccess(result.status);
       const wait = ok || result.status === 410 ? null : retryDelay(claimed.attempt);
       const set: Settle = {
@@ -260,7 +262,7 @@ export async function settleAttempts(
     const succeeded = new Set<string>();
     const gone = new Set<string>();
     const failed = new Set<string>();
-    for (const { claimed, result } of batch) {
+    for (const { claimed, result } of live) {
       const id = claimed.endpoint.id;
       if (isSuccess(result.status)) succeeded.add(id);
       else if (result.status === 410) gone.add(id);
