@@ -310,6 +310,26 @@ describeEachDialect(
       assert.deepEqual(pending.data, []);
     });
 
+    test('an endpoint failing for 5 days with no success is disabled', async () => {
+      const { t, co, call, hook } = await setup();
+      rx.answer = () => 500;
+      await emit(t, co.companyId);
+      await deliverDue(t.ctx);
+      t.clock.set('2026-03-07T09:59:00.000Z');
+      await emit(t, co.companyId, 'upl_2');
+      await deliverDue(t.ctx);
+      let endpoint = (await call('GET', `/v2/webhooks/${hook.webhookId}`)).body;
+      assert.equal(endpoint.status, 'failing', 'just under 5 days');
+      t.clock.set('2026-03-07T10:00:00.000Z');
+      await emit(t, co.companyId, 'upl_3');
+      await deliverDue(t.ctx);
+      endpoint = (await call('GET', `/v2/webhooks/${hook.webhookId}`)).body;
+      assert.equal(endpoint.status, 'disabled');
+      assert.equal(endpoint.disabledReason, `every attempt failed since ${START}`);
+      const pending = await call('GET', `/v2/webhooks/${hook.webhookId}/deliveries?status=pending`);
+      assert.deepEqual(pending.body.data, []);
+    });
+
     test('after a rotation both secrets sign until the old one expires', async () => {
       const { t, co, call, hook } = await setup();
       const rotated = (await call('POST', `/v2/webhooks/${hook.webhookId}/rotate-secret`)).body;
