@@ -5041,41 +5041,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: {
-              webhookId: string;
-              url: string;
-              description: string;
-              events: (
-                | 'upload.ready'
-                | 'upload.failed'
-                | 'post.created'
-                | 'post.item.pending_approval'
-                | 'post.item.approved'
-                | 'post.item.rejected'
-                | 'post.item.released'
-                | 'post.item.posted'
-                | 'post.item.failed'
-                | 'post.item.unconfirmed'
-                | 'post.item.cancelled'
-                | 'post.status_changed'
-                | 'account.status_changed'
-                | 'analytics.updated'
-              )[];
-              /**
-               * @description `failing` after a failed attempt until the next success; `disabled` by request, on a 410 answer, or after 5 days of failures (pending deliveries then fail)
-               * @enum {string}
-               */
-              status: 'active' | 'failing' | 'disabled';
-              disabledReason: string | null;
-              /** Format: date-time */
-              failingSince: string | null;
-              /** Format: date-time */
-              lastSuccessAt: string | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            }[];
+            data: components['schemas']['WebhookEndpoint'][];
             /** @description Send back unchanged as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
           };
@@ -5809,26 +5775,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: {
-              attemptId: string;
-              deliveryId: string;
-              eventId: string;
-              eventType: string;
-              /** @description 1, 2, ... within the delivery (a replay starts at 1) */
-              attempt: number;
-              /** @enum {string} */
-              trigger: 'scheduled' | 'replay';
-              /** Format: date-time */
-              startedAt: string;
-              durationMs: number;
-              /** @enum {string} */
-              outcome: 'succeeded' | 'failed';
-              responseStatus: number | null;
-              /** @description The first 1 KiB of the answer */
-              responseBody: string | null;
-              /** @description Why no HTTP answer came */
-              error: string | null;
-            }[];
+            data: components['schemas']['WebhookAttempt'][];
             /** @description Send back unchanged as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
           };
@@ -5915,21 +5862,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: {
-              deliveryId: string;
-              eventId: string;
-              eventType: string;
-              /** @enum {string} */
-              status: 'pending' | 'succeeded' | 'failed';
-              attempts: number;
-              /** Format: date-time */
-              nextAttemptAt: string | null;
-              /** Format: date-time */
-              lastAttemptAt: string | null;
-              lastResponseStatus: number | null;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
+            data: components['schemas']['WebhookDelivery'][];
             /** @description Send back unchanged as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
           };

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, StringEnum } from '../../schemas/common.ts';
+import { DateTime, Nullable, ref, StringEnum } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.catalog.ts';
 
@@ -76,7 +76,7 @@ export const WebhookIdParams = Type.Object(
 export const ListWebhooksQuery = Type.Object({ ...pageQuery(50) }, { additionalProperties: false });
 
 export const WebhookPage = Type.Object(
-  { data: Type.Array(WebhookEndpoint), nextCursor: NextCursor },
+  { data: Type.Array(ref(WebhookEndpoint)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
 
@@ -149,7 +149,7 @@ export const ListAttemptsQuery = Type.Object(
 );
 
 export const AttemptPage = Type.Object(
-  { data: Type.Array(WebhookAttempt), nextCursor: NextCursor },
+  { data: Type.Array(ref(WebhookAttempt)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
 
@@ -179,6 +179,6 @@ export const ListDeliveriesQuery = Type.Object(
 );
 
 export const DeliveryPage = Type.Object(
-  { data: Type.Array(WebhookDelivery), nextCursor: NextCursor },
+  { data: Type.Array(ref(WebhookDelivery)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
