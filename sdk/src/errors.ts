@@ -2,6 +2,18 @@
 // envelope (DECISIONS 1) so callers branch on the stable `code`, not on message text.
 import type { components } from './schema.ts';
 
+/**
+ * The codes the service documents, plus the SDK's own (`http_error`: an answer that was not
+ * the envelope; `upload_failed`, `upload_timeout`: the upload helper). Typed open-ended, so
+ * a code added by a newer service still type-checks.
+ */
+export type ErrorCode =
+  | components['schemas']['ErrorEnvelope']['error']['code']
+  | 'http_error'
+  | 'upload_failed'
+  | 'upload_timeout'
+  | (string & {});
+
 /** The error envelope's body: `{ error: { code, message, hint, requestId } }`. */
 interface Envelope {
   error: { code: string; message: string; hint: string; requestId: string };
@@ -10,7 +22,7 @@ interface Envelope {
 export class SlotlineError extends Error {
   override readonly name: string = 'SlotlineError';
   /** Stable machine-readable code, e.g. `post_not_found`. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** The next step to take. */
   readonly hint: string;
   /** Quote this to support. */
@@ -19,7 +31,7 @@ export class SlotlineError extends Error {
   readonly status: number;
 
   constructor(fields: {
-    code: string;
+    code: ErrorCode;
     message: string;
     hint: string;
     requestId: string;

@@ -1,6 +1,7 @@
 export { createClient } from './client.ts';
 export type { ClientOptions, ListItem, ListPath, SlotlineClient } from './client.ts';
 export { SlotlineError, UploadFailedError } from './errors.ts';
+export type { ErrorCode } from './errors.ts';
 export type { FetchLike, RetryOptions } from './transport.ts';
 export { WebhookVerificationError, verifyWebhook } from './webhooks.ts';
 export type {

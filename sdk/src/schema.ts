@@ -1231,8 +1231,56 @@ export interface components {
     /** @description The error envelope (SPEC 7) */
     ErrorEnvelope: {
       error: {
-        /** @description Stable machine-readable error code */
-        code: string;
+        /**
+         * @description Stable machine-readable error code; new codes may be added
+         * @enum {string}
+         */
+        code:
+          | 'invalid_request'
+          | 'invalid_cursor'
+          | 'invalid_media_set'
+          | 'idempotency_key_mismatch'
+          | 'unauthorized'
+          | 'insufficient_scope'
+          | 'invalid_signature'
+          | 'account_limit_reached'
+          | 'account_not_found'
+          | 'post_not_found'
+          | 'upload_not_found'
+          | 'tag_not_found'
+          | 'image_not_found'
+          | 'task_not_found'
+          | 'webhook_not_found'
+          | 'event_not_found'
+          | 'webhook_limit_reached'
+          | 'not_found'
+          | 'method_not_allowed'
+          | 'upload_not_ready'
+          | 'media_not_ready'
+          | 'duplicate_queue_item'
+          | 'post_not_editable'
+          | 'post_not_cancellable'
+          | 'post_already_published'
+          | 'platformB_feed_posts_disabled'
+          | 'tag_name_taken'
+          | 'account_exists'
+          | 'upload_already_completed'
+          | 'upload_content_conflict'
+          | 'upload_incomplete'
+          | 'idempotency_key_in_use'
+          | 'task_not_claimed'
+          | 'task_already_reported'
+          | 'task_not_posted'
+          | 'request_timeout'
+          | 'file_too_large'
+          | 'request_too_large'
+          | 'unsupported_media_type'
+          | 'source_fetch_failed'
+          | 'invalid_media_specs'
+          | 'rate_limited'
+          | 'quota_exceeded'
+          | 'internal_error'
+          | 'service_unavailable';
         /** @description What went wrong, naming the field */
         message: string;
         /** @description The next step to take */

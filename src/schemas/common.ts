@@ -7,7 +7,11 @@ export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object(
       {
-        code: Type.String({ description: 'Stable machine-readable error code' }),
+        code: Type.Unsafe<ErrorCode>({
+          type: 'string',
+          enum: Object.keys(ERROR_CATALOG),
+          description: 'Stable machine-readable error code; new codes may be added',
+        }),
         message: Type.String({ description: 'What went wrong, naming the field' }),
         hint: Type.String({ description: 'The next step to take' }),
         requestId: Type.String({ description: 'Quote this to support' }),
