@@ -196,7 +196,7 @@ export async function setWebhookEnabled(
         updated_at: at,
       });
     } else if (!enabled && !row.disabled_at) {
-      await repo.disable(tx, webhookId, 'disabled through the API', at);
+      await repo.disable(tx, webhookId, 'disabled on request', at);
       await failPendingOf(tx, webhookId, at);
     }
   });
