@@ -181,6 +181,8 @@ export function webhookDetailPages(ctx: AppContext) {
       if ((replay.eventId === '') === (replay.since === '')) {
         return refuse(400, 'Give either one event ID or a time to replay from, not both.');
       }
+      if (replay.eventId.length > 200)
+        return refuse(400, 'An event ID has at most 200 characters.');
       if (replay.since && since === null) {
         return refuse(400, 'Enter the time as YYYY-MM-DDTHH:mm, in UTC.');
       }

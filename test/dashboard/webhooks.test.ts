@@ -175,6 +175,19 @@ describeEachDialect(
       assert.equal(hook.description, 'Order system');
       assert.equal(hook.lastSuccessAt, START);
 
+      // The company's limit, as the service words it.
+      for (let i = 1; i < 20; i++) {
+        const res = await api('POST', '/v2/webhooks', { url: rx.url, events: ['upload.ready'] });
+        assert.equal(res.status, 201);
+      }
+      const full = await admin.b.post('/dashboard/webhooks', {
+        _csrf: admin.csrf,
+        url: rx.url,
+        event: 'upload.ready',
+      });
+      assert.equal(full.status, 409);
+      assert.match(full.body, /already has 20 webhook endpoints.*Delete an endpoint/);
+
       const log = await admin.b.get('/dashboard/activity');
       assert.match(log.body, /webhook\.created/);
       assert.ok(!log.body.includes(created.secret), 'no secret in the activity log');
