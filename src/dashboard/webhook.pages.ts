@@ -179,10 +179,14 @@ export function webhookDetailPages(ctx: AppContext) {
         return detailPage(req, reply, webhookId, { replayError, replay });
       };
       if ((replay.eventId === '') === (replay.since === '')) {
-        return refuse(400, 'Give either one event ID or a time to replay from, not both.');
+        return refuse(
+          400,
+          'Give either an event ID or a time to replay from: exactly one of them.',
+        );
       }
-      if (replay.eventId.length > 200)
+      if (replay.eventId.length > 200) {
         return refuse(400, 'An event ID has at most 200 characters.');
+      }
       if (replay.since && since === null) {
         return refuse(400, 'Enter the time as YYYY-MM-DDTHH:mm, in UTC.');
       }

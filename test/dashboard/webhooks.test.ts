@@ -278,7 +278,7 @@ describeEachDialect(
 
       const none = await admin.b.post(`${here}/replay`, { _csrf: admin.csrf });
       assert.equal(none.status, 400);
-      assert.match(none.body, /either one event ID or a time/);
+      assert.match(none.body, /either an event ID or a time to replay from: exactly one/);
       const both = { _csrf: admin.csrf, eventId, since: '2026-03-02T09:00' };
       assert.equal((await admin.b.post(`${here}/replay`, both)).status, 400);
       const unknown = await admin.b.post(`${here}/replay`, {
