@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { approve } from '../src/modules/items/items.service.ts';
 import { reportWorkerStatus } from '../src/modules/accounts/accounts.lifecycle.ts';
 import { createWorker, assignAccounts } from '../src/modules/workers/workers.service.ts';
+import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
 
 const OUT = 'docs/dashboard';
 const VIEWPORTS = {
@@ -47,6 +48,11 @@ try {
   for (const post of waiting.slice(1)) await approve(ctx, { postId: post.postId });
   const worker = await createWorker(ctx.db, ctx.clock, { name: 'Phone worker', timezone: 'UTC' });
   await assignAccounts(ctx.db, ctx.clock, worker.workerId, demo.accountIds.slice(0, 1));
+  const hook = await createWebhook(ctx, demo.companyId, {
+    url: 'https://hooks.example.com/slotline',
+    events: ['post.item.posted', 'post.item.failed', 'account.status_changed'],
+    description: 'Order system',
+  });
   await app.listen({ port, host: '127.0.0.1' });
   await mkdir(OUT, { recursive: true });
 
@@ -67,6 +73,8 @@ try {
     ['schedule', '/dashboard/schedule'],
     ['tags', '/dashboard/tags'],
     ['keys', '/dashboard/keys'],
+    ['webhooks', '/dashboard/webhooks'],
+    ['webhook', `/dashboard/webhooks/${hook.webhookId}`],
     ['workspace', '/dashboard/workspace'],
     ['usage', '/dashboard/usage'],
     ['activity', '/dashboard/activity'],

@@ -36,6 +36,7 @@ import { signInPages } from './sign-in.pages.ts';
 import { workerPages } from './worker.pages.ts';
 import { tagPages } from './tags.pages.ts';
 import { usagePages } from './usage.pages.ts';
+import { webhookPages } from './webhooks.pages.ts';
 import { workspacePages } from './workspace.pages.ts';
 
 // src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
@@ -139,6 +140,7 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(schedulePages(ctx));
     await app.register(tagPages(ctx));
     await app.register(keyPages(ctx));
+    await app.register(webhookPages(ctx));
     await app.register(usagePages(ctx));
     await app.register(workspacePages(ctx));
   };

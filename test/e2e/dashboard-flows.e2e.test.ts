@@ -1,7 +1,8 @@
-// Three dashboard flows in a real browser, each checked through the API afterwards: an admin
+// Four dashboard flows in a real browser, each checked through the API afterwards: an admin
 // creates a narrowly scoped API key and uses its secret; an editor creates a colored tag that
-// a post then carries and the posts list filters by; a worker signs in with its token and
-// reports its released task posted, on a phone-sized screen that never scrolls sideways.
+// a post then carries and the posts list filters by; an admin creates a webhook endpoint, sees
+// its signing secret once and disables it; a worker signs in with its token and reports its
+// released task posted, on a phone-sized screen that never scrolls sideways.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -130,6 +131,37 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
     assert.equal(await rows.first().getAttribute('data-post'), tagged.body.postId);
     await page.getByRole('link', { name: 'Tagged for spring' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'No tag here' }).count(), 0);
+    await page.context().close();
+  });
+
+  test('an admin creates a webhook endpoint, sees its secret once and disables it', async () => {
+    const { t, url } = app();
+    const co = await seedCompany(t);
+    const call = client(t, co.key);
+    const page = await signedIn(co.companyId, 'admin', '/dashboard/webhooks');
+    const hookUrl = 'https://hooks.example.com/slotline';
+
+    const form = page.getByRole('form', { name: 'New endpoint' });
+    await form.getByLabel('URL').fill(hookUrl);
+    await form.getByLabel(/^Description/).fill('Order system');
+    await form.getByRole('checkbox', { name: /^post\.item\.posted\b/ }).check();
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    await page.getByRole('heading', { name: `Endpoint ${hookUrl} created` }).waitFor();
+    const secret = await page.getByLabel('Signing secret').inputValue();
+    assert.match(secret, /^whsec_/);
+    const [hook] = (await call('GET', '/v2/webhooks')).body.data;
+    assert.equal(hook.url, hookUrl);
+    assert.deepEqual(hook.events, ['post.item.posted']);
+
+    await page.getByRole('link', { name: 'Done, open the endpoint' }).click();
+    await page.waitForURL(`${url}/dashboard/webhooks/${hook.webhookId}`);
+    await page.getByRole('heading', { name: `Webhook ${hookUrl}` }).waitFor();
+    assert.ok(!(await page.content()).includes(secret), 'the secret is shown once only');
+    await page.getByRole('button', { name: 'Disable endpoint' }).click();
+    await page.getByRole('status').filter({ hasText: 'Endpoint disabled' }).waitFor();
+    await page.getByRole('button', { name: 'Enable endpoint' }).waitFor();
+    const after = (await call('GET', `/v2/webhooks/${hook.webhookId}`)).body;
+    assert.equal(after.status, 'disabled');
     await page.context().close();
   });
 

@@ -1,0 +1,227 @@
+// One webhook endpoint (dashboard page): its details and delivery log, newest attempt first,
+// for every signed-in user; admins disable, enable, rotate its secret (shown once), replay
+// events and delete it. Each change is recorded in the activity log after it commits.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError, ERROR_CATALOG } from '../errors.ts';
+import { recordActivity, type Actor } from '../modules/activity/activity.service.ts';
+import type { SessionUser } from '../modules/users/users.service.ts';
+import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events.catalog.ts';
+import { listAttempts, replayEvents } from '../modules/webhooks/webhooks.log.ts';
+import {
+  deleteWebhook,
+  getWebhook,
+  rotateWebhookSecret,
+  setWebhookEnabled,
+} from '../modules/webhooks/webhooks.service.ts';
+import { page } from './dashboard.plugin.ts';
+import { BASE, PageError, redirect, userOf } from './session.ts';
+
+export const ADMIN = { config: { role: 'admin' as const } };
+const LOG_PAGE = 50;
+/** How much of an answer's body the log table shows. */
+const ANSWER_CHARS = 200;
+
+type Params = { Params: { webhookId: string } };
+
+export function actorOf(user: SessionUser): Actor {
+  return { id: `user:${user.userId}`, label: user.email };
+}
+
+export function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * A service refusal as a person reads it: the field path in words, and the hint unless it
+ * is the API's generic one or names an API call the page does not use.
+ */
+export function messageOf(err: ApiError): string {
+  const message = err.message
+    .replace(/^\/url /, 'The URL ')
+    .replace(/^\/eventId /, 'Event ')
+    .replace(/^\/since /, 'The time ');
+  const generic = err.hint === ERROR_CATALOG.invalid_request.hint || err.hint.includes('/v2/');
+  return generic || !err.hint ? `${message}.` : `${message}. ${err.hint}`;
+}
+
+/** An unknown endpoint and another company's answer alike. */
+function notFoundOf(err: unknown): unknown {
+  if (err instanceof ApiError && err.code === 'webhook_not_found') {
+    return new PageError(404, 'Not found.');
+  }
+  return err;
+}
+
+async function found<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw notFoundOf(err);
+  }
+}
+
+/** A `datetime-local` value (read as UTC) or a full ISO time, as ISO; null if neither. */
+function sinceOf(text: string): string | null {
+  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(text) ? `${text}Z` : text;
+  if (!/^\d{4}-\d\d-\d\dT/.test(iso)) return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+function clip(text: string | null): string | null {
+  if (text === null) return null;
+  return text.length > ANSWER_CHARS ? `${text.slice(0, ANSWER_CHARS)}…` : text;
+}
+
+export function webhookDetailPages(ctx: AppContext) {
+  async function detailPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    webhookId: string,
+    extra: { replayError?: string; replay?: { eventId: string; since: string } } = {},
+  ) {
+    const user = userOf(req);
+    const hook = await found(getWebhook(ctx, user.companyId, webhookId));
+    const query = req.query as { cursor?: unknown; done?: unknown };
+    const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
+    const log = await listAttempts(ctx, user.companyId, webhookId, {
+      limit: LOG_PAGE,
+      ...(cursor ? { cursor } : {}),
+    });
+    const here = `${BASE}/webhooks/${encodeURIComponent(webhookId)}`;
+    return page(req, reply, 'webhook.eta', `Webhook ${hook.url}`, {
+      hook,
+      here,
+      events: hook.events.map((type) => ({
+        type,
+        help: WEBHOOK_EVENTS[type].description.replaceAll('`', ''),
+      })),
+      attempts: log.data.map((a) => ({ ...a, answer: clip(a.responseBody) })),
+      older: log.nextCursor ? `${here}?cursor=${encodeURIComponent(log.nextCursor)}` : null,
+      paged: cursor !== undefined,
+      canEdit: user.role === 'admin',
+      done: typeof query.done === 'string' ? query.done : null,
+      replayError: extra.replayError ?? null,
+      replay: extra.replay ?? { eventId: '', since: '' },
+    });
+  }
+
+  /** Records one change of an endpoint in the activity log (never its secret). */
+  function note(user: SessionUser, action: string, webhookId: string, detail: string) {
+    return recordActivity(
+      ctx.db,
+      user.companyId,
+      actorOf(user),
+      { action, target: webhookId, detail },
+      ctx.clock.now(),
+    );
+  }
+
+  function back(req: FastifyRequest, reply: FastifyReply, webhookId: string, done: string) {
+    const to = `${BASE}/webhooks/${encodeURIComponent(webhookId)}`;
+    return redirect(req, reply, `${to}?done=${encodeURIComponent(done)}`);
+  }
+
+  return async function routes(app: FastifyInstance): Promise<void> {
+    app.get<Params>('/webhooks/:webhookId', async (req, reply) =>
+      detailPage(req, reply, req.params.webhookId),
+    );
+
+    for (const [action, enabled] of [
+      ['disable', false],
+      ['enable', true],
+    ] as const) {
+      app.post<Params>(`/webhooks/:webhookId/${action}`, ADMIN, async (req, reply) => {
+        const user = userOf(req);
+        const { webhookId } = req.params;
+        const before = await found(getWebhook(ctx, user.companyId, webhookId));
+        const after = await found(setWebhookEnabled(ctx, user.companyId, webhookId, enabled));
+        const changed = (before.status === 'disabled') !== (after.status === 'disabled');
+        if (changed) await note(user, `webhook.${action}d`, webhookId, after.url);
+        const done = enabled
+          ? changed
+            ? 'Endpoint enabled: events from now on are delivered.'
+            : 'The endpoint is already enabled.'
+          : changed
+            ? 'Endpoint disabled: its pending deliveries failed.'
+            : 'The endpoint is already disabled.';
+        return back(req, reply, webhookId, done);
+      });
+    }
+
+    app.post<Params>('/webhooks/:webhookId/rotate', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const { webhookId } = req.params;
+      const hook = await found(getWebhook(ctx, user.companyId, webhookId));
+      const rotated = await found(rotateWebhookSecret(ctx, user.companyId, webhookId));
+      await note(user, 'webhook.secret_rotated', webhookId, hook.url);
+      // Like creation: the new secret is only in this answer, never behind a redirect.
+      return page(req, reply, 'webhook-secret.eta', 'Webhook secret rotated', {
+        hook,
+        secret: rotated.secret,
+        rotated: { previousSecretExpiresAt: rotated.previousSecretExpiresAt },
+      });
+    });
+
+    app.post<Params>('/webhooks/:webhookId/replay', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const { webhookId } = req.params;
+      await found(getWebhook(ctx, user.companyId, webhookId));
+      const replay = {
+        eventId: field(req.body, 'eventId').trim(),
+        since: field(req.body, 'since'),
+      };
+      const since = replay.since ? sinceOf(replay.since.trim()) : null;
+      const refuse = (status: number, replayError: string) => {
+        reply.code(status);
+        return detailPage(req, reply, webhookId, { replayError, replay });
+      };
+      if ((replay.eventId === '') === (replay.since === '')) {
+        return refuse(
+          400,
+          'Give either an event ID or a time to replay from: exactly one of them.',
+        );
+      }
+      if (replay.eventId.length > 200) {
+        return refuse(400, 'An event ID has at most 200 characters.');
+      }
+      if (replay.since && since === null) {
+        return refuse(400, 'Enter the time as YYYY-MM-DDTHH:mm, in UTC.');
+      }
+      let result;
+      try {
+        result = await replayEvents(
+          ctx,
+          user.companyId,
+          webhookId,
+          since === null ? { eventId: replay.eventId } : { since },
+        );
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code === 'webhook_not_found') throw notFoundOf(err);
+        return refuse(err.status, messageOf(err));
+      }
+      const done =
+        `${result.replayed} event(s) queued for delivery again.` +
+        (result.truncated ? ' That was the most one replay sends: replay again from later.' : '');
+      return back(req, reply, webhookId, done);
+    });
+
+    app.get<Params>('/webhooks/:webhookId/delete', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const hook = await found(getWebhook(ctx, user.companyId, req.params.webhookId));
+      return page(req, reply, 'webhook-delete.eta', `Delete webhook ${hook.url}`, { hook });
+    });
+
+    app.post<Params>('/webhooks/:webhookId/delete', ADMIN, async (req, reply) => {
+      const user = userOf(req);
+      const { webhookId } = req.params;
+      const hook = await found(getWebhook(ctx, user.companyId, webhookId));
+      await found(deleteWebhook(ctx, user.companyId, webhookId));
+      await note(user, 'webhook.deleted', webhookId, hook.url);
+      const done = `Endpoint ${hook.url} deleted.`;
+      return redirect(req, reply, `${BASE}/webhooks?done=${encodeURIComponent(done)}`);
+    });
+  };
+}
