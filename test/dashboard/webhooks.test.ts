@@ -207,7 +207,7 @@ describeEachDialect(
       assert.equal(await status(), 'disabled');
       const page = await admin.b.get(disabled.location as string);
       assert.match(page.body, /Endpoint disabled/);
-      assert.match(page.body, /Disabled: disabled through the API/);
+      assert.match(page.body, /Disabled: disabled on request/);
       assert.match(page.body, /Enable endpoint/);
       const again = await admin.b.post(`${here}/disable`, { _csrf: admin.csrf });
       assert.match((await admin.b.get(again.location as string)).body, /already disabled/);
