@@ -15,9 +15,8 @@ import {
 import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { getCompanyRow } from '../modules/companies/companies.service.ts';
 import { listWorkers } from '../modules/workers/workers.service.ts';
-import type { SessionUser } from '../modules/users/users.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const PAGE_SIZE = 50;
@@ -76,10 +75,6 @@ function fieldOf(err: ApiError): string | null {
   const pointer = /^\/([A-Za-z]+)(?:\/([A-Za-z]+))?/.exec(err.message);
   if (!pointer) return null;
   return pointer[1] === 'warmup' ? 'searchTerms' : (pointer[1] ?? null);
-}
-
-function actorOf(user: SessionUser) {
-  return { id: `user:${user.userId}`, label: user.email };
 }
 
 const EMPTY_FORM: CreateForm = {

@@ -10,7 +10,7 @@ import { ApprovalError, approve, reject } from '../modules/items/items.service.t
 import { reviewMedia } from '../modules/posts/posts.review-media.ts';
 import { listPosts } from '../modules/posts/posts.list.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 /** Posts a page of the inbox shows. */
 const PAGE_SIZE = 25;
@@ -115,7 +115,7 @@ export function approvalPages(ctx: AppContext) {
             postId,
             companyId: user.companyId,
             ...(accountIds ? { accountIds } : {}),
-            actor: { id: `user:${user.userId}`, label: user.email },
+            actor: actorOf(user),
           });
           changed += result.changed.length;
         } catch (err) {

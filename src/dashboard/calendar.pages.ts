@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { changePriority } from '../modules/items/items.service.ts';
 import { companyWeek } from '../modules/queue/calendar.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 // Formatters are costly to build and the page formats hundreds of dates: one per zone.
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
@@ -67,10 +67,13 @@ export function calendarPages(ctx: AppContext) {
         if (!Number.isSafeInteger(priority)) {
           throw new PageError(400, 'Priority must be a whole number of 0 or more.');
         }
-        const result = await changePriority(ctx, user.companyId, req.params.itemId, priority, {
-          id: `user:${user.userId}`,
-          label: user.email,
-        });
+        const result = await changePriority(
+          ctx,
+          user.companyId,
+          req.params.itemId,
+          priority,
+          actorOf(user),
+        );
         if (result === 'not_found') throw new PageError(404, 'Not found.');
         if (result === 'released') {
           throw new PageError(

@@ -11,7 +11,7 @@ import {
   revokeCompanyKey,
 } from '../modules/keys/keys.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 const ADMIN = { config: { role: 'admin' as const } };
 const MAX_NAME = 100;
@@ -88,7 +88,7 @@ export function keyPages(ctx: AppContext) {
         companyId: user.companyId,
         scopes: SCOPES.filter((s) => chosen.includes(s)),
         name,
-        actor: { id: `user:${user.userId}`, label: user.email },
+        actor: actorOf(user),
       });
       // The secret exists only in this response (it is stored hashed), so this page is the
       // answer to the POST rather than a redirect; `page` marks it no-store.
@@ -103,10 +103,13 @@ export function keyPages(ctx: AppContext) {
 
     app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', ADMIN, async (req, reply) => {
       const user = userOf(req);
-      const key = await revokeCompanyKey(ctx.db, ctx.clock, user.companyId, req.params.keyId, {
-        id: `user:${user.userId}`,
-        label: user.email,
-      });
+      const key = await revokeCompanyKey(
+        ctx.db,
+        ctx.clock,
+        user.companyId,
+        req.params.keyId,
+        actorOf(user),
+      );
       if (!key) throw new PageError(404, 'Not found.');
       const done = `Key “${key.name}” revoked.`;
       return redirect(req, reply, `${BASE}/keys?done=${encodeURIComponent(done)}`);

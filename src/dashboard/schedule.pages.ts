@@ -13,16 +13,11 @@ import {
   setCompanySchedule,
 } from '../modules/schedules/schedules.service.ts';
 import type { ScheduleInputBody } from '../modules/schedules/schedules.schemas.ts';
-import type { SessionUser } from '../modules/users/users.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 /** SPEC 4.5 rule 1: at most four windows. */
 const SLOTS = 4;
-
-function actorOf(user: SessionUser) {
-  return { id: `user:${user.userId}`, label: user.email };
-}
 
 function windowsOf(body: Record<string, unknown>): string[] {
   const raw = body.window;

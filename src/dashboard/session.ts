@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts';
 import type { UserRole } from '../db/types.ts';
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../lib/crypto.ts';
+import type { Actor } from '../modules/activity/activity.service.ts';
 import { roleAllows, type SessionUser } from '../modules/users/users.service.ts';
 
 export const SESSION_COOKIE = 'slotline_session';
@@ -42,6 +43,11 @@ export function cookieOptions(secure: boolean, maxAgeSeconds?: number, path = BA
     secure,
     ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}),
   };
+}
+
+/** Who a signed-in user is in the activity log. */
+export function actorOf(user: SessionUser): Actor {
+  return { id: `user:${user.userId}`, label: user.email };
 }
 
 export function userOf(req: FastifyRequest): SessionUser {

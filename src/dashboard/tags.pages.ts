@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import type { Actor } from '../modules/activity/activity.service.ts';
 import { totalsByGroup, type GroupTotals } from '../modules/analytics/analytics.service.ts';
 import {
   createTag,
@@ -16,16 +15,11 @@ import {
   updateTag,
 } from '../modules/tags/tags.service.ts';
 import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
-import type { SessionUser } from '../modules/users/users.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 type Color = (typeof TAG_COLORS)[number];
 const NONE: GroupTotals = { posts: 0, views: 0, likes: 0 };
-
-function actorOf(user: SessionUser): Actor {
-  return { id: `user:${user.userId}`, label: user.email };
-}
 
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | undefined)?.[name];

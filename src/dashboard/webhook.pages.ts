@@ -4,8 +4,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError, ERROR_CATALOG } from '../errors.ts';
-import { recordActivity, type Actor } from '../modules/activity/activity.service.ts';
-import type { SessionUser } from '../modules/users/users.service.ts';
 import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events.catalog.ts';
 import { listAttempts, replayEvents } from '../modules/webhooks/webhooks.log.ts';
 import {
@@ -15,7 +13,7 @@ import {
   setWebhookEnabled,
 } from '../modules/webhooks/webhooks.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 export const ADMIN = { config: { role: 'admin' as const } };
 const LOG_PAGE = 50;
@@ -23,10 +21,6 @@ const LOG_PAGE = 50;
 const ANSWER_CHARS = 200;
 
 type Params = { Params: { webhookId: string } };
-
-export function actorOf(user: SessionUser): Actor {
-  return { id: `user:${user.userId}`, label: user.email };
-}
 
 export function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -108,17 +102,6 @@ export function webhookDetailPages(ctx: AppContext) {
     });
   }
 
-  /** Records one change of an endpoint in the activity log (never its secret). */
-  function note(user: SessionUser, action: string, webhookId: string, detail: string) {
-    return recordActivity(
-      ctx.db,
-      user.companyId,
-      actorOf(user),
-      { action, target: webhookId, detail },
-      ctx.clock.now(),
-    );
-  }
-
   function back(req: FastifyRequest, reply: FastifyReply, webhookId: string, done: string) {
     const to = `${BASE}/webhooks/${encodeURIComponent(webhookId)}`;
     return redirect(req, reply, `${to}?done=${encodeURIComponent(done)}`);
@@ -137,9 +120,10 @@ export function webhookDetailPages(ctx: AppContext) {
         const user = userOf(req);
         const { webhookId } = req.params;
         const before = await found(getWebhook(ctx, user.companyId, webhookId));
-        const after = await found(setWebhookEnabled(ctx, user.companyId, webhookId, enabled));
+        const after = await found(
+          setWebhookEnabled(ctx, user.companyId, webhookId, enabled, actorOf(user)),
+        );
         const changed = (before.status === 'disabled') !== (after.status === 'disabled');
-        if (changed) await note(user, `webhook.${action}d`, webhookId, after.url);
         const done = enabled
           ? changed
             ? 'Endpoint enabled: events from now on are delivered.'
@@ -155,8 +139,9 @@ export function webhookDetailPages(ctx: AppContext) {
       const user = userOf(req);
       const { webhookId } = req.params;
       const hook = await found(getWebhook(ctx, user.companyId, webhookId));
-      const rotated = await found(rotateWebhookSecret(ctx, user.companyId, webhookId));
-      await note(user, 'webhook.secret_rotated', webhookId, hook.url);
+      const rotated = await found(
+        rotateWebhookSecret(ctx, user.companyId, webhookId, actorOf(user)),
+      );
       // Like creation: the new secret is only in this answer, never behind a redirect.
       return page(req, reply, 'webhook-secret.eta', 'Webhook secret rotated', {
         hook,
@@ -218,8 +203,7 @@ export function webhookDetailPages(ctx: AppContext) {
       const user = userOf(req);
       const { webhookId } = req.params;
       const hook = await found(getWebhook(ctx, user.companyId, webhookId));
-      await found(deleteWebhook(ctx, user.companyId, webhookId));
-      await note(user, 'webhook.deleted', webhookId, hook.url);
+      await found(deleteWebhook(ctx, user.companyId, webhookId, actorOf(user)));
       const done = `Endpoint ${hook.url} deleted.`;
       return redirect(req, reply, `${BASE}/webhooks?done=${encodeURIComponent(done)}`);
     });

@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { recordActivity } from '../modules/activity/activity.service.ts';
 import {
   isWebhookEventType,
   WEBHOOK_EVENT_TYPES,
@@ -14,8 +13,8 @@ import {
 } from '../modules/webhooks/webhook-events.catalog.ts';
 import { createWebhook, listWebhooks } from '../modules/webhooks/webhooks.service.ts';
 import { page } from './dashboard.plugin.ts';
-import { ADMIN, actorOf, field, messageOf, webhookDetailPages } from './webhook.pages.ts';
-import { userOf } from './session.ts';
+import { ADMIN, field, messageOf, webhookDetailPages } from './webhook.pages.ts';
+import { userOf, actorOf } from './session.ts';
 
 const MAX_URL = 2048;
 const MAX_DESCRIPTION = 500;
@@ -85,23 +84,21 @@ export function webhookPages(ctx: AppContext) {
       }
       let hook;
       try {
-        hook = await createWebhook(ctx, user.companyId, {
-          url: form.url,
-          events: input.events,
-          ...(form.description ? { description: form.description } : {}),
-        });
+        hook = await createWebhook(
+          ctx,
+          user.companyId,
+          {
+            url: form.url,
+            events: input.events,
+            ...(form.description ? { description: form.description } : {}),
+          },
+          actorOf(user),
+        );
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         reply.code(err.status);
         return listPage(req, reply, { error: messageOf(err), form });
       }
-      await recordActivity(
-        ctx.db,
-        user.companyId,
-        actorOf(user),
-        { action: 'webhook.created', target: hook.webhookId, detail: hook.url },
-        ctx.clock.now(),
-      );
       // The secret exists only in this response (it is stored sealed and never shown
       // again), so this page answers the POST rather than a redirect; `page` marks it
       // no-store.

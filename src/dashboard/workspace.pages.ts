@@ -9,9 +9,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import type { Actor } from '../modules/activity/activity.service.ts';
 import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
-import { resolveSession, type SessionUser } from '../modules/users/users.service.ts';
+import { resolveSession } from '../modules/users/users.service.ts';
 import {
   addImage,
   addPack,
@@ -28,14 +27,11 @@ import {
   redirect,
   requireRole,
   userOf,
+  actorOf,
 } from './session.ts';
 
 /** Thumbnails outlive a long look at the page, not much more. */
 const THUMBNAIL_SECONDS = 900;
-
-function actorOf(user: SessionUser): Actor {
-  return { id: `user:${user.userId}`, label: user.email };
-}
 
 function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | undefined)?.[name];

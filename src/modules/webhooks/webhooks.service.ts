@@ -13,6 +13,7 @@ import {
   parseHopUrl,
   RemoteFetchError,
 } from '../../media/remote-fetch.ts';
+import { recordActivity, type Actor } from '../activity/activity.service.ts';
 import { failPendingOf } from './webhook-deliveries.repository.ts';
 import * as repo from './webhook-endpoints.repository.ts';
 import { newSecret } from './webhook-signing.ts';
@@ -88,10 +89,25 @@ async function findOrThrow(
   return row;
 }
 
+/** A change made by a person is logged (activity) in its transaction, never the secret. */
+function note(
+  tx: Parameters<typeof recordActivity>[0],
+  companyId: string,
+  actor: Actor | undefined,
+  action: string,
+  webhookId: string,
+  url: string,
+  now: Date,
+): Promise<void> | undefined {
+  if (!actor) return undefined;
+  return recordActivity(tx, companyId, actor, { action, target: webhookId, detail: url }, now);
+}
+
 export async function createWebhook(
   ctx: AppContext,
   companyId: string,
   input: CreateWebhookInput,
+  actor?: Actor,
 ): Promise<WebhookEndpointOut & { secret: string }> {
   const url = checkEndpointUrl(ctx, input.url);
   const now = ctx.clock.now();
@@ -121,6 +137,7 @@ export async function createWebhook(
       );
     }
     await repo.insertEndpoint(tx, row);
+    await note(tx, companyId, actor, 'webhook.created', row.id, url, now);
   });
   return { ...toEndpoint(row), secret };
 }
@@ -183,8 +200,10 @@ export async function setWebhookEnabled(
   companyId: string,
   webhookId: string,
   enabled: boolean,
+  actor?: Actor,
 ): Promise<WebhookEndpointOut> {
-  const at = ctx.clock.now().toISOString();
+  const now = ctx.clock.now();
+  const at = now.toISOString();
   await ctx.db.transaction().execute(async (tx) => {
     const row = await repo.findEndpoint(tx, companyId, webhookId);
     if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
@@ -195,9 +214,11 @@ export async function setWebhookEnabled(
         failing_since: null,
         updated_at: at,
       });
+      await note(tx, companyId, actor, 'webhook.enabled', webhookId, row.url, now);
     } else if (!enabled && !row.disabled_at) {
       await repo.disable(tx, webhookId, 'disabled on request', at);
       await failPendingOf(tx, webhookId, at);
+      await note(tx, companyId, actor, 'webhook.disabled', webhookId, row.url, now);
     }
   });
   return getWebhook(ctx, companyId, webhookId);
@@ -207,10 +228,15 @@ export async function deleteWebhook(
   ctx: AppContext,
   companyId: string,
   webhookId: string,
+  actor?: Actor,
 ): Promise<void> {
-  const deleted = await ctx.db
-    .transaction()
-    .execute((tx) => repo.deleteEndpoint(tx, companyId, webhookId));
+  const now = ctx.clock.now();
+  const deleted = await ctx.db.transaction().execute(async (tx) => {
+    const row = await repo.findEndpoint(tx, companyId, webhookId);
+    if (!row || !(await repo.deleteEndpoint(tx, companyId, webhookId))) return false;
+    await note(tx, companyId, actor, 'webhook.deleted', webhookId, row.url, now);
+    return true;
+  });
   if (!deleted) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
 }
 
@@ -219,6 +245,7 @@ export async function rotateWebhookSecret(
   ctx: AppContext,
   companyId: string,
   webhookId: string,
+  actor?: Actor,
 ): Promise<{ webhookId: string; secret: string; previousSecretExpiresAt: string }> {
   const now = ctx.clock.now();
   const at = now.toISOString();
@@ -233,6 +260,7 @@ export async function rotateWebhookSecret(
       previous_secret_expires_at: expires,
       updated_at: at,
     });
+    await note(tx, companyId, actor, 'webhook.secret_rotated', webhookId, row.url, now);
   });
   return { webhookId, secret, previousSecretExpiresAt: expires };
 }
