@@ -2,11 +2,29 @@
 // creation order, every data checked against the event catalog's schema.
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
-import type { TestApp } from './app.ts';
+import { seedCompany, type SeededCompany, type TestApp } from './app.ts';
+import { createWebhook } from '../../src/modules/webhooks/webhooks.service.ts';
 import {
   isWebhookEventType,
   WEBHOOK_EVENTS,
+  WEBHOOK_EVENT_TYPES,
 } from '../../src/modules/webhooks/webhook-events.catalog.ts';
+
+/**
+ * A company with an endpoint subscribed to every event type: only changes some endpoint
+ * listens to are written to the outbox.
+ */
+export async function seedListeningCompany(
+  t: TestApp,
+  options: Parameters<typeof seedCompany>[1] = {},
+): Promise<SeededCompany> {
+  const co = await seedCompany(t, options);
+  await createWebhook(t.ctx, co.companyId, {
+    url: 'https://hooks.example.com/in',
+    events: [...WEBHOOK_EVENT_TYPES],
+  });
+  return co;
+}
 
 export interface OutboxEvent {
   type: string;

@@ -11,7 +11,7 @@ import { assertApiError } from '../helpers/api-error.ts';
 import { fixture, local, putBytes, uploadFile } from '../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { startS3 } from '../helpers/s3.ts';
-import { outbox } from '../helpers/webhook-events.ts';
+import { outbox, seedListeningCompany } from '../helpers/webhook-events.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { uploadThumbnailKey } from '../../src/modules/uploads/uploads.service.ts';
 import { incomingKey } from '../../src/modules/uploads/uploads.incoming.ts';
@@ -61,7 +61,7 @@ describeEachDialect(
   (get) => {
     test('signed upload: PUT to the bucket, complete, presigned downloads', T, async () => {
       const t: TestApp = get();
-      const co = await seedCompany(t);
+      const co = await seedListeningCompany(t);
       const call = client(t, co.key);
       const flow = await uploadFile(t, call, 'h264-aac-faststart.mp4');
       assert.equal(new URL(flow.created.body.uploadUrl).host, bucketHost);
@@ -110,7 +110,7 @@ describeEachDialect(
 
     test('complete before the PUT, a PUT of another size, an invalid video', T, async () => {
       const t = get();
-      const co = await seedCompany(t);
+      const co = await seedListeningCompany(t);
       const call = client(t, co.key);
       const early = await create(call, mp4.length);
       assertApiError(

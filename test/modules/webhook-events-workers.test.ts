@@ -3,13 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
+import { client, type TestApp } from '../helpers/app.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import {
   eventsSince,
   item,
   itemIdsByAccount,
   type OutboxEvent,
+  seedListeningCompany,
 } from '../helpers/webhook-events.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
@@ -21,7 +22,7 @@ const SNAPSHOT = { views: 10, likes: 1, comments: 0, shares: 0, saves: 0 };
 /** A company on a day of its own at 10:00 UTC, its active accounts run by one worker. */
 async function setup(t: TestApp, day: string, accounts: number) {
   t.clock.set(`${day}T10:00:00.000Z`);
-  const co = await seedCompany(t);
+  const co = await seedListeningCompany(t);
   const call = client(t, co.key);
   const ids = await makeActiveAccounts(t, call, accounts);
   const upload = await readyUpload(t, call, 'image.png');

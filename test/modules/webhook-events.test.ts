@@ -10,7 +10,12 @@ import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { planWith, writePlansFile } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { fixture, uploadFile } from '../helpers/uploads.ts';
-import { eventsSince, item, itemIdsByAccount } from '../helpers/webhook-events.ts';
+import {
+  eventsSince,
+  item,
+  itemIdsByAccount,
+  seedListeningCompany,
+} from '../helpers/webhook-events.ts';
 import { ApprovalError, approve, reject } from '../../src/modules/items/items.service.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
 
@@ -36,7 +41,7 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const PLANS = writePlansFile({ four_per_day: planWith({ postsPerDay: 4 }) });
 
 async function company(t: TestApp, accounts: number, plan?: string) {
-  const co = await seedCompany(t, plan ? { plan } : {});
+  const co = await seedListeningCompany(t, plan ? { plan } : {});
   const call = client(t, co.key);
   const ids = await makeAccounts(call, accounts);
   const upload = await readyUpload(t, call, 'image.png');
@@ -201,7 +206,7 @@ describeEachDialect(
 
     test('uploads record upload.ready and upload.failed when they settle', async () => {
       const t = get();
-      const co = await seedCompany(t);
+      const co = await seedListeningCompany(t);
       const call = client(t, co.key);
       const next = eventsSince(t, co.companyId);
 
@@ -232,7 +237,7 @@ describeEachDialect(
 
     test('remote uploads record upload.ready and upload.failed', async () => {
       const t = get();
-      const co = await seedCompany(t);
+      const co = await seedListeningCompany(t);
       const call = client(t, co.key);
       const next = eventsSince(t, co.companyId);
       const ok = await call('POST', '/v2/uploads', { kind: 'image', sourceUrl: `${base}/picture` });
@@ -259,7 +264,7 @@ describeEachDialect(
 
     test('accounts record changes of their effective status only', async () => {
       const t = get();
-      const co = await seedCompany(t);
+      const co = await seedListeningCompany(t);
       const call = client(t, co.key);
       const [acc] = (await makeAccounts(call, 1)) as [string];
       const worker = await createWorker(t.ctx.db, t.ctx.clock, { name: 'events', timezone: 'UTC' });

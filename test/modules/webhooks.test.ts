@@ -7,7 +7,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
-import { recordEvents } from '../../src/modules/webhooks/webhook-events.ts';
+import { recordAnalyticsUpdated, recordEvents } from '../../src/modules/webhooks/webhook-events.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
 import { claimDue, fanOut, settleAttempts } from '../../src/modules/webhooks/deliveries.service.ts';
 import { sendDelivery } from '../../src/modules/webhooks/webhook-sender.ts';
@@ -234,6 +234,33 @@ describeEachDialect(
       await emit(t, other.co.companyId, 'upl_3');
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
       assert.match(rx.received[0]!.body, /upl_3/);
+    });
+
+    test('the outbox keeps only events some enabled endpoint of the company wants', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const call = client(t, co.key);
+      const stored = async () =>
+        (
+          await t.ctx.db
+            .selectFrom('webhook_events')
+            .select('type')
+            .where('company_id', '=', co.companyId)
+            .execute()
+        ).map((r) => r.type);
+      await emit(t, co.companyId);
+      await recordAnalyticsUpdated(t.ctx.db, co.companyId, 'pst_1', START);
+      assert.deepEqual(await stored(), [], 'no endpoint: nothing is written');
+      const hook = (
+        await call('POST', '/v2/webhooks', { url: rx.url, events: ['analytics.updated'] })
+      ).body;
+      await emit(t, co.companyId);
+      assert.deepEqual(await stored(), [], 'a type nobody wants is not written');
+      await recordAnalyticsUpdated(t.ctx.db, co.companyId, 'pst_1', START);
+      assert.deepEqual(await stored(), ['analytics.updated']);
+      await call('POST', `/v2/webhooks/${hook.webhookId}/disable`);
+      await recordAnalyticsUpdated(t.ctx.db, co.companyId, 'pst_2', START);
+      assert.deepEqual(await stored(), ['analytics.updated'], 'a disabled endpoint wants nothing');
     });
 
     test('a failing receiver is retried on the schedule until it recovers', async () => {

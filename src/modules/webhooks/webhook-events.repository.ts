@@ -1,16 +1,67 @@
 // The outbox table: events written with their change, claimed once for fan-out.
+import { sql } from 'kysely';
 import type { DbOrTx, Dialect, WebhookEventsTable } from '../../db/types.ts';
 
-/** Rows per insert statement: far under either dialect's parameter limit (8 columns each). */
+/** Rows per insert statement: far under either dialect's parameter limit (6 values each). */
 const ROWS_PER_INSERT = 500;
 
-export async function insertEvents(db: DbOrTx, rows: readonly WebhookEventsTable[]): Promise<void> {
+/** An enabled endpoint of the event's company wants its type (`v` is the event row). */
+const SUBSCRIBED = sql`exists (
+  select 1 from webhook_endpoints e
+  where e.company_id = v.company_id and e.disabled_at is null
+    and e.event_types like '%"' || v.type || '"%')`;
+
+/**
+ * Writes the events that some enabled endpoint of their company subscribes to, in one
+ * statement per 500: a change in a company without such an endpoint costs one indexed
+ * look-up and leaves nothing to fan out or prune. Returns the rows written.
+ */
+export async function insertEvents(
+  db: DbOrTx,
+  rows: readonly WebhookEventsTable[],
+): Promise<number> {
+  let written = 0;
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await db
-      .insertInto('webhook_events')
-      .values(rows.slice(i, i + ROWS_PER_INSERT))
-      .execute();
+    const values = sql.join(
+      rows
+        .slice(i, i + ROWS_PER_INSERT)
+        .map(
+          (r) =>
+            sql`(${r.id}, ${r.company_id}, ${r.type}, ${r.data}, ${r.created_at}, ${r.available_at})`,
+        ),
+    );
+    const result = await sql`
+      with v (id, company_id, type, data, created_at, available_at) as (values ${values})
+      insert into webhook_events (id, company_id, type, data, created_at, available_at)
+      select id, company_id, type, data, created_at, available_at from v where ${SUBSCRIBED}`.execute(
+      db,
+    );
+    written += Number(result.numAffectedRows ?? 0n);
   }
+  return written;
+}
+
+/** Which of the companies have an enabled endpoint. */
+export async function companiesListening(
+  db: DbOrTx,
+  companyIds: readonly string[],
+): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select('company_id')
+    .distinct()
+    .where('company_id', 'in', [...companyIds])
+    .where('disabled_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.company_id));
+}
+
+/** Whether an enabled endpoint of the company subscribes to the type. */
+export async function subscribed(db: DbOrTx, companyId: string, type: string): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    select 1 as one from (select ${companyId} as company_id, ${type} as type) v
+    where ${SUBSCRIBED}`.execute(db);
+  return rows.length > 0;
 }
 
 /**

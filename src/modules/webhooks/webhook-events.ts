@@ -32,17 +32,25 @@ function notify(): void {
   for (const listener of listeners) setTimeout(listener, 5).unref?.();
 }
 
-/** Writes the events in the caller's transaction, stamped `at` (an ISO time). */
+/**
+ * Writes the events in the caller's transaction, stamped `at` (an ISO time): those some
+ * enabled endpoint of their company subscribes to at that moment (nothing else could ever
+ * be delivered; an endpoint created later starts with the changes after it).
+ */
 export async function recordEvents(
   tx: DbOrTx,
   events: readonly NewEvent[],
   at: string,
 ): Promise<void> {
   if (events.length === 0) return;
+  // Most changes happen in companies without endpoints: one look-up, nothing built.
+  const listening = await repo.companiesListening(tx, [...new Set(events.map((e) => e.companyId))]);
+  const wanted = events.filter((e) => listening.has(e.companyId));
+  if (wanted.length === 0) return;
   const ms = Date.parse(at);
-  await repo.insertEvents(
+  const written = await repo.insertEvents(
     tx,
-    events.map((e) => ({
+    wanted.map((e) => ({
       id: newId('msg', ms),
       company_id: e.companyId,
       type: e.type,
@@ -53,7 +61,7 @@ export async function recordEvents(
       coalesce_key: null,
     })),
   );
-  notify();
+  if (written > 0) notify();
 }
 
 /** Item events of one type, one per item. */
@@ -76,6 +84,8 @@ export async function recordAnalyticsUpdated(
   postId: string,
   at: string,
 ): Promise<void> {
+  // Nobody listens: nothing to coalesce either.
+  if (!(await repo.subscribed(tx, companyId, 'analytics.updated'))) return;
   const ms = Date.parse(at);
   let bucket = Math.floor(ms / ANALYTICS_INTERVAL_MS);
   // The interval's event may have gone out already (a report committing late): the next
