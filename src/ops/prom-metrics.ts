@@ -11,6 +11,7 @@ import {
   type LabelValues,
 } from 'prom-client';
 import type { PoolStats } from '../db/connect.ts';
+import { ITEM_STATUSES } from '../modules/items/items.status.ts';
 import type {
   DispatchPassFacts,
   MediaLane,
@@ -28,16 +29,6 @@ export interface ScrapeSources {
   backlog(): Record<MediaLane, number>;
 }
 
-/** Statuses always exported (at 0 when absent), so a series never vanishes. */
-const ITEM_STATUSES = [
-  'processing',
-  'pending_approval',
-  'queued',
-  'posting',
-  'posted',
-  'failed',
-  'cancelled',
-];
 /** How long one reading of the item counts serves scrapes. */
 const ITEM_COUNTS_TTL_MS = 5_000;
 

@@ -15,8 +15,16 @@ export const POST_STATUSES = [
 ] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
-export type ItemStatus =
-  'processing' | 'pending_approval' | 'queued' | 'posting' | 'posted' | 'failed' | 'cancelled';
+export const ITEM_STATUSES = [
+  'processing',
+  'pending_approval',
+  'queued',
+  'posting',
+  'posted',
+  'failed',
+  'cancelled',
+] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
 const FINAL: ReadonlySet<string> = new Set(['posted', 'failed', 'cancelled']);
 /** Least advanced first: the order rule 5 picks from. */

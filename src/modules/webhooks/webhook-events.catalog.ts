@@ -2,17 +2,7 @@
 // The OpenAPI document lists them under `webhooks`, so the SDK types them too.
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../schemas/common.ts';
-import { POST_STATUSES } from '../items/items.status.ts';
-
-const ITEM_STATUSES = [
-  'processing',
-  'pending_approval',
-  'queued',
-  'posting',
-  'posted',
-  'failed',
-  'cancelled',
-] as const;
+import { ITEM_STATUSES, POST_STATUSES } from '../items/items.status.ts';
 
 const UploadData = Type.Object(
   {
