@@ -8,11 +8,6 @@
 //
 // Target: one pass releases 10,000 accounts in under 2 s, on either database,
 // with the cost per account flat from 1,000 to 10,000 (growth ~1.0).
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/types.ts';
@@ -20,15 +15,12 @@ import { releaseDue } from '../src/dispatch/dispatcher.ts';
 import { FakeClock } from '../src/lib/clock.ts';
 import { createCompany } from '../src/modules/companies/companies.service.ts';
 import { DUE_AT, seedDueAccounts } from './due-accounts.ts';
+import { freshStore, pgReachable, PG_ADMIN_URL } from './stores.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = [1000, 10_000] as const;
 const TARGET_ACCOUNTS = 10_000;
 const TARGET_MS = 2000;
-const PG_ADMIN_URL =
-  process.env.SLOTLINE_BENCH_PG_URL ??
-  process.env.SLOTLINE_TEST_PG_URL ??
-  'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Pass {
   accounts: number;
@@ -54,49 +46,9 @@ interface DialectResult {
   pass: boolean;
 }
 
-/** A fresh store for one round: a temporary directory, and a database on PostgreSQL. */
-async function freshStore(
-  dialect: Dialect,
-): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'slotline-bench-release-'));
-  if (dialect === 'sqlite') {
-    return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const name = `slotline_bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dir, DATABASE_URL: url.toString() },
-    drop: async () => {
-      await adminQuery(`drop database if exists ${name} with (force)`);
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-async function pgReachable(): Promise<boolean> {
-  try {
-    await adminQuery('select 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Seeds `n` due accounts into a fresh store and times one pass over them. */
 async function onePass(dialect: Dialect, n: number): Promise<Pass> {
-  const store = await freshStore(dialect);
+  const store = await freshStore(dialect, 'release');
   try {
     const clock = new FakeClock(DUE_AT);
     const opened = await openContext(loadConfig({ ...store.env, LOG_LEVEL: 'warn' }), { clock });

@@ -11,13 +11,8 @@
 //   POST's round trip.
 //
 // Targets: throughput >= 0.25 of the bare POSTs; change-to-delivery p99 <= 250 ms.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/types.ts';
@@ -25,16 +20,13 @@ import { startWebhookLoop } from '../src/dispatch/webhook-loop.ts';
 import { createCompany } from '../src/modules/companies/companies.service.ts';
 import { recordEvents, type NewEvent } from '../src/modules/webhooks/webhook-events.ts';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
+import { freshStore, pgReachable } from './stores.ts';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
 const LATENCY_SAMPLES = 200;
 const CONCURRENCY = 32;
 const MIN_RATIO = 0.25;
 const MAX_P99_MS = 250;
-const PG_ADMIN_URL =
-  process.env.SLOTLINE_BENCH_PG_URL ??
-  process.env.SLOTLINE_TEST_PG_URL ??
-  'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Receiver {
   url: string;
@@ -78,34 +70,6 @@ function percentile(sorted: number[], p: number): number {
   return Math.round((sorted[i] as number) * 10) / 10;
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-async function store(dialect: Dialect) {
-  const dir = await mkdtemp(join(tmpdir(), 'slotline-bench-webhooks-'));
-  if (dialect === 'sqlite') {
-    return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
-  }
-  const name = `slotline_bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dir, DATABASE_URL: url.toString() },
-    drop: async () => {
-      await adminQuery(`drop database if exists ${name} with (force)`);
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 function event(companyId: string, i: number): NewEvent {
   return {
     companyId,
@@ -115,7 +79,7 @@ function event(companyId: string, i: number): NewEvent {
 }
 
 async function benchDialect(dialect: Dialect, rx: Receiver) {
-  const s = await store(dialect);
+  const s = await freshStore(dialect, 'webhooks');
   const config = loadConfig({
     ...s.env,
     REMOTE_FETCH_ALLOW: '127.0.0.1',
@@ -215,15 +179,6 @@ async function bareBaseline(rx: Receiver) {
   }
   lags.sort((a, b) => a - b);
   return { postsPerSec, p50Ms: percentile(lags, 50), p99Ms: percentile(lags, 99) };
-}
-
-async function pgReachable(): Promise<boolean> {
-  try {
-    await adminQuery('select 1');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function benchWebhooks() {
