@@ -2,6 +2,7 @@
 // and answers with the status the test chooses for it.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -76,4 +77,23 @@ export async function startReceiver(): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return receiver;
+}
+
+/**
+ * Verifies a received delivery with the `standardwebhooks` package as a receiver would at
+ * the moment the attempt was signed (tests sign at a fake clock's time); throws if it fails.
+ */
+export function verifyAsSigned(secret: string, got: Received): unknown {
+  const headers = {
+    'webhook-id': String(got.headers['webhook-id']),
+    'webhook-timestamp': String(got.headers['webhook-timestamp']),
+    'webhook-signature': String(got.headers['webhook-signature']),
+  };
+  const realNow = Date.now;
+  Date.now = () => Number(headers['webhook-timestamp']) * 1000;
+  try {
+    return new Webhook(secret).verify(got.body, headers);
+  } finally {
+    Date.now = realNow;
+  }
 }
