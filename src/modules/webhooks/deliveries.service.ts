@@ -13,7 +13,6 @@ import { newId } from '../../lib/ids.ts';
 import * as deliveries from './webhook-deliveries.repository.ts';
 import * as endpoints from './webhook-endpoints.repository.ts';
 import * as events from './webhook-events.repository.ts';
-import { signingSecrets } from './webhooks.service.ts';
 
 /** Standard Webhooks' schedule: the wait after each failed attempt; then it fails. */
 export const RETRY_DELAYS_MS = [
@@ -171,10 +170,6 @@ export async function claimDue(
 /** The JSON body of an event: `{type, timestamp, data}`, with the stored data as written. */
 export function payloadOf(event: WebhookEventsTable): string {
   return `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(event.created_at)},"data":${event.data}}`;
-}
-
-export function secretsFor(ctx: AppContext, claimed: Claimed, now: Date): string[] {
-  return signingSecrets(ctx, claimed.endpoint, now);
 }
 
 /** What one attempt came to. */

@@ -10,11 +10,11 @@ import {
 import {
   payloadOf,
   RESPONSE_KEPT_BYTES,
-  secretsFor,
   type AttemptResult,
   type Claimed,
 } from './deliveries.service.ts';
 import { signatureHeader } from './webhook-signing.ts';
+import { signingSecrets } from './webhooks.service.ts';
 
 /** Name resolution and sockets, replaceable in tests. */
 export interface Transport {
@@ -52,7 +52,7 @@ export async function sendDelivery(
       'webhook-id': claimed.event.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(
-        secretsFor(ctx, claimed, startedAt),
+        signingSecrets(ctx, claimed.endpoint, startedAt),
         claimed.event.id,
         timestamp,
         body,

@@ -7,7 +7,7 @@ import { cursorScope } from '../../lib/cursor.ts';
 import { newDelivery } from './deliveries.service.ts';
 import * as deliveries from './webhook-deliveries.repository.ts';
 import * as events from './webhook-events.repository.ts';
-import { findWebhookOrThrow } from './webhooks.service.ts';
+import { findWebhookOrThrow, keysetPage, type PageQuery } from './webhooks.service.ts';
 import type { ReplayInput, WebhookAttemptOut, WebhookDeliveryOut } from './webhooks.schemas.ts';
 
 /** Events at most one replay call sends again. */
@@ -47,47 +47,18 @@ function toDelivery(row: WebhookDeliveriesTable): WebhookDeliveryOut {
   };
 }
 
-interface PageQuery {
-  limit?: number;
-  cursor?: string;
-}
-
-/** Newest-first keyset paging shared by both lists: (time, id) of the last row. */
-async function page<R extends { id: string }, O>(
-  ctx: AppContext,
-  scope: string,
-  query: PageQuery,
-  timeOf: (row: R) => string,
-  read: (before: [string, string] | null, limit: number) => Promise<R[]>,
-  out: (row: R) => O,
-): Promise<{ data: O[]; nextCursor: string | null }> {
-  const now = ctx.clock.now();
-  const limit = query.limit ?? 50;
-  const before = query.cursor
-    ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
-    : null;
-  const rows = await read(before, limit + 1);
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  return {
-    data: data.map(out),
-    nextCursor:
-      rows.length > limit && last ? ctx.cursors.encode(scope, [timeOf(last), last.id], now) : null,
-  };
-}
-
 export async function listAttempts(
   ctx: AppContext,
   companyId: string,
   webhookId: string,
   query: PageQuery & { eventId?: string; outcome?: 'succeeded' | 'failed' },
 ) {
-  await findWebhookOrThrow(ctx, companyId, webhookId);
+  await findWebhookOrThrow(ctx.db, companyId, webhookId);
   const scope = cursorScope(companyId, `webhook-attempts:${webhookId}`, {
     eventId: query.eventId,
     outcome: query.outcome,
   });
-  return page(
+  return keysetPage(
     ctx,
     scope,
     query,
@@ -109,12 +80,12 @@ export async function listDeliveries(
   webhookId: string,
   query: PageQuery & { status?: 'pending' | 'succeeded' | 'failed'; eventId?: string },
 ) {
-  await findWebhookOrThrow(ctx, companyId, webhookId);
+  await findWebhookOrThrow(ctx.db, companyId, webhookId);
   const scope = cursorScope(companyId, `webhook-deliveries:${webhookId}`, {
     status: query.status,
     eventId: query.eventId,
   });
-  return page(
+  return keysetPage(
     ctx,
     scope,
     query,
@@ -142,7 +113,7 @@ export async function replayEvents(
   }
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const endpoint = await findWebhookOrThrow(ctx, companyId, webhookId);
+  const endpoint = await findWebhookOrThrow(ctx.db, companyId, webhookId);
   if (endpoint.disabled_at) {
     throw new ApiError('invalid_request', `webhook ${webhookId} is disabled`, {
       hint: 'Enable it with POST /v2/webhooks/{webhookId}/enable, then replay.',

@@ -1,7 +1,7 @@
 // Webhook endpoints of a company (GET/POST/PATCH/DELETE /v2/webhooks...): their URL, the
 // event types they want, and their signing secrets, sealed at rest.
 import type { AppContext } from '../../context.ts';
-import type { WebhookEndpointsTable } from '../../db/types.ts';
+import type { DbOrTx, WebhookEndpointsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
@@ -79,13 +79,18 @@ export function checkEndpointUrl(ctx: AppContext, text: string): string {
   return url.toString();
 }
 
+function notFound(webhookId: string): ApiError {
+  return new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+}
+
+/** The company's endpoint, or `webhook_not_found` (another company's too). */
 async function findOrThrow(
-  ctx: AppContext,
+  db: DbOrTx,
   companyId: string,
   webhookId: string,
 ): Promise<WebhookEndpointsTable> {
-  const row = await repo.findEndpoint(ctx.db, companyId, webhookId);
-  if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+  const row = await repo.findEndpoint(db, companyId, webhookId);
+  if (!row) throw notFound(webhookId);
   return row;
 }
 
@@ -147,30 +152,54 @@ export async function getWebhook(
   companyId: string,
   webhookId: string,
 ): Promise<WebhookEndpointOut> {
-  return toEndpoint(await findOrThrow(ctx, companyId, webhookId));
+  return toEndpoint(await findOrThrow(ctx.db, companyId, webhookId));
 }
 
-export async function listWebhooks(
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * One page of a keyset-paged list: the cursor names the (time, id) of the last row shown,
+ * bound to `scope`; `read` pages in whatever order its list uses.
+ */
+export async function keysetPage<R extends { id: string }, O>(
   ctx: AppContext,
-  companyId: string,
-  query: { limit?: number; cursor?: string },
-): Promise<{ data: WebhookEndpointOut[]; nextCursor: string | null }> {
+  scope: string,
+  query: PageQuery,
+  timeOf: (row: R) => string,
+  read: (last: [string, string] | null, limit: number) => Promise<R[]>,
+  out: (row: R) => O,
+): Promise<{ data: O[]; nextCursor: string | null }> {
   const now = ctx.clock.now();
   const limit = query.limit ?? 50;
-  const scope = cursorScope(companyId, 'webhooks', {});
-  const after = query.cursor
+  const last = query.cursor
     ? (ctx.cursors.decode(scope, query.cursor, now, 2) as [string, string])
     : null;
-  const rows = await repo.pageEndpoints(ctx.db, companyId, after, limit + 1);
+  const rows = await read(last, limit + 1);
   const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
+  const end = data[data.length - 1];
   return {
-    data: data.map(toEndpoint),
+    data: data.map(out),
     nextCursor:
-      rows.length > limit && last
-        ? ctx.cursors.encode(scope, [last.created_at, last.id], now)
-        : null,
+      rows.length > limit && end ? ctx.cursors.encode(scope, [timeOf(end), end.id], now) : null,
   };
+}
+
+export function listWebhooks(
+  ctx: AppContext,
+  companyId: string,
+  query: PageQuery,
+): Promise<{ data: WebhookEndpointOut[]; nextCursor: string | null }> {
+  return keysetPage(
+    ctx,
+    cursorScope(companyId, 'webhooks', {}),
+    query,
+    (r: WebhookEndpointsTable) => r.created_at,
+    (after, limit) => repo.pageEndpoints(ctx.db, companyId, after, limit),
+    toEndpoint,
+  );
 }
 
 export async function updateWebhook(
@@ -181,7 +210,7 @@ export async function updateWebhook(
 ): Promise<WebhookEndpointOut> {
   const url = input.url === undefined ? undefined : checkEndpointUrl(ctx, input.url);
   const at = ctx.clock.now().toISOString();
-  await findOrThrow(ctx, companyId, webhookId);
+  await findOrThrow(ctx.db, companyId, webhookId);
   await repo.updateEndpoint(ctx.db, companyId, webhookId, {
     ...(url === undefined ? {} : { url }),
     ...(input.events === undefined ? {} : { event_types: JSON.stringify(input.events) }),
@@ -205,8 +234,7 @@ export async function setWebhookEnabled(
   const now = ctx.clock.now();
   const at = now.toISOString();
   await ctx.db.transaction().execute(async (tx) => {
-    const row = await repo.findEndpoint(tx, companyId, webhookId);
-    if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+    const row = await findOrThrow(tx, companyId, webhookId);
     if (enabled && row.disabled_at) {
       await repo.updateEndpoint(tx, companyId, webhookId, {
         disabled_at: null,
@@ -237,7 +265,7 @@ export async function deleteWebhook(
     await note(tx, companyId, actor, 'webhook.deleted', webhookId, row.url, now);
     return true;
   });
-  if (!deleted) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+  if (!deleted) throw notFound(webhookId);
 }
 
 /** A new secret; the current one keeps signing too for ROTATION_OVERLAP_MS. */
@@ -252,8 +280,7 @@ export async function rotateWebhookSecret(
   const expires = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
   const secret = newSecret();
   await ctx.db.transaction().execute(async (tx) => {
-    const row = await repo.findEndpoint(tx, companyId, webhookId);
-    if (!row) throw new ApiError('webhook_not_found', `webhook ${webhookId} was not found`);
+    const row = await findOrThrow(tx, companyId, webhookId);
     await repo.updateEndpoint(tx, companyId, webhookId, {
       secret: ctx.sealer.seal(secret),
       previous_secret: row.secret,
