@@ -18,6 +18,7 @@ import { sendDelivery, type Transport } from '../modules/webhooks/webhook-sender
 /** Events (with their deliveries and log) are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_FIRST_MS = 60_000;
 
 export interface WebhookLoop {
   /** Stops claiming, then waits for the attempts in flight (each bounded by its timeout). */
@@ -40,7 +41,6 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
   let running = true;
   let pumping: Promise<void> | null = null;
   let again = false;
-  let lastPrune = 0;
 
   const kick = () => {
     if (!running) return;
@@ -72,10 +72,6 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
           (id) => perEndpointMax - (perEndpoint.get(id) ?? 0),
         );
         for (const claimed of claims) launch(claimed);
-        if (now.getTime() - lastPrune >= PRUNE_EVERY_MS) {
-          lastPrune = now.getTime();
-          await prune(ctx, new Date(now.getTime() - EVENT_RETENTION_MS));
-        }
       } while (again && running);
     } catch (err) {
       options.onError(err);
@@ -133,6 +129,19 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
 
   const timer = setInterval(kick, options.pollMs);
   timer.unref();
+  // Pruning runs beside deliveries, never in their way: a minute after start, then hourly.
+  let pruning: Promise<void> | null = null;
+  const pruneOld = () => {
+    if (!running || pruning) return;
+    const cutoff = new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS);
+    pruning = prune(ctx, cutoff)
+      .then(() => undefined, options.onError)
+      .finally(() => (pruning = null));
+  };
+  const firstPrune = setTimeout(pruneOld, PRUNE_FIRST_MS);
+  firstPrune.unref();
+  const pruneTimer = setInterval(pruneOld, PRUNE_EVERY_MS);
+  pruneTimer.unref();
   const unsubscribe = onEventsRecorded(kick);
   kick();
 
@@ -141,8 +150,11 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
     async stop() {
       running = false;
       clearInterval(timer);
+      clearTimeout(firstPrune);
+      clearInterval(pruneTimer);
       unsubscribe();
       await pumping;
+      await pruning;
       await Promise.all([...inFlight]);
     },
   };
