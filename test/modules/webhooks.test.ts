@@ -8,7 +8,12 @@ import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { startReceiver, verifyAsSigned, type Receiver } from '../helpers/webhook-receiver.ts';
 import { recordAnalyticsUpdated, recordEvents } from '../../src/modules/webhooks/webhook-events.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
-import { claimDue, fanOut, settleAttempts } from '../../src/modules/webhooks/deliveries.service.ts';
+import {
+  claimDue,
+  fanOut,
+  prune,
+  settleAttempts,
+} from '../../src/modules/webhooks/deliveries.service.ts';
 import { sendDelivery } from '../../src/modules/webhooks/webhook-sender.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
@@ -244,6 +249,33 @@ describeEachDialect(
       await call('POST', `/v2/webhooks/${hook.webhookId}/disable`);
       await recordAnalyticsUpdated(t.ctx.db, co.companyId, 'pst_2', START);
       assert.deepEqual(await stored(), ['analytics.updated'], 'a disabled endpoint wants nothing');
+    });
+
+    test('events older than the retention go with their deliveries and log', async () => {
+      const { t, co } = await setup();
+      await emit(t, co.companyId, 'upl_old');
+      await deliverDue(t.ctx);
+      t.clock.set('2026-04-02T10:00:00.000Z');
+      await emit(t, co.companyId, 'upl_new');
+      await deliverDue(t.ctx);
+      // Earlier tests' events (other companies) are older too.
+      assert.ok((await prune(t.ctx, new Date('2026-03-03T10:00:00.000Z'))) >= 1);
+      const count = async (table: 'webhook_events' | 'webhook_deliveries' | 'webhook_attempts') =>
+        (
+          await t.ctx.db
+            .selectFrom(table)
+            .select('id')
+            .where('company_id', '=', co.companyId)
+            .execute()
+        ).length;
+      assert.deepEqual(
+        [
+          await count('webhook_events'),
+          await count('webhook_deliveries'),
+          await count('webhook_attempts'),
+        ],
+        [1, 1, 1],
+      );
     });
 
     test('a failing receiver is retried on the schedule until it recovers', async () => {
