@@ -4,10 +4,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
-import { installErrorHandlers } from './http/errors.ts';
+import { frameworkErrorHandler, installErrorHandlers } from './http/errors.ts';
 import { makeClientErrorHandler } from './http/client-errors.ts';
 import { compileValidator } from './http/validation.ts';
 import { makeAuthHook } from './http/auth.ts';
+import { guardNul } from './http/nul-guard.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { upstreamRequestId } from './http/upstream-request-id.ts';
 import { installOpsHooks, opsRoutes } from './ops/ops.routes.ts';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     clientErrorHandler: makeClientErrorHandler(nextRequestId, (err, requestId, status) =>
       logger?.info({ err, requestId, status }, 'malformed request refused'),
     ),
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: ctx.config.bodyLimit,
     // A request that comes on a kept-alive connection while the server closes is answered
     // as usual (with `Connection: close`, see installOpsHooks), not refused with a 503:
@@ -135,6 +137,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(swagger, openapiOptions(ctx.config.publicUrl, webhookDocs()));
   app.addHook('onRequest', makeAuthHook(ctx));
+  app.addHook('preValidation', guardNul);
   await app.register(opsRoutes(ops));
 
   await app.register(

@@ -2,7 +2,9 @@
 // The session lives in the database (users.service.ts); the cookie holds only its secret.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { isUnstorableText } from '../db/errors.ts';
 import type { UserRole } from '../db/types.ts';
+import { unstorableText } from '../http/errors.ts';
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../lib/crypto.ts';
 import type { Actor } from '../modules/activity/activity.service.ts';
@@ -131,6 +133,9 @@ export function errorPageOf(
   }
   if (err.statusCode === 413 || err.statusCode === 400 || err.statusCode === 415) {
     return { status: err.statusCode, message: err.message, internal: false };
+  }
+  if (isUnstorableText(err)) {
+    return { status: 400, message: unstorableText().message, internal: false };
   }
   return {
     status: 500,

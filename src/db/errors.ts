@@ -12,3 +12,13 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isDeadlock(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === '40P01';
 }
+
+/**
+ * True when PostgreSQL refused a text value it cannot store in its encoding (a NUL
+ * character, 22021, or a character with no equivalent, 22P05): the input's fault, so the
+ * request is answered as invalid rather than failed.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '22021' || code === '22P05';
+}

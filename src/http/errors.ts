@@ -1,8 +1,9 @@
 // Rendering of errors (SPEC 7): the envelope, the framework's own errors (bad JSON,
 // wrong content type, oversize bodies, validation) mapped onto the catalog, unknown
 // errors masked, and the answers for unknown routes (404) and methods (405).
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { isUnstorableText } from '../db/errors.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { validationError } from './validation.ts';
 
@@ -14,9 +15,22 @@ export function envelope(err: ApiError, requestId: string): ErrorEnvelope {
   return { error: { code: err.code, message: err.message, hint: err.hint, requestId } };
 }
 
+/** The answer when the database refuses a text value (a NUL character) as unstorable. */
+export function unstorableText(): ApiError {
+  return new ApiError(
+    'invalid_request',
+    'A text value contains a character that cannot be stored',
+    {
+      hint: 'Remove NUL characters (U+0000) from the text fields and send the request again.',
+    },
+  );
+}
+
 /** Maps framework errors (bad JSON, wrong content type, oversize bodies) onto the catalog. */
 export function toApiError(err: FastifyError, bodyLimit: number): ApiError | null {
   if (err instanceof ApiError) return err;
+  // A backstop behind nul-guard.ts: whatever way a value the database cannot store got in.
+  if (isUnstorableText(err)) return unstorableText();
   if (err.validation) return validationError(err.validation, err.validationContext ?? 'body');
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -50,6 +64,45 @@ export function toApiError(err: FastifyError, bodyLimit: number): ApiError | nul
     return new ApiError('unsupported_media_type', 'Content-Type is not supported here');
   }
   return null;
+}
+
+/**
+ * The router's own refusals, before any route or hook runs: a path whose percent-encoding
+ * does not decode (`/v2/posts/%ZZ`) or a path parameter past the router's length limit.
+ * Both answer in the envelope with the request id, like every other error.
+ */
+export function frameworkErrorHandler(
+  err: FastifyError,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const path = req.raw.url?.split('?')[0] ?? '/';
+  const apiErr =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError('invalid_request', `A path segment of ${shown(path)} is too long`, {
+          hint: 'Check the id in the path: ids are at most 200 characters.',
+        })
+      : err.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(
+            'invalid_request',
+            `The path ${shown(path)} has malformed percent-encoding`,
+            {
+              hint: 'Percent-encode path segments as UTF-8 (encodeURIComponent): "%" followed by two hex digits.',
+            },
+          )
+        : null;
+  if (!apiErr) {
+    req.log.error({ err }, 'router error');
+    const masked = new ApiError('internal_error', 'An unexpected error occurred');
+    void reply.status(500).header('x-request-id', req.id).send(envelope(masked, req.id));
+    return;
+  }
+  void reply.status(apiErr.status).header('x-request-id', req.id).send(envelope(apiErr, req.id));
+}
+
+/** A path as it may be quoted back: bounded, so a long one does not fill the message. */
+function shown(path: string): string {
+  return JSON.stringify(path.length > 120 ? `${path.slice(0, 117)}...` : path);
 }
 
 /**
