@@ -221,50 +221,52 @@ function attemptKeys(email: string, address: string): { account: string; address
   return { account: `email:${email}`, address: `ip:${address}` };
 }
 
-/** Seconds until the limit on these keys lifts; 0 when sign-in may be tried. */
-async function limitedFor(db: DbOrTx, keys: { account: string; address: string }, now: Date) {
-  const since = now.getTime() - ATTEMPT_WINDOW_MS;
-  let wait = 0;
-  for (const row of await attempts.findAttempts(db, [keys.account, keys.address])) {
-    const start = Date.parse(row.window_start);
-    if (start < since) continue;
-    const max = row.key === keys.account ? MAX_FAILURES_PER_ACCOUNT : MAX_FAILURES_PER_ADDRESS;
-    if (row.failures >= max) {
-      wait = Math.max(wait, Math.ceil((start + ATTEMPT_WINDOW_MS - now.getTime()) / 1000));
-    }
-  }
-  return wait;
+/** A key sign-in attempts are counted under, and how many a window allows. */
+export interface AttemptLimit {
+  key: string;
+  max: number;
 }
 
 /**
- * Seconds until sign-ins under `key` may be tried again (0: now), for sign-in forms of other
- * modules (the workers' page) that count their failures per client address in the same table
- * and window as the dashboard's sign-in, under a key of their own.
+ * Reserves one sign-in attempt under each key, in order, before the secret is checked:
+ * at most `max` attempts per key are ever checked in a window, however many arrive at
+ * once and on however many replicas. Returns 0 when every key was reserved; otherwise
+ * nothing stays reserved and the answer is the seconds until the refusing key's window
+ * ends. A failed attempt keeps its reservations (that is its count); a successful one
+ * gives them back with `releaseSignInAttempts`. Sign-in forms of other modules (the
+ * workers' page) count theirs in the same table and window, under keys of their own.
  */
-export async function addressLimitedFor(db: Db, clock: Clock, key: string): Promise<number> {
+export async function reserveSignInAttempt(
+  db: Db,
+  clock: Clock,
+  limits: readonly AttemptLimit[],
+): Promise<number> {
   const now = clock.now();
-  const since = now.getTime() - ATTEMPT_WINDOW_MS;
-  let wait = 0;
-  for (const row of await attempts.findAttempts(db, [key])) {
-    const start = Date.parse(row.window_start);
-    if (start >= since && row.failures >= MAX_FAILURES_PER_ADDRESS) {
-      wait = Math.ceil((start + ATTEMPT_WINDOW_MS - now.getTime()) / 1000);
+  const at = now.toISOString();
+  const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
+  const reserved: string[] = [];
+  for (const { key, max } of limits) {
+    if (await attempts.reserveAttempt(db, key, max, at, since)) {
+      reserved.push(key);
+      continue;
     }
+    await releaseSignInAttempts(db, reserved);
+    const row = await attempts.findAttempt(db, key);
+    const end = row ? Date.parse(row.window_start) + ATTEMPT_WINDOW_MS : now.getTime();
+    return Math.max(1, Math.ceil((end - now.getTime()) / 1000));
   }
-  return wait;
+  return 0;
 }
 
-/** One more failed sign-in under `key` (see addressLimitedFor). */
-export async function countAddressFailure(db: Db, clock: Clock, key: string): Promise<void> {
-  const now = clock.now();
-  const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
-  await attempts.countFailure(db, key, now.toISOString(), since);
+/** Gives back attempts reserved by `reserveSignInAttempt` (the sign-in succeeded). */
+export async function releaseSignInAttempts(db: Db, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await attempts.releaseAttempt(db, key);
 }
 
 /**
  * Checks the email and password; on success opens a session and returns its cookie secret
  * with the session. Refused with SignInRefused('limited') once an account or an address
- * has failed too often in the window, before the password is even checked.
+ * has used its attempts of the window, before the password is even checked.
  */
 export async function signIn(
   db: Db,
@@ -274,20 +276,20 @@ export async function signIn(
   const now = clock.now();
   const email = input.email.trim().toLowerCase();
   const keys = attemptKeys(email, input.address);
-  const wait = await limitedFor(db, keys, now);
+  const wait = await reserveSignInAttempt(db, clock, [
+    { key: keys.account, max: MAX_FAILURES_PER_ACCOUNT },
+    { key: keys.address, max: MAX_FAILURES_PER_ADDRESS },
+  ]);
   if (wait > 0) throw new SignInRefused('limited', wait);
   const user = email.length <= 254 ? await repo.findByEmail(db, email) : undefined;
   decoyHash ??= hash(randomToken(12));
   const passwordHash = user?.password_hash ?? (await decoyHash);
   const ok = input.password.length <= 1024 && (await verify(passwordHash, input.password));
-  if (!user || !ok || user.disabled_at !== null) {
-    const at = now.toISOString();
-    const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
-    await attempts.countFailure(db, keys.account, at, since);
-    await attempts.countFailure(db, keys.address, at, since);
-    throw new SignInRefused('invalid');
-  }
+  // A refused attempt keeps its reservations: they are its count as a failure.
+  if (!user || !ok || user.disabled_at !== null) throw new SignInRefused('invalid');
+  // A success wipes the account's failures and gives back the address's reservation.
   await attempts.clearAttempts(db, keys.account);
+  await releaseSignInAttempts(db, [keys.address]);
   const token = randomToken(32);
   const at = now.toISOString();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();

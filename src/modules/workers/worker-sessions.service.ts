@@ -10,7 +10,11 @@ import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
-import { addressLimitedFor, countAddressFailure } from '../users/users.service.ts';
+import {
+  MAX_FAILURES_PER_ADDRESS,
+  releaseSignInAttempts,
+  reserveSignInAttempt,
+} from '../users/users.service.ts';
 import * as sessions from './worker-sessions.repository.ts';
 import { verifyWorkerToken } from './workers.service.ts';
 
@@ -44,8 +48,8 @@ function addressKey(address: string): string {
 
 /**
  * Checks the worker token; on success opens a session and returns its cookie secret with
- * the session. Refused with WorkerSignInRefused('limited') once the address has failed
- * too often in the window, before the token is even checked.
+ * the session. Refused with WorkerSignInRefused('limited') once the address has used its
+ * attempts of the window, before the token is even checked.
  */
 export async function signInWorker(
   db: Db,
@@ -53,14 +57,13 @@ export async function signInWorker(
   input: { token: string; address: string },
 ): Promise<{ secret: string; session: WorkerSession }> {
   const key = addressKey(input.address);
-  const wait = await addressLimitedFor(db, clock, key);
+  const wait = await reserveSignInAttempt(db, clock, [{ key, max: MAX_FAILURES_PER_ADDRESS }]);
   if (wait > 0) throw new WorkerSignInRefused('limited', wait);
   const token = input.token.trim();
   const worker = token.length <= 200 ? await verifyWorkerToken(db, token) : null;
-  if (!worker) {
-    await countAddressFailure(db, clock, key);
-    throw new WorkerSignInRefused('invalid');
-  }
+  // A refused attempt keeps its reservation: that is its count as a failure.
+  if (!worker) throw new WorkerSignInRefused('invalid');
+  await releaseSignInAttempts(db, [key]);
   const now = clock.now();
   const at = now.toISOString();
   const secret = randomToken(32);
