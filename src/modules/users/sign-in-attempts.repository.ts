@@ -13,7 +13,7 @@ export async function findAttempt(
 
 /**
  * Reserves one attempt under `key` when fewer than `max` are counted in the window (a
- * window that started before `since` is over: a new one starts at `at`). One statement,
+ * window that started at or before `since` is over: a new one starts at `at`). One statement,
  * so concurrent attempts on any number of replicas never pass the limit between them: on
  * PostgreSQL the upsert locks the row and its condition is checked again after the lock,
  * and SQLite writes one statement at a time. False when the limit is reached.
@@ -34,20 +34,20 @@ export async function reserveAttempt(
         .doUpdateSet((eb) => ({
           failures: eb
             .case()
-            .when('sign_in_attempts.window_start', '<', since)
+            .when('sign_in_attempts.window_start', '<=', since)
             .then(1)
             .else(eb('sign_in_attempts.failures', '+', 1))
             .end(),
           window_start: eb
             .case()
-            .when('sign_in_attempts.window_start', '<', since)
+            .when('sign_in_attempts.window_start', '<=', since)
             .then(at)
             .else(eb.ref('sign_in_attempts.window_start'))
             .end(),
         }))
         .where((eb) =>
           eb.or([
-            eb('sign_in_attempts.window_start', '<', since),
+            eb('sign_in_attempts.window_start', '<=', since),
             eb('sign_in_attempts.failures', '<', max),
           ]),
         ),
