@@ -22,3 +22,12 @@ export function isUnstorableText(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === '22021' || code === '22P05';
 }
+
+/**
+ * True when PostgreSQL detected a deadlock (40P01) or a serialization failure (40001): the
+ * transaction was rolled back whole, and running it again may well succeed.
+ */
+export function isRetryableConflict(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '40P01' || code === '40001';
+}

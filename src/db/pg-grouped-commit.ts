@@ -4,7 +4,9 @@
 // lets a company commit one create per flush. Creates that arrive together
 // therefore run in one transaction, in two phases:
 //
-// - every unit's `work` first (its inserts), in arrival order;
+// - every unit's `work` first (its inserts), in ascending `claims` (the unique
+//   key a unit claims first, such as its Idempotency-Key) and then arrival, so
+//   two groups claiming the same keys in two processes take them in one order;
 // - then every unit's `finish` (the counter updates), ordered by `order` and
 //   then arrival, so the shared rows are locked only for the last statements
 //   of the group and always in the same order, in whichever process;
@@ -13,10 +15,14 @@
 //
 // A unit is atomic: when its work or finish throws, the transaction is rolled
 // back, that unit fails with its error, and the group runs again without it.
+// A deadlock or serialization failure is nobody's fault: PostgreSQL rolled
+// the whole transaction back to let another one through, so the group runs
+// again whole, a bounded number of times, before its unit fails with it.
 // A unit may therefore run more than once (only its last run commits), and
 // must do nothing but database work through `tx`. Several groups run at once,
 // each on its own connection; the units of a group run one after another, so
 // conditional writes (caps, unique keys) stay exact.
+import { isRetryableConflict } from './errors.ts';
 import type { Db, DbOrTx } from './types.ts';
 
 /** Units per transaction at most, as on SQLite (grouped-commit.ts). */
@@ -27,6 +33,8 @@ const MAX_GROUP = 16;
  * that reads need.
  */
 const MAX_RUNNING = 3;
+/** Runs of a group that PostgreSQL rolled back for a deadlock, before a unit fails with it. */
+const CONFLICT_ATTEMPTS = 5;
 
 export interface GroupedUnit<T> {
   work: (tx: DbOrTx) => Promise<T>;
@@ -34,6 +42,8 @@ export interface GroupedUnit<T> {
   finish?: (tx: DbOrTx, value: T) => Promise<void>;
   /** Finishes run in ascending `order` (then arrival), so shared rows lock in one order. */
   order?: string;
+  /** Works run in ascending `claims` (then arrival): the unique key the work claims first. */
+  claims?: string;
 }
 
 type Queued = {
@@ -77,8 +87,12 @@ class PgGroupCommitter {
     });
   }
 
-  private async runGroup(group: Queued[]): Promise<void> {
-    let left = group;
+  private async runGroup(arrived: Queued[]): Promise<void> {
+    let left = arrived
+      .map((q, i) => ({ q, i }))
+      .sort((a, b) => compare(a.q.unit.claims, b.q.unit.claims) || a.i - b.i)
+      .map(({ q }) => q);
+    let conflicts = 0;
     while (left.length > 0) {
       let outcome: { values: unknown[] } | { failed: number; failure: unknown };
       try {
@@ -91,6 +105,11 @@ class PgGroupCommitter {
       if ('values' in outcome) {
         left.forEach((q, i) => q.resolve(outcome.values[i]));
         return;
+      }
+      if (isRetryableConflict(outcome.failure) && ++conflicts < CONFLICT_ATTEMPTS) {
+        // The other transaction goes on; this one waits a moment, then runs again whole.
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * conflicts));
+        continue;
       }
       const failed = left[outcome.failed] as Queued;
       failed.reject(outcome.failure);

@@ -1,7 +1,9 @@
 // Idempotency across replicas (reliability B2): two service instances on one PostgreSQL
 // database receive the same create with the same Idempotency-Key at once, ten times each,
 // fifty times over. Every time exactly one request creates the post; the others return it
-// (200) or say the key is in use (409); never a second post.
+// (200) or say the key is in use (409); never a second post. And many keys at once, each
+// sent to both replicas in another order: one 201 and one 200 replay for every key, never
+// a deadlock answered as a 500.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
@@ -12,6 +14,18 @@ import { openContext } from '../../src/bootstrap.ts';
 
 const REPEATS = 50;
 const PER_REPLICA = 10;
+const ROUNDS = 12;
+const KEYS_PER_ROUND = 32;
+
+/** A shuffled copy (Fisher-Yates), so each replica sees the keys in an order of its own. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
 
 describeEachDialect('idempotency across replicas', (get, dialect) => {
   test(
@@ -53,6 +67,59 @@ describeEachDialect('idempotency across replicas', (get, dialect) => {
           .where('company_id', '=', co.companyId)
           .execute();
         assert.equal(posts.length, REPEATS, 'one post per key');
+      } finally {
+        await otherApp.close();
+        await other.close();
+      }
+    },
+  );
+
+  test(
+    'many keys at once, each to both replicas: one 201 and one 200 for every key',
+    { skip: dialect === 'sqlite' && 'the embedded database serves one process' },
+    async () => {
+      const t = get();
+      const co = await seedCompany(t, { plan: 'scale' });
+      const call = client(t, co.key);
+      const accountIds = await makeAccounts(call, 2);
+      const media = [await readyUpload(t, call, 'h264-noaudio.mp4')];
+      await t.ctx.thumbnails.idle();
+      const other = await openContext(t.config, { clock: t.clock, skipMigrations: true });
+      const otherApp = await buildApp(other.ctx);
+      await otherApp.ready();
+      const calls = [call, client({ ...t, app: otherApp, ctx: other.ctx }, co.key)];
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          const keys = Array.from({ length: KEYS_PER_ROUND }, (_, i) => `burst-${round}-${i}`);
+          const sent = calls.flatMap((c) =>
+            shuffled(keys).map(async (key) => ({
+              key,
+              res: await c(
+                'POST',
+                '/v2/posts',
+                { media, accountIds, caption: key },
+                { 'idempotency-key': key },
+              ),
+            })),
+          );
+          const byKey = new Map<string, number[]>();
+          for (const { key, res } of await Promise.all(sent)) {
+            assert.ok(
+              res.status === 200 || res.status === 201,
+              `round ${round} ${key}: ${res.status} ${JSON.stringify(res.body)}`,
+            );
+            byKey.set(key, [...(byKey.get(key) ?? []), res.status]);
+          }
+          for (const [key, statuses] of byKey) {
+            assert.deepEqual(statuses.sort(), [200, 201], `round ${round} ${key}`);
+          }
+        }
+        const posts = await t.ctx.db
+          .selectFrom('posts')
+          .select('id')
+          .where('company_id', '=', co.companyId)
+          .execute();
+        assert.equal(posts.length, ROUNDS * KEYS_PER_ROUND, 'one post per key');
       } finally {
         await otherApp.close();
         await other.close();

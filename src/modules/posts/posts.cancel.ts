@@ -3,7 +3,7 @@
 // items and their history stay.
 import type { AppContext } from '../../context.ts';
 import type { QueueItemsTable } from '../../db/types.ts';
-import { isDeadlock } from '../../db/errors.ts';
+import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
 import { readPost } from './posts.create.ts';
 import * as items from '../items/items.service.ts';
@@ -33,23 +33,16 @@ function skipReason(status: string): SkipReason {
   }
 }
 
-/** Attempts of the cancel transaction when PostgreSQL breaks a deadlock. */
-const ATTEMPTS = 3;
-
 export async function cancelPost(
   ctx: AppContext,
   companyId: string,
   postId: string,
   accountId: string | undefined,
 ): Promise<CancelledPostOut> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const cancellation = await cancelInTransaction(ctx, companyId, postId, accountId);
-      return { ...(await readPost(ctx, companyId, postId)), cancellation };
-    } catch (err) {
-      if (!isDeadlock(err) || attempt >= ATTEMPTS) throw err;
-    }
-  }
+  const cancellation = await retryingConflicts(() =>
+    cancelInTransaction(ctx, companyId, postId, accountId),
+  );
+  return { ...(await readPost(ctx, companyId, postId)), cancellation };
 }
 
 /**

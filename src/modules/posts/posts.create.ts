@@ -8,6 +8,7 @@ import type {
 } from '../../db/types.ts';
 import { runGrouped } from '../../db/grouped-commit.ts';
 import { runGroupedPg } from '../../db/pg-grouped-commit.ts';
+import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../../access.ts';
@@ -346,7 +347,12 @@ export async function createPost(
           await count(tx, replay);
           return replay;
         })
-      : await runGroupedPg(ctx.db, { work: insert, finish: count, order: companyId });
+      : await runGroupedPg(ctx.db, {
+          work: insert,
+          finish: count,
+          order: companyId,
+          ...(idempotencyKey ? { claims: `${companyId}\n${idempotencyKey}` } : {}),
+        });
   if (replayOf) return { post: await readPost(ctx, companyId, replayOf), replay: true };
   if (kind === 'carousel') onCarousel({ ...post });
   const thumbnail = uploads.get(post.thumbnail_upload_id as string);
@@ -401,68 +407,71 @@ export async function queuePost(
   const at = now.toISOString();
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);
 
-  const replayOf = await ctx.db.transaction().execute(async (tx) => {
-    if (idempotencyKey) {
-      const replay = await claimKey(tx, {
-        companyId,
-        operation: `queue-post:${postId}`,
-        key: idempotencyKey,
-        hash: requestHash(input),
+  // Run again whole if PostgreSQL breaks a deadlock with a concurrent queue or release.
+  const replayOf = await retryingConflicts(() =>
+    ctx.db.transaction().execute(async (tx) => {
+      if (idempotencyKey) {
+        const replay = await claimKey(tx, {
+          companyId,
+          operation: `queue-post:${postId}`,
+          key: idempotencyKey,
+          hash: requestHash(input),
+          postId,
+          now,
+        });
+        if (replay) return replay;
+      }
+      const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
+      if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
+      const existing = await itemsOfPost(tx, companyId, postId);
+      if (isPublished(existing)) {
+        throw new ApiError('post_already_published', `Post ${postId} is already published`);
+      }
+      if (post.media_state !== 'ready') {
+        throw new ApiError(
+          'media_not_ready',
+          post.media_state === 'failed'
+            ? `Post ${postId} has no usable media: ${post.media_error ?? 'rendering failed'}`
+            : `Post ${postId} media is still being prepared`,
+        );
+      }
+      const byAccount = new Map(existing.map((i) => [i.account_id, i]));
+      for (const [i, accountId] of input.accountIds.entries()) {
+        const item = byAccount.get(accountId);
+        if (item && !isFinal(item.status)) {
+          throw new ApiError(
+            'duplicate_queue_item',
+            `/accountIds/${i}: post ${postId} is already queued for account ${accountId}`,
+          );
+        }
+      }
+      const patch = metadataPatch(input);
+      if (Object.keys(patch).length > 0) {
+        if (!isEditable(existing)) {
+          throw new ApiError(
+            'post_not_editable',
+            `Post ${postId} is past editing; only contentGroupIds can change`,
+          );
+        }
+        await repo.updatePost(tx, postId, { ...patch, updated_at: at });
+      }
+      const fresh = newItems(companyId, postId, input.accountIds, input, true, at);
+      // Items that ended failed or cancelled for an account are queued again deliberately.
+      const revived = fresh.filter((f) => byAccount.has(f.account_id));
+      const added = fresh.filter((f) => !byAccount.has(f.account_id));
+      await consumePostQuota(tx, plan, companyId, now, fresh.length);
+      await queueAgain(
+        tx,
         postId,
-        now,
-      });
-      if (replay) return replay;
-    }
-    const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
-    if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-    const existing = await itemsOfPost(tx, companyId, postId);
-    if (isPublished(existing)) {
-      throw new ApiError('post_already_published', `Post ${postId} is already published`);
-    }
-    if (post.media_state !== 'ready') {
-      throw new ApiError(
-        'media_not_ready',
-        post.media_state === 'failed'
-          ? `Post ${postId} has no usable media: ${post.media_error ?? 'rendering failed'}`
-          : `Post ${postId} media is still being prepared`,
+        added,
+        revived.map((fresh) => ({
+          oldId: (byAccount.get(fresh.account_id) as QueueItemsTable).id,
+          fresh,
+        })),
+        at,
       );
-    }
-    const byAccount = new Map(existing.map((i) => [i.account_id, i]));
-    for (const [i, accountId] of input.accountIds.entries()) {
-      const item = byAccount.get(accountId);
-      if (item && !isFinal(item.status)) {
-        throw new ApiError(
-          'duplicate_queue_item',
-          `/accountIds/${i}: post ${postId} is already queued for account ${accountId}`,
-        );
-      }
-    }
-    const patch = metadataPatch(input);
-    if (Object.keys(patch).length > 0) {
-      if (!isEditable(existing)) {
-        throw new ApiError(
-          'post_not_editable',
-          `Post ${postId} is past editing; only contentGroupIds can change`,
-        );
-      }
-      await repo.updatePost(tx, postId, { ...patch, updated_at: at });
-    }
-    const fresh = newItems(companyId, postId, input.accountIds, input, true, at);
-    // Items that ended failed or cancelled for an account are queued again deliberately.
-    const revived = fresh.filter((f) => byAccount.has(f.account_id));
-    const added = fresh.filter((f) => !byAccount.has(f.account_id));
-    await consumePostQuota(tx, plan, companyId, now, fresh.length);
-    await queueAgain(
-      tx,
-      postId,
-      added,
-      revived.map((fresh) => ({
-        oldId: (byAccount.get(fresh.account_id) as QueueItemsTable).id,
-        fresh,
-      })),
-      at,
-    );
-    return null;
-  });
+      return null;
+    }),
+  );
   return { post: await readPost(ctx, companyId, replayOf ?? postId), replay: replayOf !== null };
 }
