@@ -26,6 +26,15 @@ const CONTENT_TYPES: Record<string, string> = {
   '.heic': 'image/heic',
 };
 
+/** The content type a file name or URL path implies by its extension, if it names one. */
+export function contentTypeOf(pathOrUrl: string): string | undefined {
+  const path = /^https?:\/\//i.test(pathOrUrl) ? new URL(pathOrUrl).pathname : pathOrUrl;
+  return CONTENT_TYPES[extname(path).toLowerCase()];
+}
+
+/** What a type list in an error message says: the extensions the helper recognises. */
+const KNOWN_TYPES = [...new Set(Object.values(CONTENT_TYPES))].join(', ');
+
 export interface UploadOptions {
   /** A file to send; filename, size and (by extension) content type come from it. */
   path?: string;
@@ -85,10 +94,13 @@ async function uploadRemote(
   sourceUrl: string,
   options: UploadOptions & WaitOptions,
 ): Promise<Upload> {
-  const type =
-    options.contentType ?? CONTENT_TYPES[extname(new URL(sourceUrl).pathname).toLowerCase()];
+  const type = options.contentType ?? contentTypeOf(sourceUrl);
   const kind = options.kind ?? (type ? (type.startsWith('video/') ? 'video' : 'image') : null);
-  if (!kind) throw new TypeError(`kind ('video' or 'image') is needed for ${sourceUrl}`);
+  if (!kind) {
+    throw new TypeError(
+      `the URL's extension does not tell whether ${sourceUrl} is a video or an image: give kind ('video' or 'image')`,
+    );
+  }
   const { data: created } = await api.POST('/v2/uploads', {
     body: { kind, sourceUrl, ...(options.filename ? { filename: options.filename } : {}) },
   });
@@ -139,8 +151,12 @@ interface Source {
 async function describeSource(options: UploadOptions): Promise<Source> {
   if (options.path) {
     const path = options.path;
-    const contentType = options.contentType ?? CONTENT_TYPES[extname(path).toLowerCase()];
-    if (!contentType) throw new TypeError(`contentType is needed for ${basename(path)}`);
+    const contentType = options.contentType ?? contentTypeOf(path);
+    if (!contentType) {
+      throw new TypeError(
+        `the extension of ${basename(path)} does not tell its content type: give contentType (${KNOWN_TYPES})`,
+      );
+    }
     return {
       open: () => createReadStream(path),
       filename: options.filename ?? basename(path),

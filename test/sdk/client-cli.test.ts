@@ -223,6 +223,14 @@ describe('slotline-client', { timeout: 300_000 }, () => {
     assert.match(nofile.stderr, /^error: .*no such file/i);
     assert.doesNotMatch(nofile.stderr, /\n\s+at /);
 
+    const untyped = await finished(cli(env, ['upload', 'package.json']));
+    assert.equal(untyped.code, 2);
+    assert.match(untyped.stderr, /^slotline-client: the extension of package\.json does not tell/);
+    assert.match(untyped.stderr, /pass --content-type/);
+    const unkinded = await finished(cli(env, ['upload', 'https://example.com/media']));
+    assert.equal(unkinded.code, 2);
+    assert.match(unkinded.stderr, /^slotline-client: .*pass --kind video or --kind image/);
+
     const usage = await finished(cli(env, ['post', '--media', 'upl_1']));
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--account/);

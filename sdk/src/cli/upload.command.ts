@@ -1,6 +1,6 @@
 // `slotline-client upload <file | url>`: sends a file (or has the service fetch a URL) and
 // prints the ready upload's id, or the upload as JSON.
-import { uploadFile } from '../upload.ts';
+import { contentTypeOf, uploadFile } from '../upload.ts';
 import { progressReporter } from './progress.ts';
 import { UsageError, stringOption, type CommandContext } from './shared.ts';
 
@@ -28,8 +28,21 @@ Options:
     const kind = kindOption(stringOption(values, 'kind'));
     const contentType = stringOption(values, 'content-type');
     const common = { ...(kind ? { kind } : {}), ...(contentType ? { contentType } : {}) };
+    const remote = /^https?:\/\//i.test(target);
+    // Said here as the options to pass, rather than by the library as its own fields.
+    const typed = contentType ?? contentTypeOf(target);
+    if (remote && !kind && !typed) {
+      throw new UsageError(
+        `the extension of ${target} does not tell whether it is a video or an image: pass --kind video or --kind image`,
+      );
+    }
+    if (!remote && !typed) {
+      throw new UsageError(
+        `the extension of ${target} does not tell its content type: pass --content-type (for example video/mp4, video/quicktime, image/png or image/jpeg)`,
+      );
+    }
     let upload;
-    if (/^https?:\/\//i.test(target)) {
+    if (remote) {
       upload = await uploadFile(api, { ...common, sourceUrl: target });
     } else {
       const progress = progressReporter(io.err, io.errIsTty);
