@@ -128,7 +128,7 @@ export const ERROR_CATALOG = {
   },
   file_too_large: {
     status: 413,
-    hint: 'Send a smaller file (SPEC limits: 200 MB video, 50 MiB image).',
+    hint: 'Send a smaller file: videos may be at most 200 MB (209,715,200 bytes), images 50 MiB.',
   },
   request_too_large: { status: 413, hint: 'Send a smaller JSON body.' },
   unsupported_media_type: {

@@ -532,7 +532,16 @@ describeEachDialect('security suite', (get) => {
       const res = await sendAs(t, worker.tokenA, op, idsOfA);
       assert.equal(res.status, 401, `${op.operationId}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error.code, 'unauthorized', op.operationId);
+      // Said as what it is, whether the token is live or not.
+      assert.match(res.body.error.message, /worker tokens work only on \/worker\/v1/);
     }
+    const revoked = await sendAs(
+      t,
+      worker.revoked,
+      ops.find((o) => o.scopes !== null)!,
+      idsOfA,
+    );
+    assert.match(revoked.body.error.message, /worker tokens work only on \/worker\/v1/);
   });
 
   test('worker requests count against no company’s request meter', async () => {

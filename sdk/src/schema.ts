@@ -1228,7 +1228,7 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
-    /** @description The error envelope (SPEC 7) */
+    /** @description The error envelope of every unsuccessful response */
     ErrorEnvelope: {
       error: {
         /**

@@ -21,9 +21,15 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-function unauthorized(message: string): ApiError {
-  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
+function unauthorized(message: string, hint?: string): ApiError {
+  return new ApiError('unauthorized', message, {
+    headers: { 'www-authenticate': 'Bearer' },
+    ...(hint ? { hint } : {}),
+  });
 }
+
+/** Worker tokens (`slw_...`, DECISIONS 6) have a prefix of their own, unlike any API key. */
+const WORKER_TOKEN = /^slw_/;
 
 /**
  * The onRequest hook. A key seen before and unchanged since, of a company with
@@ -68,6 +74,12 @@ function authenticateRequest(
   const secret = m[1] as string;
   const known = ctx.access.knownKey(secret);
   if (known) return admit(ctx, req, reply, known);
+  if (WORKER_TOKEN.test(secret)) {
+    throw unauthorized(
+      'A worker token was sent; worker tokens work only on /worker/v1',
+      'Call /v2 with a company API key (sl_...) as "Authorization: Bearer <API_KEY>"; use the worker token on /worker/v1.',
+    );
+  }
   return ctx.access.verifyKey(secret).then((principal) => admit(ctx, req, reply, principal));
 }
 

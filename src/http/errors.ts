@@ -48,8 +48,8 @@ export function toApiError(err: FastifyError, bodyLimit: number): ApiError | nul
         },
       );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('invalid_request', `Request body is not valid JSON: ${err.message}`, {
-        hint: 'Send a well-formed JSON document.',
+      return new ApiError('invalid_request', 'Request body is not valid JSON', {
+        hint: 'Send one well-formed JSON document: check its quotes, commas and brackets, and that nothing follows it.',
       });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('invalid_request', 'Content-Length does not match the body', {

@@ -19,7 +19,11 @@ export const ErrorEnvelope = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { $id: 'ErrorEnvelope', additionalProperties: false, description: 'The error envelope (SPEC 7)' },
+  {
+    $id: 'ErrorEnvelope',
+    additionalProperties: false,
+    description: 'The error envelope of every unsuccessful response',
+  },
 );
 
 export function ref<T extends TSchema & { $id?: string }>(schema: T) {

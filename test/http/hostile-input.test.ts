@@ -139,6 +139,15 @@ describeEachDialect('NUL characters and malformed paths', (get) => {
     }
   });
 
+  test("a body that is not JSON is refused in the service's own words", async () => {
+    for (const payload of ['{"name": }', '{"name": "x"', 'nope', '{"a":1}}']) {
+      const res = await call('POST', '/v2/content-tags', payload);
+      assertApiError(res, 400, 'invalid_request');
+      assert.equal(res.body.error.message, 'Request body is not valid JSON');
+      assert.doesNotMatch(res.body.error.hint, /content-type is set/i);
+    }
+  });
+
   test('a path segment past the router limit answers invalid_request', async () => {
     const res = await call('GET', `/v2/posts/${'p'.repeat(600)}`);
     assertApiError(res, 400, 'invalid_request', { includes: 'too long' });
