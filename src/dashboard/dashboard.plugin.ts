@@ -2,7 +2,8 @@
 // encapsulated plugin with its own body parser (forms), templates, assets and session
 // auth. The API's bearer-key hook passes its routes by (`config.public`); this plugin's
 // own hook admits them by session cookie, checks CSRF on every state-changing request
-// and the role each route needs. Every asset comes from the installed packages.
+// and the role each route needs. Every asset comes from the installed packages, and every
+// response carries the security headers of headers.ts.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
+import { dashboardHeaders } from './headers.ts';
 import { accountPages } from './accounts.pages.ts';
 import { postPages } from './posts.pages.ts';
 import { schedulePages } from './schedule.pages.ts';
@@ -84,6 +86,12 @@ export function dashboardPlugin(ctx: AppContext) {
       route.config = { ...route.config, public: true };
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
+    // At send time, so redirects, error pages and assets carry them as pages do.
+    const headers = dashboardHeaders(ctx);
+    app.addHook('onSend', async (_req, reply, payload) => {
+      reply.headers(headers);
+      return payload;
+    });
     // Pages and assets go out compressed; every page masks its CSRF token afresh, so the
     // compressed sizes tell nothing about the secret.
     await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
@@ -108,7 +116,8 @@ export function dashboardPlugin(ctx: AppContext) {
 
     app.addHook('preHandler', async (req, reply) => {
       const config = req.routeOptions.config;
-      if (config.anonymous || req.url.startsWith(`${BASE}/assets/`)) return;
+      // Assets and unknown addresses need no session (the not-found page shows no data).
+      if (config.anonymous || req.is404 || req.url.startsWith(`${BASE}/assets/`)) return;
       const token = req.cookies[SESSION_COOKIE] ?? '';
       const user = await resolveSession(ctx.db, ctx.clock, token);
       if (!user) {
@@ -126,6 +135,15 @@ export function dashboardPlugin(ctx: AppContext) {
       if (internal) req.log.error({ err }, 'dashboard request failed');
       reply.code(status);
       return page(req, reply, 'error.eta', 'Error', { message, status });
+    });
+    // An unknown address under /dashboard is a page too (with this plugin's headers), not
+    // the API's JSON error.
+    app.setNotFoundHandler(async (req, reply) => {
+      reply.code(404);
+      return page(req, reply, 'error.eta', 'Not found', {
+        message: 'There is no page at this address.',
+        status: 404,
+      });
     });
 
     app.get('/', async (req, reply) => redirect(req, reply, `${BASE}/approvals`));
