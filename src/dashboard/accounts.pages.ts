@@ -16,6 +16,7 @@ import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { getCompanyRow } from '../modules/companies/companies.service.ts';
 import { listWorkers } from '../modules/workers/workers.service.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -100,7 +101,7 @@ export function accountPages(ctx: AppContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/accounts', async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { cursor?: unknown; done?: unknown };
+      const query = req.query as { cursor?: unknown };
       const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
       let result;
       try {
@@ -131,7 +132,7 @@ export function accountPages(ctx: AppContext) {
           ? `${BASE}/accounts?cursor=${encodeURIComponent(result.nextCursor)}`
           : null,
         first: cursor ? `${BASE}/accounts` : null,
-        done: typeof query.done === 'string' ? query.done : null,
+        done: takeFlash(ctx, req, reply),
         canEdit: user.role !== 'viewer',
       });
     });
@@ -154,8 +155,8 @@ export function accountPages(ctx: AppContext) {
           input as CreateAccountInput,
           actorOf(user),
         );
-        const done = `Created @${account.username} (${account.platform}).`;
-        return redirect(req, reply, `${BASE}/accounts?done=${encodeURIComponent(done)}`);
+        setFlash(ctx, req, reply, `Created @${account.username} (${account.platform}).`);
+        return redirect(req, reply, `${BASE}/accounts`);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         reply.code(err.status);
@@ -179,8 +180,8 @@ export function accountPages(ctx: AppContext) {
             }
             throw err;
           }
-          const done = pause ? 'Account paused.' : 'Account resumed.';
-          return redirect(req, reply, `${BASE}/accounts?done=${encodeURIComponent(done)}`);
+          setFlash(ctx, req, reply, pause ? 'Account paused.' : 'Account resumed.');
+          return redirect(req, reply, `${BASE}/accounts`);
         },
       );
     }

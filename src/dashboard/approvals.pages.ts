@@ -10,6 +10,7 @@ import { ApprovalError, approve, reject } from '../modules/items/items.service.t
 import { reviewMedia } from '../modules/posts/posts.review-media.ts';
 import { listPosts } from '../modules/posts/posts.list.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 /** Posts a page of the inbox shows. */
@@ -45,7 +46,7 @@ export function approvalPages(ctx: AppContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/approvals', async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { cursor?: unknown; done?: unknown };
+      const query = req.query as { cursor?: unknown };
       const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
       let result;
       try {
@@ -89,7 +90,7 @@ export function approvalPages(ctx: AppContext) {
         next: result.nextCursor
           ? `${BASE}/approvals?cursor=${encodeURIComponent(result.nextCursor)}`
           : null,
-        done: typeof query.done === 'string' ? query.done : null,
+        done: takeFlash(ctx, req, reply),
         canDecide: user.role !== 'viewer',
       });
     });
@@ -126,11 +127,8 @@ export function approvalPages(ctx: AppContext) {
         }
       }
       const verb = outcome === 'approve' ? 'approved' : 'rejected';
-      return redirect(
-        req,
-        reply,
-        `${BASE}/approvals?done=${encodeURIComponent(`${changed} ${verb}`)}`,
-      );
+      setFlash(ctx, req, reply, `${changed} ${verb}`);
+      return redirect(req, reply, `${BASE}/approvals`);
     });
   };
 }

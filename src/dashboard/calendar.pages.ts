@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { changePriority } from '../modules/items/items.service.ts';
 import { companyWeek } from '../modules/queue/calendar.service.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 // Formatters are costly to build and the page formats hundreds of dates: one per zone.
@@ -41,7 +42,7 @@ export function calendarPages(ctx: AppContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/calendar', async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { account?: unknown; done?: unknown };
+      const query = req.query as { account?: unknown };
       const only = typeof query.account === 'string' && query.account ? query.account : undefined;
       const weeks = await companyWeek(ctx, user.companyId, ctx.clock.now(), only);
       // Another company's account reads as an unknown one.
@@ -49,7 +50,7 @@ export function calendarPages(ctx: AppContext) {
       return page(req, reply, 'calendar.eta', 'Calendar', {
         weeks,
         only: only ?? null,
-        done: typeof query.done === 'string' ? query.done : null,
+        done: takeFlash(ctx, req, reply),
         canEdit: user.role !== 'viewer',
         localTime,
         weekday,
@@ -83,13 +84,10 @@ export function calendarPages(ctx: AppContext) {
         }
         const back =
           typeof body.account === 'string' && body.account
-            ? `&account=${encodeURIComponent(body.account)}`
+            ? `?account=${encodeURIComponent(body.account)}`
             : '';
-        return redirect(
-          req,
-          reply,
-          `${BASE}/calendar?done=${encodeURIComponent('Priority changed')}${back}`,
-        );
+        setFlash(ctx, req, reply, 'Priority changed');
+        return redirect(req, reply, `${BASE}/calendar${back}`);
       },
     );
   };

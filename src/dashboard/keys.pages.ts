@@ -11,6 +11,7 @@ import {
   revokeCompanyKey,
 } from '../modules/keys/keys.service.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 const ADMIN = { config: { role: 'admin' as const } };
@@ -44,12 +45,11 @@ export function keyPages(ctx: AppContext) {
   ) {
     const user = userOf(req);
     const keys = await listKeys(ctx.db, user.companyId);
-    const query = req.query as { done?: unknown };
     return page(req, reply, 'keys.eta', 'API keys', {
       // Newest first: the key just created or revoked is at the top.
       keys: [...keys].reverse(),
       scopes: SCOPES.map((scope) => ({ scope, help: SCOPE_HELP[scope] })),
-      done: typeof query.done === 'string' ? query.done : null,
+      done: takeFlash(ctx, req, reply),
       error: extra.error ?? null,
       form: extra.form ?? { name: '', scopes: [] },
     });
@@ -111,8 +111,8 @@ export function keyPages(ctx: AppContext) {
         actorOf(user),
       );
       if (!key) throw new PageError(404, 'Not found.');
-      const done = `Key “${key.name}” revoked.`;
-      return redirect(req, reply, `${BASE}/keys?done=${encodeURIComponent(done)}`);
+      setFlash(ctx, req, reply, `Key “${key.name}” revoked.`);
+      return redirect(req, reply, `${BASE}/keys`);
     });
   };
 }

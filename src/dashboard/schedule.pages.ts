@@ -14,6 +14,7 @@ import {
 } from '../modules/schedules/schedules.service.ts';
 import type { ScheduleInputBody } from '../modules/schedules/schedules.schemas.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 /** SPEC 4.5 rule 1: at most four windows. */
@@ -128,20 +129,17 @@ async function accountEditor(
 
 export function schedulePages(ctx: AppContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
-    const doneOf = (req: FastifyRequest) => {
-      const done = (req.query as { done?: unknown }).done;
-      return typeof done === 'string' ? done : null;
-    };
-
     app.get('/schedule', async (req, reply) => {
       const editor = await companyEditor(ctx, userOf(req).companyId);
-      return render(req, reply, editor, { values: editor.windows ?? [], error: null }, doneOf(req));
+      const form = { values: editor.windows ?? [], error: null };
+      return render(req, reply, editor, form, takeFlash(ctx, req, reply));
     });
 
     app.get('/accounts/:accountId/schedule', async (req, reply) => {
       const { accountId } = req.params as { accountId: string };
       const editor = await accountEditor(ctx, userOf(req).companyId, accountId);
-      return render(req, reply, editor, { values: editor.windows ?? [], error: null }, doneOf(req));
+      const form = { values: editor.windows ?? [], error: null };
+      return render(req, reply, editor, form, takeFlash(ctx, req, reply));
     });
 
     app.post('/schedule', { config: { role: 'editor' } }, async (req, reply) => {
@@ -157,7 +155,8 @@ export function schedulePages(ctx: AppContext) {
         return render(req, reply, editor, { values: windowsOf(body), error: describe(err) }, null);
       }
       const done = input.schedule ? 'Company schedule saved.' : 'Company schedule cleared.';
-      return redirect(req, reply, `${BASE}/schedule?done=${encodeURIComponent(done)}`);
+      setFlash(ctx, req, reply, done);
+      return redirect(req, reply, `${BASE}/schedule`);
     });
 
     app.post(
@@ -185,11 +184,8 @@ export function schedulePages(ctx: AppContext) {
           );
         }
         const done = input.schedule ? 'Account schedule saved.' : 'Account schedule cleared.';
-        return redirect(
-          req,
-          reply,
-          `${BASE}/accounts/${encodeURIComponent(accountId)}/schedule?done=${encodeURIComponent(done)}`,
-        );
+        setFlash(ctx, req, reply, done);
+        return redirect(req, reply, `${BASE}/accounts/${encodeURIComponent(accountId)}/schedule`);
       },
     );
   };

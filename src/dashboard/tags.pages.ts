@@ -16,6 +16,7 @@ import {
 } from '../modules/tags/tags.service.ts';
 import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 type Color = (typeof TAG_COLORS)[number];
@@ -64,13 +65,12 @@ export function tagPages(ctx: AppContext) {
       listAllTags(ctx.db, user.companyId),
       totalsByGroup(ctx.db, user.companyId, 'tag'),
     ]);
-    const query = req.query as { done?: unknown };
     return page(req, reply, 'tags.eta', 'Content tags', {
       tags: tags.map((tag) => ({ ...tag, totals: totals.groups.get(tag.contentGroupId) ?? NONE })),
       untagged: totals.untagged,
       colors: TAG_COLORS,
       canEdit: user.role !== 'viewer',
-      done: typeof query.done === 'string' ? query.done : null,
+      done: takeFlash(ctx, req, reply),
       createError: extra.createError ?? null,
       form: extra.form ?? { name: '', color: 'slate' },
     });
@@ -113,8 +113,8 @@ export function tagPages(ctx: AppContext) {
           form,
         });
       }
-      const done = `Tag “${input.name}” created.`;
-      return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+      setFlash(ctx, req, reply, `Tag “${input.name}” created.`);
+      return redirect(req, reply, `${BASE}/tags`);
     });
 
     app.get<{ Params: { tagId: string } }>(
@@ -146,8 +146,8 @@ export function tagPages(ctx: AppContext) {
             form,
           });
         }
-        const done = `Tag “${input.name}” saved.`;
-        return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+        setFlash(ctx, req, reply, `Tag “${input.name}” saved.`);
+        return redirect(req, reply, `${BASE}/tags`);
       },
     );
 
@@ -163,8 +163,8 @@ export function tagPages(ctx: AppContext) {
         } catch (err) {
           throw pageErrorOf(err);
         }
-        const done = `Tag “${tag.name}” ${archived ? 'archived' : 'restored'}.`;
-        return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+        setFlash(ctx, req, reply, `Tag “${tag.name}” ${archived ? 'archived' : 'restored'}.`);
+        return redirect(req, reply, `${BASE}/tags`);
       },
     );
 
@@ -194,7 +194,8 @@ export function tagPages(ctx: AppContext) {
           throw pageErrorOf(err);
         }
         const done = `Tag “${tag.name}” deleted and removed from ${result.updatedPosts} post(s).`;
-        return redirect(req, reply, `${BASE}/tags?done=${encodeURIComponent(done)}`);
+        setFlash(ctx, req, reply, done);
+        return redirect(req, reply, `${BASE}/tags`);
       },
     );
   };

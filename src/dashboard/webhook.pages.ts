@@ -13,6 +13,7 @@ import {
   setWebhookEnabled,
 } from '../modules/webhooks/webhooks.service.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 export const ADMIN = { config: { role: 'admin' as const } };
@@ -78,7 +79,7 @@ export function webhookDetailPages(ctx: AppContext) {
   ) {
     const user = userOf(req);
     const hook = await found(getWebhook(ctx, user.companyId, webhookId));
-    const query = req.query as { cursor?: unknown; done?: unknown };
+    const query = req.query as { cursor?: unknown };
     const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
     const log = await listAttempts(ctx, user.companyId, webhookId, {
       limit: LOG_PAGE,
@@ -96,15 +97,15 @@ export function webhookDetailPages(ctx: AppContext) {
       older: log.nextCursor ? `${here}?cursor=${encodeURIComponent(log.nextCursor)}` : null,
       paged: cursor !== undefined,
       canEdit: user.role === 'admin',
-      done: typeof query.done === 'string' ? query.done : null,
+      done: takeFlash(ctx, req, reply),
       replayError: extra.replayError ?? null,
       replay: extra.replay ?? { eventId: '', since: '' },
     });
   }
 
   function back(req: FastifyRequest, reply: FastifyReply, webhookId: string, done: string) {
-    const to = `${BASE}/webhooks/${encodeURIComponent(webhookId)}`;
-    return redirect(req, reply, `${to}?done=${encodeURIComponent(done)}`);
+    setFlash(ctx, req, reply, done);
+    return redirect(req, reply, `${BASE}/webhooks/${encodeURIComponent(webhookId)}`);
   }
 
   return async function routes(app: FastifyInstance): Promise<void> {
@@ -204,8 +205,8 @@ export function webhookDetailPages(ctx: AppContext) {
       const { webhookId } = req.params;
       const hook = await found(getWebhook(ctx, user.companyId, webhookId));
       await found(deleteWebhook(ctx, user.companyId, webhookId, actorOf(user)));
-      const done = `Endpoint ${hook.url} deleted.`;
-      return redirect(req, reply, `${BASE}/webhooks?done=${encodeURIComponent(done)}`);
+      setFlash(ctx, req, reply, `Endpoint ${hook.url} deleted.`);
+      return redirect(req, reply, `${BASE}/webhooks`);
     });
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '../modules/webhooks/webhook-events.catalog.ts';
 import { createWebhook, listWebhooks } from '../modules/webhooks/webhooks.service.ts';
 import { page } from './dashboard.plugin.ts';
+import { takeFlash } from './flash.ts';
 import { ADMIN, field, messageOf, webhookDetailPages } from './webhook.pages.ts';
 import { userOf, actorOf } from './session.ts';
 
@@ -51,7 +52,6 @@ export function webhookPages(ctx: AppContext) {
   ) {
     const user = userOf(req);
     const { data } = await listWebhooks(ctx, user.companyId, { limit: 50 });
-    const query = req.query as { done?: unknown };
     return page(req, reply, 'webhooks.eta', 'Webhooks', {
       // Newest first: the endpoint just created is at the top.
       hooks: [...data].reverse(),
@@ -61,7 +61,7 @@ export function webhookPages(ctx: AppContext) {
         help: WEBHOOK_EVENTS[type].description.replaceAll('`', ''),
       })),
       canEdit: user.role === 'admin',
-      done: typeof query.done === 'string' ? query.done : null,
+      done: takeFlash(ctx, req, reply),
       error: extra.error ?? null,
       form: extra.form ?? { url: '', description: '', events: [] },
     });

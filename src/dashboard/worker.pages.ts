@@ -18,6 +18,7 @@ import {
   type WorkerSession,
 } from '../modules/workers/worker-sessions.service.ts';
 import { ResultBody, type ResultInput, type TaskOut } from '../modules/workers/workers.schemas.ts';
+import { setFlash, takeFlash, type FlashScope } from './flash.ts';
 import {
   BASE,
   PageError,
@@ -36,6 +37,12 @@ export const WORKER_SESSION_COOKIE = 'slotline_worker_session';
 const WORKER_SIGN_IN_COOKIE = 'slotline_worker_sign_in';
 /** Tasks a page of the list shows. */
 const PAGE_SIZE = 25;
+/** The workers' pages' notices: their own cookie, belonging to the worker session. */
+const WORKER_FLASH: FlashScope = {
+  cookie: 'slotline_worker_notice',
+  path: WORKER_BASE,
+  owner: (req) => req.workerSession,
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -190,7 +197,7 @@ export function workerPages(ctx: AppContext, secure: boolean) {
 
     app.get('/tasks', async (req, reply) => {
       const { worker } = sessionOf(req);
-      const query = req.query as { cursor?: unknown; done?: unknown };
+      const query = req.query as { cursor?: unknown };
       const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
       let result;
       try {
@@ -206,7 +213,7 @@ export function workerPages(ctx: AppContext, secure: boolean) {
         next: result.nextCursor
           ? `${WORKER_BASE}/tasks?cursor=${encodeURIComponent(result.nextCursor)}`
           : null,
-        done: query.done === 'posted' || query.done === 'failed' ? query.done : null,
+        done: takeFlash(ctx, req, reply, WORKER_FLASH),
       });
     });
 
@@ -248,7 +255,8 @@ export function workerPages(ctx: AppContext, secure: boolean) {
         const task = await getTask(ctx, worker, taskId);
         if (task.state === 'released') await claimTask(ctx, worker, taskId);
         await reportResult(ctx, worker, taskId, input);
-        return redirect(req, reply, `${WORKER_BASE}/tasks?done=${input.outcome}`);
+        setFlash(ctx, req, reply, `Reported as ${input.outcome}. Thank you.`, WORKER_FLASH);
+        return redirect(req, reply, `${WORKER_BASE}/tasks`);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'task_not_found') throw err;
         // The task page again, with the service's message and what was typed.

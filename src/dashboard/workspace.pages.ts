@@ -19,6 +19,7 @@ import {
 } from '../modules/workspace/workspace.edit.ts';
 import { getWorkspace, workspaceImageUrls } from '../modules/workspace/workspace.service.ts';
 import { page } from './dashboard.plugin.ts';
+import { setFlash, takeFlash } from './flash.ts';
 import {
   BASE,
   PageError,
@@ -87,7 +88,6 @@ export function workspacePages(ctx: AppContext) {
       getWorkspace(ctx, user.companyId),
       workspaceImageUrls(ctx, user.companyId, expiresAt),
     ]);
-    const query = req.query as { done?: unknown };
     return page(req, reply, 'workspace.eta', 'Workspace', {
       folders: workspace.folders.map((folder) => ({
         ...folder,
@@ -105,7 +105,7 @@ export function workspacePages(ctx: AppContext) {
       colors: TAG_COLORS,
       canEdit: user.role !== 'viewer',
       maxMiB: IMAGE_LIMITS.maxBytes / 1024 / 1024,
-      done: typeof query.done === 'string' ? query.done : null,
+      done: takeFlash(ctx, req, reply),
       error: extra.error ?? null,
       folderName: extra.folderName ?? '',
     });
@@ -125,8 +125,8 @@ export function workspacePages(ctx: AppContext) {
         reply.code(400);
         return workspacePage(req, reply, { error: refusal.message, folderName: name });
       }
-      const done = `Folder “${name.trim()}” created.`;
-      return redirect(req, reply, `${BASE}/workspace?done=${encodeURIComponent(done)}`);
+      setFlash(ctx, req, reply, `Folder “${name.trim()}” created.`);
+      return redirect(req, reply, `${BASE}/workspace`);
     });
 
     app.post<{ Params: { folderId: string } }>(
@@ -159,8 +159,8 @@ export function workspacePages(ctx: AppContext) {
         } catch (err) {
           throw pageErrorOf(err);
         }
-        const done = `Pack “${name.trim()}” created.`;
-        return redirect(req, reply, `${BASE}/workspace?done=${encodeURIComponent(done)}`);
+        setFlash(ctx, req, reply, `Pack “${name.trim()}” created.`);
+        return redirect(req, reply, `${BASE}/workspace`);
       },
     );
 
@@ -214,11 +214,8 @@ export function workspacePages(ctx: AppContext) {
             throw pageErrorOf(err);
           }
           // The script goes on to the next file, then to this address.
-          const done = `Image “${label || 'image'}” added.`;
-          return reply
-            .code(201)
-            .header('location', `${BASE}/workspace?done=${encodeURIComponent(done)}`)
-            .send();
+          setFlash(ctx, req, reply, `Image “${label || 'image'}” added.`);
+          return reply.code(201).header('location', `${BASE}/workspace`).send();
         },
       );
     });

@@ -226,7 +226,7 @@ describeEachDialect('dashboard posts and accounts', (get) => {
 
     const created = await b.post('/dashboard/accounts', fields);
     assert.equal(created.status, 303, created.body);
-    assert.match(created.location ?? '', /^\/dashboard\/accounts\?done=/);
+    assert.equal(created.location, '/dashboard/accounts');
     const listed = (await call('GET', '/v2/accounts')).body.data;
     assert.equal(listed.length, 1);
     assert.equal(listed[0].username, 'made_here');

@@ -107,7 +107,7 @@ describeEachDialect('dashboard tags, keys and usage', (get) => {
 
     const created = await createTagIn(editor.b, editor.csrf, 'Launch', 'blue');
     assert.equal(created.status, 303);
-    assert.match(created.location ?? '', /^\/dashboard\/tags\?done=/);
+    assert.equal(created.location, '/dashboard/tags');
     const [tag] = await apiTags(call);
     assert.ok(tag);
     assert.equal(tag.name, 'Launch');
@@ -229,7 +229,8 @@ describeEachDialect('dashboard tags, keys and usage', (get) => {
       _csrf: hidden(confirm.body, '_csrf'),
     });
     assert.equal(deleted.status, 303);
-    assert.match(decodeURIComponent(deleted.location ?? ''), /removed from 1 post/);
+    assert.equal(deleted.location, '/dashboard/tags');
+    assert.match((await editor.b.get('/dashboard/tags')).body, /removed from 1 post/);
     assert.deepEqual(
       (await apiTags(call)).map((x) => x.name),
       ['Evergreen'],

@@ -218,7 +218,7 @@ describe('dashboard flows in a browser', { skip: missing ?? false, timeout: 180_
     const postUrl = 'https://platform-a.example/p/e2e-123';
     await page.getByLabel('Link to the published post').fill(postUrl);
     await page.getByRole('button', { name: 'Posted' }).click();
-    await page.waitForURL(`${url}/dashboard/worker/tasks?done=posted`);
+    await page.waitForURL(`${url}/dashboard/worker/tasks`);
     await page.getByRole('status').filter({ hasText: 'Reported as posted' }).waitFor();
     await page.getByText('Nothing to post right now.').waitFor();
     await noSideScroll('tasks after the report');
