@@ -18,6 +18,7 @@ export {
   AllowListError,
   EMPTY_ALLOW_LIST,
   hostIsAllowed,
+  localHostReason,
   judgeAddress,
   nonPublicReason,
   parseAddress,

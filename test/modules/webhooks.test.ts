@@ -2,6 +2,7 @@
 // (allowed by REMOTE_FETCH_ALLOW), verified with the `standardwebhooks` package.
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
@@ -104,6 +105,20 @@ describeEachDialect(
         'ftp://example.com/hook',
         'not a url',
       ];
+      // Names that only resolve inside are refused when given, not at the first delivery.
+      for (const url of [
+        'https://localhost/hook',
+        'https://LOCALHOST./hook',
+        'https://api.localhost/hook',
+        `https://${hostname()}/hook`,
+        'https://printer.local/hook',
+        'https://metadata.google.internal/x',
+      ]) {
+        const res = await call('POST', '/v2/webhooks', { url, events: ['upload.ready'] });
+        assertInvalidBody(res, '/url');
+        assert.match(res.body.error.message, /names this machine|own host name|local network/);
+        assert.match(res.body.error.hint, /REMOTE_FETCH_ALLOW/);
+      }
       for (const url of bad) {
         assertInvalidBody(
           await call('POST', '/v2/webhooks', { url, events: ['upload.ready'] }),
@@ -509,4 +524,25 @@ describeEachDialect(
     });
   },
   { env: { REMOTE_FETCH_ALLOW: '127.0.0.1' }, metrics: true },
+);
+
+describeEachDialect(
+  'webhook endpoints on a local host the operator allows',
+  (get) => {
+    test('a local name listed in REMOTE_FETCH_ALLOW is accepted, over plain http too', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const call = client(t, co.key);
+      for (const url of ['http://localhost:8080/hook', 'https://localhost./hook']) {
+        const res = await call('POST', '/v2/webhooks', { url, events: ['upload.ready'] });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+      }
+      const other = await call('POST', '/v2/webhooks', {
+        url: 'https://api.localhost/hook',
+        events: ['upload.ready'],
+      });
+      assertInvalidBody(other, '/url');
+    });
+  },
+  { env: { REMOTE_FETCH_ALLOW: 'localhost' } },
 );

@@ -5,6 +5,7 @@
 // open a range, and adds what the library calls "unicast" although no public server
 // lives there (IPv4-compatible IPv6, everything outside 2000::/3).
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import ipaddr from 'ipaddr.js';
 
 export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
@@ -217,6 +218,25 @@ function parseCidrEntry(entry: string): Cidr {
     throw new AllowListError(`remote fetch allow list: "${entry}" mixes IPv4-mapped and IPv6`);
   }
   return [plain, prefix - 96];
+}
+
+/**
+ * Why a host name can only name this machine or its local network, or null: `localhost`
+ * and its subdomains (RFC 6761), `.local` (multicast DNS), `.internal` and `.home.arpa`
+ * (RFC 8375), and this machine's own host name. They resolve to private addresses, which
+ * every connection refuses anyway; this lets a URL be refused when it is given, in words.
+ */
+export function localHostReason(host: string, ownHostName = hostname()): string | null {
+  const name = normaliseHostName(host);
+  if (name === 'localhost' || name.endsWith('.localhost')) return 'names this machine';
+  const own = normaliseHostName(ownHostName);
+  if (own !== '' && (name === own || name === own.split('.')[0] || name === `${own}.localdomain`)) {
+    return "is this machine's own host name";
+  }
+  if (/\.(local|internal|home\.arpa|localdomain)$/.test(name) || name === 'localdomain') {
+    return 'names a host of a local network';
+  }
+  return null;
 }
 
 export function hostIsAllowed(allow: AllowList, host: string): boolean {

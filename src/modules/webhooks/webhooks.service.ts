@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import {
   EMPTY_ALLOW_LIST,
   hostIsAllowed,
+  localHostReason,
   judgeAddress,
   parseAddress,
   parseHopUrl,
@@ -65,6 +66,13 @@ export function checkEndpointUrl(ctx: AppContext, text: string): string {
       '/url points to a private, loopback, link-local or reserved address',
       { hint: 'Use a public https URL of your receiver.' },
     );
+  }
+  // Names that only ever resolve inside are refused now, not at the first delivery.
+  const local = literal === null ? localHostReason(host) : null;
+  if (local !== null && !hostIsAllowed(allow, host)) {
+    throw new ApiError('invalid_request', `/url host "${host}" ${local}`, {
+      hint: 'Use a public https URL of your receiver; an operator can allow a local host in REMOTE_FETCH_ALLOW.',
+    });
   }
   // Plain http only where the operator allowed the host or its (private) address.
   const operatorAllowed =
