@@ -1,10 +1,12 @@
 // The admin CLI end to end, as an operator runs it, on both databases.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { DIALECTS } from './helpers/databases.ts';
 import { useCli } from './helpers/cli.ts';
+import { filesUnder, rowsLeft } from './helpers/rows-left.ts';
 import { signIn } from '../src/modules/users/users.service.ts';
 
 for (const dialect of DIALECTS) {
@@ -180,6 +182,27 @@ for (const dialect of DIALECTS) {
       assert.ok(signInLine, text);
       assert.notEqual(signInLine[1], r.user.password);
       assert.equal(signInLine[2], r.companyId);
+    });
+  });
+
+  describe(`slotline seed demo failing part-way [${dialect}]`, () => {
+    const { cliFails, withDb, dir } = useCli(dialect);
+
+    test('removes everything it made and says why on one line', { timeout: 200_000 }, async () => {
+      // A file where the uploads' folder goes: the workspace images are stored, then the
+      // first upload's bytes cannot be, after the company and most of the demo exist.
+      const blobs = join(dir(), 'data', 'blobs');
+      await mkdir(blobs, { recursive: true });
+      await writeFile(join(blobs, 'uploads'), 'not a folder');
+
+      const stderr = await cliFails('seed', 'demo');
+      assert.match(
+        stderr,
+        /^slotline: seed demo failed: ENOTDIR: .*; demo company cmp_\S+ and everything made for it were removed\n$/,
+      );
+      assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+      assert.deepEqual(await withDb((ctx) => rowsLeft(ctx.db)), {});
+      assert.deepEqual(await filesUnder(blobs), ['uploads'], 'only the blocking file is left');
     });
   });
 }

@@ -4,10 +4,10 @@
 // Every run creates a new, separate demo company (and worker); nothing is overwritten but
 // the demo user's password: the user is made once, in the first demo company, since an
 // email signs in to one company only, and every later run gives it a new password.
+// A run that fails part-way removes everything it made before it reports the failure.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { AppContext } from '../context.ts';
 import type { UploadsTable } from '../db/types.ts';
@@ -18,11 +18,17 @@ import { createPost } from '../modules/posts/posts.create.ts';
 import {
   completeUpload,
   createSignedUpload,
-  receiveBytes,
+  storeUploadBytes,
 } from '../modules/uploads/uploads.service.ts';
 import { makeThumbnail } from '../modules/uploads/thumbnail-jobs.ts';
-import { assignAccounts, createWorker, WorkerError } from '../modules/workers/workers.service.ts';
+import {
+  assignAccounts,
+  createWorker,
+  deleteIdleWorker,
+  WorkerError,
+} from '../modules/workers/workers.service.ts';
 import { createCompany } from '../modules/companies/companies.service.ts';
+import { OperatorError } from '../lib/operator-error.ts';
 import { createKey } from '../modules/keys/keys.service.ts';
 import { createUser, findUserByEmail, resetPassword } from '../modules/users/users.service.ts';
 import { SCOPES } from '../access.ts';
@@ -30,6 +36,7 @@ import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { createTag } from '../modules/tags/tags.service.ts';
 import { setAccountSchedule, setCompanySchedule } from '../modules/schedules/schedules.service.ts';
 import { createPack, importImages } from '../modules/workspace/workspace.service.ts';
+import { purgeCompany } from './seed-undo.ts';
 
 /**
  * The demo accounts and their schedules. SPEC 4.5 rule 1 keeps windows between 08:00 and
@@ -156,7 +163,11 @@ async function demoImage(title: string, from: string, to: string): Promise<Buffe
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Uploads generated image bytes through the signed upload flow, with its thumbnail. */
+/**
+ * Uploads generated image bytes through the signed upload flow, with its thumbnail. The
+ * bytes are stored where a PUT to `uploadUrl` would store them, not sent to that URL: with
+ * object storage it is the bucket's, and the service need not be running for the seed.
+ */
 async function uploadImage(
   ctx: AppContext,
   principal: Principal,
@@ -169,13 +180,9 @@ async function uploadImage(
     contentType: 'image/jpeg',
     sizeBytes: bytes.length,
   });
-  const url = new URL(created.uploadUrl as string);
-  await receiveBytes(ctx, created.uploadId, {
-    expires: Number(url.searchParams.get('expires')),
-    signature: url.searchParams.get('signature') ?? '',
+  await storeUploadBytes(ctx, principal.companyId, created.uploadId, {
     contentType: 'image/jpeg',
-    contentLength: bytes.length,
-    body: Readable.from([bytes]),
+    body: bytes,
   });
   const ready: UploadsTable[] = [];
   await completeUpload(ctx, principal, created.uploadId, (row) => ready.push(row));
@@ -237,6 +244,43 @@ async function demoUser(ctx: AppContext, companyId: string): Promise<SeedUser> {
   };
 }
 
+/** A seed that failed; what it had made is removed first. The CLI prints it on one line. */
+export class SeedError extends OperatorError {}
+
+/** What a seed has made so far that undoing it must remove. */
+interface Made {
+  companyId?: string;
+  workerId?: string;
+}
+
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.replace(/\s+/g, ' ').trim() || (err as Error).name || 'unknown error';
+}
+
+/** Removes what a failed seed made; the error to report, saying what was undone. */
+async function undo(ctx: AppContext, made: Made, cause: unknown): Promise<SeedError> {
+  const failed = `seed demo failed: ${oneLine(cause)}`;
+  if (!made.companyId) return new SeedError(`${failed}; nothing was made`, { cause });
+  const what = `demo company ${made.companyId}`;
+  try {
+    const purged = await purgeCompany(ctx, made.companyId);
+    if (made.workerId) await deleteIdleWorker(ctx.db, made.workerId);
+    const files = purged.fileErrors.length;
+    return new SeedError(
+      files === 0
+        ? `${failed}; ${what} and everything made for it were removed`
+        : `${failed}; ${what} was removed, but ${files} of its stored files could not be deleted (${purged.fileErrors[0]})`,
+      { cause },
+    );
+  } catch (err) {
+    return new SeedError(
+      `${failed}; removing ${what} failed too (${oneLine(err)}): it is left behind`,
+      { cause },
+    );
+  }
+}
+
 export async function seedDemo(
   ctx: AppContext,
   options: { timezone?: string } = {},
@@ -245,6 +289,16 @@ export async function seedDemo(
   if (!validTimezone(timezone)) {
     throw new WorkerError(`"${timezone}" is not an IANA timezone (e.g. Europe/Berlin)`);
   }
+  const made: Made = {};
+  try {
+    return await seedInto(ctx, timezone, made);
+  } catch (err) {
+    throw await undo(ctx, made, err);
+  }
+}
+
+/** The seed itself; `made` names what exists so far, for undoing a failure. */
+async function seedInto(ctx: AppContext, timezone: string, made: Made): Promise<SeedResult> {
   const company = await createCompany(ctx.db, ctx.clock, ctx.config.plans, {
     name: 'Demo Company',
     plan: ctx.config.defaultPlan,
@@ -252,12 +306,12 @@ export async function seedDemo(
     description: 'A demo workspace with accounts on both platforms',
     website: 'https://example.com',
   });
+  made.companyId = company.companyId;
   const key = await createKey(ctx.db, ctx.clock, {
     companyId: company.companyId,
     scopes: [...SCOPES],
     name: 'Demo full-access key',
   });
-  const user = await demoUser(ctx, company.companyId);
   const principal: Principal = {
     keyId: key.keyId,
     companyId: company.companyId,
@@ -281,6 +335,7 @@ export async function seedDemo(
     timezone,
     simulated: true,
   });
+  made.workerId = worker.workerId;
   await assignAccounts(ctx.db, ctx.clock, worker.workerId, accountIds);
 
   const tagIds: string[] = [];
@@ -373,6 +428,8 @@ export async function seedDemo(
     });
   }
 
+  // Last, since nothing could undo an existing demo user's new password.
+  const user = await demoUser(ctx, company.companyId);
   return {
     companyId: company.companyId,
     apiKey: key.secret,

@@ -153,7 +153,12 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.path(key), { force: true });
+    try {
+      await rm(this.path(key), { force: true });
+    } catch (err) {
+      // A file where a folder of the key should be: the key cannot exist, so it is deleted.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err;
+    }
   }
 
   async openSource(key: string): Promise<BlobSource | null> {

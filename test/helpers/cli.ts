@@ -26,15 +26,18 @@ export interface CliHarness {
   withDb<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T>;
 }
 
-/** Call inside a `describe`: registers its before/after hooks. */
-export function useCli(dialect: Dialect): CliHarness {
+/**
+ * Call inside a `describe`: registers its before/after hooks. `extraEnv` is added to the
+ * commands' environment (and to `withDb`'s configuration), e.g. a STORAGE_URL.
+ */
+export function useCli(dialect: Dialect, extraEnv: Record<string, string> = {}): CliHarness {
   let dir = '';
   let env: NodeJS.ProcessEnv = {};
   let drop: (() => Promise<void>) | undefined;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'slotline-cli-'));
-    env = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
+    env = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', ...extraEnv };
     delete env.DATABASE_URL;
     if (dialect === 'postgres') {
       const db = await createPgDatabase();

@@ -25,7 +25,8 @@ import { adoptIncoming, incomingKey } from './uploads.incoming.ts';
 import { markUploadFailed, markUploadReady } from './uploads.state.ts';
 import { bytesPath, uploadBinding } from './uploads.bytes.ts';
 
-export { bytesPath, receiveBytes, type IncomingBytes } from './uploads.bytes.ts';
+export { bytesPath, receiveBytes, storeUploadBytes, type IncomingBytes } from './uploads.bytes.ts';
+export { incomingKey } from './uploads.incoming.ts';
 
 /** DECISIONS 3: upload URLs expire after an hour; so do media URLs handed out on reads. */
 const UPLOAD_URL_MS = 60 * 60 * 1000;

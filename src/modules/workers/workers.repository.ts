@@ -43,6 +43,10 @@ export async function updateWorker(
   await db.updateTable('workers').set(set).where('id', '=', id).execute();
 }
 
+export async function deleteWorker(db: DbOrTx, id: string): Promise<void> {
+  await db.deleteFrom('workers').where('id', '=', id).execute();
+}
+
 export async function touchWorker(db: DbOrTx, workerId: string, at: string): Promise<void> {
   await db.updateTable('workers').set({ last_seen_at: at }).where('id', '=', workerId).execute();
 }

@@ -171,6 +171,22 @@ export async function revokeWorker(db: Db, clock: Clock, workerId: string): Prom
 }
 
 /**
+ * Deletes a worker that operates no account, with its sign-ins: undoing one just made (by
+ * a demo seed that failed). A worker that has worked is revoked instead (revokeWorker), so
+ * the tasks it claimed still name it.
+ */
+export async function deleteIdleWorker(db: Db, workerId: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const accounts = await accountWorkers.accountsOfWorker(tx, workerId);
+    if (accounts.length > 0) {
+      throw new WorkerError(`worker ${workerId} still operates ${accounts.length} account(s)`);
+    }
+    await deleteSessionsOfWorker(tx, workerId);
+    await repo.deleteWorker(tx, workerId);
+  });
+}
+
+/**
  * Hands accounts to a worker (or takes them from their worker, `workerId` null). Assigned
  * accounts take the worker's timezone; their future windows follow it (SPEC 4.5 rule 4).
  */
