@@ -107,6 +107,9 @@ export async function serve(config: Config): Promise<void> {
         if (r.overdue.unclaimed + r.overdue.unconfirmed > 0) {
           logger.warn(r.overdue, 'failed released tasks past their report deadline');
         }
+        if (r.expiredUploads > 0) {
+          logger.warn({ failed: r.expiredUploads }, 'failed pending uploads past their deadline');
+        }
       },
       onError: (err) => logger.error({ err }, 'dispatch pass failed'),
     });

@@ -41,7 +41,8 @@ export function registerLoops(program: Command): void {
             !!o.json,
             r,
             `released ${r.released} item(s) across ${r.accounts} account(s); ` +
-              `failed ${r.overdue.unclaimed + r.overdue.unconfirmed} overdue task(s)`,
+              `failed ${r.overdue.unclaimed + r.overdue.unconfirmed} overdue task(s) ` +
+              `and ${r.expiredUploads} expired upload(s)`,
           );
           return;
         }

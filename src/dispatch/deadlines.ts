@@ -1,9 +1,11 @@
 // Report deadlines of released tasks (DECISIONS 6): a task no worker claimed, or claimed and
 // never reported, fails once TASK_REPORT_TIMEOUT_SECONDS have passed, with a reason saying
 // which. It is never put back in the queue on its own: a worker may have posted without
-// reporting, and releasing it again could post it twice. Runs with each dispatcher pass.
+// reporting, and releasing it again could post it twice. Pending uploads past their
+// deadline fail too (uploads.expiry.ts). Runs with each dispatcher pass.
 import type { AppContext } from '../context.ts';
 import { failUnreported } from '../modules/items/items.state.ts';
+import { failExpiredUploads } from '../modules/uploads/uploads.expiry.ts';
 
 /** Items failed per transaction. */
 const CHUNK = 500;
@@ -26,4 +28,13 @@ export async function failOverdueTasks(ctx: AppContext, now: Date): Promise<Dead
     for (const f of failed) result[f.claimed ? 'unconfirmed' : 'unclaimed']++;
     if (failed.length < CHUNK) return result;
   }
+}
+
+/**
+ * Fails pending uploads whose request is gone: a remote fetch cut off by a crash, a signed
+ * upload never sent or completed. No post waits on them (posts take ready uploads only),
+ * so nothing else changes. The number failed.
+ */
+export function failStalledUploads(ctx: AppContext, now: Date): Promise<number> {
+  return failExpiredUploads(ctx, now);
 }

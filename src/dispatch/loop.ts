@@ -1,27 +1,31 @@
 // Runs the dispatcher on a timer in the service process (or alone, `slotline
 // dispatch`). One pass at a time; a failed pass is reported and the next one runs.
-// A pass releases what is due, then fails released tasks past their report deadline.
+// A pass releases what is due, then fails released tasks past their report deadline and
+// pending uploads past theirs.
 import type { AppContext } from '../context.ts';
 import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
-import { failOverdueTasks, type DeadlineResult } from './deadlines.ts';
+import { failOverdueTasks, failStalledUploads, type DeadlineResult } from './deadlines.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
 
 /** What a pass reports; the per-release lags go to the metrics only, not to logs. */
 export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
   overdue: DeadlineResult;
+  /** Pending uploads failed because their deadline passed. */
+  expiredUploads: number;
 }
 
-/** One dispatcher pass at `now`: releases, then report deadlines. */
+/** One dispatcher pass at `now`: releases, then report and upload deadlines. */
 export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResult> {
   const started = performance.now();
   try {
     const { lagSeconds, ...released } = await releaseDue(ctx, now);
     const overdue = await failOverdueTasks(ctx, now);
+    const expiredUploads = await failStalledUploads(ctx, now);
     ctx.metrics.dispatchPass(
       { released: released.released, lagSeconds, deadlinesMissed: overdue },
       (performance.now() - started) / 1000,
     );
-    return { ...released, overdue };
+    return { ...released, overdue, expiredUploads };
   } catch (err) {
     ctx.metrics.dispatchFailed();
     throw err;

@@ -12,6 +12,7 @@ import { workerSessions } from './0010-worker-sessions.ts';
 import { keyLastUsed } from './0011-key-last-used.ts';
 import { authNotify } from './0012-auth-notify.ts';
 import { webhooks } from './0013-webhooks.ts';
+import { uploadDeadlines } from './0014-upload-deadlines.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const ALL: Record<string, Migration> = {
   '0011-key-last-used': keyLastUsed,
   '0012-auth-notify': authNotify,
   '0013-webhooks': webhooks,
+  '0014-upload-deadlines': uploadDeadlines,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -18,6 +18,7 @@ import type { Principal } from '../../access.ts';
 import { consumeDaily, planOf } from '../usage/usage.service.ts';
 import type { CreateUploadInput, CreatedUploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
+import { REMOTE_PENDING_MS } from './uploads.expiry.ts';
 import {
   checkVideoQuotaRoom,
   failUpload,
@@ -107,7 +108,9 @@ export async function createRemoteUpload(
     thumbnail_error: null,
     error: null,
     media_info: null,
-    expires_at: null,
+    // Still pending past it, this request was cut off (its process killed): the deadline
+    // sweep fails the upload (uploads.expiry.ts).
+    expires_at: new Date(now.getTime() + REMOTE_PENDING_MS).toISOString(),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     completed_at: null,

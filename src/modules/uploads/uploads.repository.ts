@@ -46,6 +46,27 @@ export async function transition(
 }
 
 /**
+ * Pending uploads past their deadline: remote ones whose `expires_at` is at or before
+ * `now`, signed ones whose URL expired at or before `signedBefore`; oldest first.
+ */
+export async function expiredPending(
+  db: DbOrTx,
+  now: string,
+  signedBefore: string,
+  limit: number,
+): Promise<Pick<UploadsTable, 'id' | 'kind' | 'source'>[]> {
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'kind', 'source'])
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .where((eb) => eb.or([eb('source', '=', 'remote'), eb('expires_at', '<=', signedBefore)]))
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
  * The one change that makes a stored file the upload's content: only while the upload
  * is pending and has no content yet, so a file validated by `complete` never changes.
  * False when another attempt or `complete` came first.
