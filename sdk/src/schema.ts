@@ -1380,7 +1380,10 @@ export interface components {
       uploadId: string;
       /** @enum {string} */
       kind: 'video' | 'image';
-      /** @enum {string} */
+      /**
+       * @description `pending` until its bytes are validated. A signed upload not completed within an hour of its URL expiring, and a remote upload whose fetch did not end within 15 minutes, become `failed` with `error`
+       * @enum {string}
+       */
       status: 'pending' | 'ready' | 'failed';
       /**
        * Format: uri

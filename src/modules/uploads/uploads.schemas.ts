@@ -55,7 +55,12 @@ export const Upload = Type.Object(
   {
     uploadId: Type.String(),
     kind: UploadKind,
-    status: StringEnum(['pending', 'ready', 'failed']),
+    status: StringEnum(['pending', 'ready', 'failed'], {
+      description:
+        '`pending` until its bytes are validated. A signed upload not completed within an hour ' +
+        'of its URL expiring, and a remote upload whose fetch did not end within 15 minutes, ' +
+        'become `failed` with `error`',
+    }),
     url: Type.Optional(Type.String({ format: 'uri', description: 'Signed, expires in an hour' })),
     thumbnailUrl: Type.Optional(
       Type.String({ format: 'uri', description: 'Signed; appears once the thumbnail is made' }),
