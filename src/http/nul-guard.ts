@@ -42,6 +42,18 @@ function refuse(field: string): ApiError {
   });
 }
 
+/**
+ * Query values checked by a signature before anything of them is read: a cursor holding a
+ * NUL is a cursor that was not issued, `invalid_cursor` like any other (SPEC 8).
+ */
+const OPAQUE_QUERY = new Set(['cursor']);
+
+function withoutOpaque(query: unknown): unknown {
+  if (query === null || typeof query !== 'object') return query;
+  const entries = Object.entries(query).filter(([k]) => !OPAQUE_QUERY.has(k));
+  return Object.fromEntries(entries);
+}
+
 /** A root `preValidation` hook: it runs after parsing and before any schema or handler. */
 export async function guardNul(req: FastifyRequest): Promise<void> {
   const params = req.params as Record<string, unknown> | null;
@@ -52,7 +64,7 @@ export async function guardNul(req: FastifyRequest): Promise<void> {
       }
     }
   }
-  const inQuery = findNul(req.query);
+  const inQuery = findNul(withoutOpaque(req.query));
   if (inQuery !== null) {
     const name = inQuery.replace(/^\//, '').replace(/\/\d+$/, '');
     throw refuse(`query parameter ${name}`);

@@ -53,6 +53,8 @@ describeEachDialect('NUL characters and malformed paths', (get) => {
     const res = await call('GET', '/v2/posts?accountId=nul%00byte');
     assertApiError(res, 400, 'invalid_request', { startsWith: 'query parameter accountId ' });
     assert.match(res.body.error.message, /NUL/);
+    // A cursor is opaque and signed: one holding a NUL is a cursor never issued.
+    assertApiError(await call('GET', '/v2/posts?cursor=a%00b'), 400, 'invalid_cursor');
   });
 
   test('a NUL in a body field is invalid_request naming the field; nothing is stored', async () => {
