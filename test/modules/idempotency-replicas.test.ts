@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany } from '../helpers/app.ts';
+import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { buildApp } from '../../src/app.ts';
 import { openContext } from '../../src/bootstrap.ts';
@@ -27,22 +27,34 @@ function shuffled<T>(items: readonly T[]): T[] {
   return out;
 }
 
+/**
+ * A company with two accounts and a ready video, and a second app (a replica: its own
+ * context, connection pool and commit groups) on the same database beside the test's.
+ */
+async function twoReplicas(t: TestApp) {
+  const co = await seedCompany(t, { plan: 'scale' });
+  const call = client(t, co.key);
+  const accountIds = await makeAccounts(call, 2);
+  const media = [await readyUpload(t, call, 'h264-noaudio.mp4')];
+  await t.ctx.thumbnails.idle();
+  const other = await openContext(t.config, { clock: t.clock, skipMigrations: true });
+  const otherApp = await buildApp(other.ctx);
+  await otherApp.ready();
+  const calls = [call, client({ ...t, app: otherApp, ctx: other.ctx }, co.key)];
+  const close = async () => {
+    await otherApp.close();
+    await other.close();
+  };
+  return { co, calls, accountIds, media, close };
+}
+
 describeEachDialect('idempotency across replicas', (get, dialect) => {
   test(
     'the same key on two replicas at once makes one post, fifty times over',
     { skip: dialect === 'sqlite' && 'the embedded database serves one process' },
     async () => {
       const t = get();
-      const co = await seedCompany(t, { plan: 'scale' });
-      const call = client(t, co.key);
-      const accountIds = await makeAccounts(call, 2);
-      const media = [await readyUpload(t, call, 'h264-noaudio.mp4')];
-      await t.ctx.thumbnails.idle();
-      const other = await openContext(t.config, { clock: t.clock, skipMigrations: true });
-      const otherApp = await buildApp(other.ctx);
-      await otherApp.ready();
-      const replica = { ...t, app: otherApp, ctx: other.ctx };
-      const calls = [call, client(replica, co.key)];
+      const { co, calls, accountIds, media, close } = await twoReplicas(t);
       try {
         for (let i = 0; i < REPEATS; i++) {
           const key = { 'idempotency-key': `replicas-${i}` };
@@ -68,8 +80,7 @@ describeEachDialect('idempotency across replicas', (get, dialect) => {
           .execute();
         assert.equal(posts.length, REPEATS, 'one post per key');
       } finally {
-        await otherApp.close();
-        await other.close();
+        await close();
       }
     },
   );
@@ -79,15 +90,7 @@ describeEachDialect('idempotency across replicas', (get, dialect) => {
     { skip: dialect === 'sqlite' && 'the embedded database serves one process' },
     async () => {
       const t = get();
-      const co = await seedCompany(t, { plan: 'scale' });
-      const call = client(t, co.key);
-      const accountIds = await makeAccounts(call, 2);
-      const media = [await readyUpload(t, call, 'h264-noaudio.mp4')];
-      await t.ctx.thumbnails.idle();
-      const other = await openContext(t.config, { clock: t.clock, skipMigrations: true });
-      const otherApp = await buildApp(other.ctx);
-      await otherApp.ready();
-      const calls = [call, client({ ...t, app: otherApp, ctx: other.ctx }, co.key)];
+      const { co, calls, accountIds, media, close } = await twoReplicas(t);
       try {
         for (let round = 0; round < ROUNDS; round++) {
           const keys = Array.from({ length: KEYS_PER_ROUND }, (_, i) => `burst-${round}-${i}`);
@@ -121,8 +124,7 @@ describeEachDialect('idempotency across replicas', (get, dialect) => {
           .execute();
         assert.equal(posts.length, ROUNDS * KEYS_PER_ROUND, 'one post per key');
       } finally {
-        await otherApp.close();
-        await other.close();
+        await close();
       }
     },
   );
