@@ -18,9 +18,8 @@ import { claimKey, requestHash } from './idempotency.ts';
 import { findTargetAccounts, type TargetAccount } from '../accounts/accounts.service.ts';
 import { enqueueItems, queueAgain } from '../items/items.state.ts';
 import { itemsOfPost } from '../items/items.service.ts';
-import { findTagStates } from '../tags/tags.service.ts';
+import { assignGroups, checkGroups } from '../tags/content-groups.service.ts';
 import { findMediaUploads, type MediaUpload } from '../uploads/uploads.service.ts';
-import * as groupsRepo from './post-groups.repository.ts';
 import * as repo from './posts.repository.ts';
 import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
 import type { NewEvent } from '../webhooks/webhook-events.ts';
@@ -140,60 +139,6 @@ async function loadAccounts(
   return byId;
 }
 
-/**
- * SPEC 2.2 content-group rules and 3 rule 5: only live tags of the company can
- * be assigned. Groups in `kept` are already on the post and pass as they are:
- * its template provenance, and tags archived since they were assigned.
- * `lock` holds the tag rows FOR SHARE (PostgreSQL) until the caller's
- * transaction ends, so a concurrent tag deletion waits and then sees the rows.
- */
-export async function checkGroups(
-  ctx: AppContext,
-  companyId: string,
-  groups: readonly string[],
-  options: { db?: DbOrTx; kept?: ReadonlySet<string>; lock?: boolean } = {},
-): Promise<string[]> {
-  const db = options.db ?? ctx.db;
-  const kept = options.kept ?? new Set<string>();
-  const unique = [...new Set(groups)];
-  for (const [i, g] of groups.entries()) {
-    if (g.startsWith('template:') && !kept.has(g)) {
-      throw new ApiError(
-        'invalid_request',
-        `/contentGroupIds/${i}: template groups come from the template a post was made from and cannot be assigned`,
-        {
-          hint: 'Assign tags as "tag:<tagId>".',
-        },
-      );
-    }
-  }
-  const tagIds = unique.filter((g) => g.startsWith('tag:')).map((g) => g.slice(4));
-  const tags = tagIds.length
-    ? await findTagStates(db, companyId, tagIds, options.lock === true)
-    : [];
-  const byId = new Map(tags.map((t) => [t.id, t]));
-  for (const [i, g] of groups.entries()) {
-    if (!g.startsWith('tag:')) continue;
-    const tag = byId.get(g.slice(4));
-    if (!tag)
-      throw new ApiError(
-        'tag_not_found',
-        `/contentGroupIds/${i}: tag ${g.slice(4)} does not exist`,
-        { inBody: true },
-      );
-    if (tag.archived === 1 && !kept.has(g)) {
-      throw new ApiError(
-        'invalid_request',
-        `/contentGroupIds/${i}: tag ${g.slice(4)} is archived and cannot be assigned`,
-        {
-          hint: 'Restore the tag with archived: false, or choose another tag.',
-        },
-      );
-    }
-  }
-  return unique;
-}
-
 export async function checkFeedFormat(
   ctx: AppContext,
   companyId: string,
@@ -269,7 +214,7 @@ export async function createPost(
   const uploads = await loadUploads(ctx, companyId, input.media);
   const kind = checkMediaSet(input.media, uploads, input.slides);
   const accounts = await loadAccounts(ctx, companyId, input.accountIds);
-  const groups = await checkGroups(ctx, companyId, input.contentGroupIds ?? []);
+  const groups = await checkGroups(ctx.db, companyId, input.contentGroupIds ?? []);
   await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
 
   const now = ctx.clock.now();
@@ -324,10 +269,10 @@ export async function createPost(
       // Again inside the write: a tag deleted or archived since the first check must not
       // end up on the post. PostgreSQL holds the tag rows until the commit; SQLite writes
       // one transaction at a time.
-      await checkGroups(ctx, companyId, groups, { db: tx, lock: ctx.dialect === 'postgres' });
+      await checkGroups(tx, companyId, groups, { lock: ctx.dialect === 'postgres' });
     }
     await repo.insertPost(tx, post);
-    await groupsRepo.insertGroups(tx, groupRows);
+    await assignGroups(tx, groupRows);
     // Recorded in this create's own work, so a create rolled back records nothing.
     await enqueueItems(tx, items, at, [postCreated(post, items)]);
     return null;

@@ -4,7 +4,7 @@ import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../
 import { mediaPath, uploadThumbnailKey } from '../uploads/uploads.service.ts';
 import { itemsOfPosts, type ItemWithAccount } from '../items/items.service.ts';
 import { uploadsWithThumbnail } from '../uploads/uploads.service.ts';
-import { groupsOfPosts } from './post-groups.repository.ts';
+import { groupsOfPosts } from '../tags/content-groups.service.ts';
 import { findPostView } from './posts.repository.ts';
 import { ApiError } from '../../errors.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { postsInGroup, removeGroupFromPosts } from '../posts/posts.update.ts';
+import * as groups from './content-groups.repository.ts';
 import { recordActivity, type Actor } from '../activity/activity.service.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';
 import type {
@@ -139,7 +139,7 @@ export async function getTag(
 
 /** How many posts deleting the tag would change (the dashboard's confirmation). */
 export function tagPostCount(ctx: AppContext, companyId: string, tagId: string): Promise<number> {
-  return postsInGroup(ctx.db, companyId, contentGroupIdOf(tagId));
+  return groups.countPostsInGroup(ctx.db, companyId, contentGroupIdOf(tagId));
 }
 
 /** An entry of the activity log about a tag. */
@@ -264,7 +264,7 @@ export async function deleteTag(
     const deleted = await repo.deleteTag(tx, companyId, tagId);
     if (!deleted) throw notFound(tagId);
     // SPEC 4.3: the tag leaves every post in the same transaction; one row per post.
-    const updatedPosts = await removeGroupFromPosts(tx, companyId, contentGroupIdOf(tagId));
+    const updatedPosts = await groups.deleteGroupEverywhere(tx, companyId, contentGroupIdOf(tagId));
     if (actor) {
       await recordActivity(
         tx,
@@ -280,17 +280,4 @@ export async function deleteTag(
     }
     return { tagId, updatedPosts };
   });
-}
-
-/**
- * The company's tags among `ids` (distinct) with whether they are archived; `lock` holds
- * them against archiving until the transaction ends (PostgreSQL).
- */
-export function findTagStates(
-  db: DbOrTx,
-  companyId: string,
-  ids: readonly string[],
-  lock: boolean,
-): Promise<{ id: string; archived: number }[]> {
-  return repo.findTagStates(db, companyId, ids, lock);
 }
