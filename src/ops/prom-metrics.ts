@@ -11,7 +11,7 @@ import {
   type LabelValues,
 } from 'prom-client';
 import type { PoolStats } from '../db/connect.ts';
-import { ITEM_STATUSES } from '../modules/items/items.status.ts';
+import { ITEM_STATUSES } from '../schemas/statuses.ts';
 import type {
   DispatchPassFacts,
   MediaLane,

@@ -2,29 +2,10 @@
 // status is derived from its items; the posts table keeps a copy refreshed in the same
 // transaction as every item change (items.state.ts), so lists can filter on it.
 
-export const POST_STATUSES = [
-  'draft',
-  'pending_approval',
-  'queued',
-  'posting',
-  'posted',
-  'partially_posted',
-  'cancelled',
-  'processing',
-  'failed',
-] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
+import type { ItemStatus, PostStatus } from '../../schemas/statuses.ts';
 
-export const ITEM_STATUSES = [
-  'processing',
-  'pending_approval',
-  'queued',
-  'posting',
-  'posted',
-  'failed',
-  'cancelled',
-] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
+export { ITEM_STATUSES, POST_STATUSES } from '../../schemas/statuses.ts';
+export type { ItemStatus, PostStatus } from '../../schemas/statuses.ts';
 
 const FINAL: ReadonlySet<string> = new Set(['posted', 'failed', 'cancelled']);
 /** Least advanced first: the order rule 5 picks from. */

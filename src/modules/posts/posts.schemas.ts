@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { Platform } from '../accounts/accounts.schemas.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
-import { POST_STATUSES } from '../items/items.status.ts';
+import { POST_STATUSES } from '../../schemas/statuses.ts';
 
 const GROUP_PATTERN = '^(template|tag):[^:]+$';
 

@@ -2,7 +2,7 @@
 // The OpenAPI document lists them under `webhooks`, so the SDK types them too.
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../schemas/common.ts';
-import { ITEM_STATUSES, POST_STATUSES } from '../items/items.status.ts';
+import { ITEM_STATUSES, POST_STATUSES } from '../../schemas/statuses.ts';
 
 const UploadData = Type.Object(
   {
