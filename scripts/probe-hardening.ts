@@ -21,7 +21,7 @@ import { systemClock } from '../src/lib/clock.ts';
 import { createCompany } from '../src/modules/companies/companies.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
-import { DEFAULT_PLANS } from '../src/modules/usage/plans.ts';
+import { DEFAULT_PLANS } from '../src/plans.ts';
 import { SCOPES } from '../src/access.ts';
 import { createPgDatabase } from '../test/helpers/databases.ts';
 import { api, startReplicas, type HttpAnswer } from '../test/helpers/replicas.ts';

@@ -2,7 +2,7 @@
 // Nothing else in the code base reads process.env.
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './modules/usage/plans.ts';
+import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './plans.ts';
 import { validTimezone } from './schedule/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
 import { OperatorError } from './lib/operator-error.ts';

@@ -6,7 +6,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call } from './app.ts';
-import { DEFAULT_PLANS, type Plan } from '../../src/modules/usage/plans.ts';
+import { DEFAULT_PLANS, type Plan } from '../../src/plans.ts';
 
 export interface ExpectedError {
   /** The message must start with this text (a JSON pointer for body fields). */

@@ -10,7 +10,7 @@ import {
   secondsToMidnight,
   writePlansFile,
 } from '../helpers/api-error.ts';
-import { DEFAULT_PLANS } from '../../src/modules/usage/plans.ts';
+import { DEFAULT_PLANS } from '../../src/plans.ts';
 import { createKey, listKeys, revokeKey } from '../../src/modules/keys/keys.service.ts';
 import { RequestMeter } from '../../src/modules/usage/request-meter.ts';
 import { readCounters } from '../../src/modules/usage/usage.repository.ts';

@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
 import { createKey, revokeKey } from '../../src/modules/keys/keys.service.ts';
 import { createUser } from '../../src/modules/users/users.service.ts';
-import { DEFAULT_PLANS } from '../../src/modules/usage/plans.ts';
+import { DEFAULT_PLANS } from '../../src/plans.ts';
 import { SCOPES } from '../../src/access.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { seedDueAccounts } from '../../bench/due-accounts.ts';

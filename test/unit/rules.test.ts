@@ -7,7 +7,7 @@ import {
   effectiveSchedule,
   STANDARD_SLOTS,
 } from '../../src/schedule/schedule-rules.ts';
-import { DEFAULT_PLANS, parsePlanTable } from '../../src/modules/usage/plans.ts';
+import { DEFAULT_PLANS, parsePlanTable } from '../../src/plans.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { CursorCodec, cursorScope } from '../../src/lib/cursor.ts';

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db, DbOrTx, CompaniesTable } from '../../db/types.ts';
 import * as repo from './companies.repository.ts';
-import type { PlanTable } from '../usage/plans.ts';
+import type { PlanTable } from '../../plans.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 
 export interface CompanyInfo {

@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.ts';
 import { secondsToUtcMidnight, utcDay, utcMonth } from '../../lib/clock.ts';
 import type { DbOrTx } from '../../db/types.ts';
-import type { Plan, PlanTable } from './plans.ts';
+import type { Plan, PlanTable } from '../../plans.ts';
 import * as repo from './usage.repository.ts';
 
 export type DailyMetric = 'api_requests' | 'posts' | 'uploads' | 'account_creations';

@@ -1,4 +1,5 @@
-// Plans: the quotas and daily caps a company works within (DECISIONS 7).
+// Plans: the quotas and daily caps a company works within (DECISIONS 7), below every
+// module: the configuration reads the table, the usage module enforces it.
 // The built-in table can be replaced with PLANS_FILE (JSON of the same shape).
 
 export interface Plan {
