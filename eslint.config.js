@@ -21,7 +21,17 @@ const SRC_FOLDERS = [
   'schemas',
   'simulator',
 ];
-const SRC_FILES = ['access', 'app', 'bootstrap', 'cli', 'config', 'context', 'errors', 'main'];
+const SRC_FILES = [
+  'access',
+  'app',
+  'bootstrap',
+  'cli',
+  'config',
+  'context',
+  'errors',
+  'main',
+  'plans',
+];
 
 /** A pattern for the src/ folders (`name/`) and files (`name.ts`) named, reached by climbing. */
 function climbingTo(folders, files, message, allowTypeImports = false) {
@@ -76,6 +86,23 @@ const boundaries = [
       {
         regex: '^(?!\\./lib/|node:)',
         message: 'errors.ts is framework-free and below every layer: it may import lib/ only',
+      },
+    ],
+  },
+  {
+    // The root vocabulary (configuration, context, principals, plans) sits below every
+    // layer that uses it: what it needs of a module is an interface it defines and the
+    // module implements, wired by the composition root (bootstrap.ts, app.ts).
+    files: ['src/config.ts', 'src/context.ts', 'src/access.ts', 'src/plans.ts'],
+    patterns: [
+      {
+        regex: '^\\./(?:modules|http|dashboard|dispatch|simulator|ops|cli)/',
+        message:
+          'the root files import no module, http/, dashboard or runner: define an interface here',
+      },
+      {
+        regex: '^\\./(?:app|bootstrap|main|cli)\\.ts$',
+        message: 'the root files sit below the composition root',
       },
     ],
   },

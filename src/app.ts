@@ -128,8 +128,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installErrorHandlers(app, ctx.config.bodyLimit);
   installOpsHooks(app, ops);
 
-  ctx.meter.start();
-  ctx.keyUse.start();
+  // The batchers run with the context (bootstrap.ts); an app closing writes out its part.
   app.addHook('onClose', async () => {
     await ctx.meter.flush();
     await ctx.keyUse.flush();

@@ -67,12 +67,12 @@ export async function openContext(
     const secret = await loadSecret(handle.db, config.secret);
     // Separate keys per purpose so a signature of one kind never verifies as another.
     const derive = (purpose: string) => hmac(secret, purpose).toString('base64url');
-    const meter = new RequestMeter(handle.db);
-    const keyUse = new KeyUse(handle.db);
     const clock = options.clock ?? systemClock;
     const signer = new UrlSigner(derive('signed-urls'), config.publicUrl);
     const metrics = options.metrics ?? noopMetrics;
     const onError = options.onBackgroundError ?? (() => {});
+    const meter = new RequestMeter(handle.db, undefined, undefined, onError);
+    const keyUse = new KeyUse(handle.db, undefined, onError);
     // Each lane counts its failures before they are reported.
     const laneErrors = (lane: MediaLane) => (err: unknown) => {
       metrics.mediaJobFailed(lane);
@@ -95,6 +95,9 @@ export async function openContext(
       renders: new ThumbnailQueue({ onError: laneErrors('renders') }),
       metrics,
     };
+    // The batchers' timers run for the context's life, whatever serves it (an app, a command).
+    meter.start();
+    keyUse.start();
     return {
       ctx,
       poolStats: handle.poolStats,

@@ -8,9 +8,26 @@ import type { Sealer } from './lib/seal.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
 import type { MediaUrls } from './media/media-urls.ts';
-import type { RequestMeter } from './modules/usage/request-meter.ts';
-import type { KeyUse } from './modules/keys/key-use.ts';
 import type { ThumbnailQueue } from './media/thumbnail-queue.ts';
+
+/**
+ * Work held in memory and written in batches (request counts, key uses). The composition
+ * root starts it with the context and stops it when the context closes; each write that
+ * fails is reported to the context's error handler, never dropped in silence.
+ */
+export interface Batcher {
+  start(): void;
+  /** Writes out what is held now. */
+  flush(): Promise<void>;
+  /** Stops the timer and writes out what is left. */
+  stop(): Promise<void>;
+}
+
+/** The daily API request counts (the usage module implements it). */
+export interface RequestCounts extends Batcher {
+  /** Writes back this process's unused count for the company, so a usage read is exact. */
+  settle(companyId: string): Promise<void>;
+}
 
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
@@ -26,9 +43,9 @@ export interface AppContext {
   media: MediaUrls;
   cursors: CursorCodec;
   /** Counts API requests against the daily cap. */
-  meter: RequestMeter;
+  meter: RequestCounts;
   /** Last uses of API keys, written in batches. */
-  keyUse: KeyUse;
+  keyUse: Batcher;
   /** Key and worker-token verification and request metering, for the auth hook. */
   access: Access;
   /** Runs thumbnail work off the request path. */

@@ -95,6 +95,18 @@ const FORBIDDEN: [string, string, string][] = [
   ['src/lib/x.ts', "import { loadConfig } from '../config.ts';", 'lib/'],
   ['src/lib/x.ts', "import type { FastifyReply } from 'fastify';", 'Fastify'],
   ['src/errors.ts', "import type { FastifyError } from 'fastify';", 'errors.ts'],
+  [
+    'src/config.ts',
+    "import { DEFAULT_PLANS } from './modules/usage/usage.service.ts';",
+    'root files',
+  ],
+  [
+    'src/context.ts',
+    "import type { RequestMeter } from './modules/usage/request-meter.ts';",
+    'root files',
+  ],
+  ['src/access.ts', "import { authenticate } from './http/auth.ts';", 'root files'],
+  ['src/context.ts', "import { buildApp } from './app.ts';", 'composition root'],
   ['src/errors.ts', "import { renderError } from './http/errors.ts';", 'errors.ts'],
   [
     'src/media/thumbnails.ts',
@@ -105,7 +117,11 @@ const FORBIDDEN: [string, string, string][] = [
   ['src/media/blob-store.ts', "import type { Db } from '../db/types.ts';", 'media/'],
   ['src/media/blob-store.ts', "import type { FastifyRequest } from 'fastify';", 'Fastify'],
   ['src/db/connect.ts', "import { apiErrorOf } from '../http/errors.ts';", 'db/'],
-  ['src/db/migrations/index.ts', "import { PLANS } from '../../modules/usage/plans.ts';", 'db/'],
+  [
+    'src/db/migrations/index.ts',
+    "import { PLANS } from '../../modules/usage/usage.service.ts';",
+    'db/',
+  ],
   [
     'src/dispatch/dispatcher.ts',
     "import { claimDue } from '../modules/items/items.repository.ts';",

@@ -1,16 +1,20 @@
 // When each API key was last used. Noting a use is a map write on the request path; the
 // times go to the database in one batch a few seconds later (and when the service stops),
 // each moving a key's last use forward only, so replicas flushing in any order agree.
+import type { Batcher } from '../../context.ts';
 import type { Db } from '../../db/types.ts';
+import { startPeriodic, type Periodic } from '../../lib/periodic.ts';
 import * as repo from './keys.repository.ts';
 
-export class KeyUse {
+export class KeyUse implements Batcher {
   private pending = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Periodic | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly flushMs = 5000,
+    /** Receives a batch that failed to be written. */
+    private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
   note(keyId: string, at: Date): void {
@@ -20,12 +24,11 @@ export class KeyUse {
 
   start(): void {
     if (this.timer || this.flushMs <= 0) return;
-    this.timer = setInterval(() => void this.flush().catch(() => {}), this.flushMs);
-    this.timer.unref();
+    this.timer = startPeriodic(() => this.flush(), this.flushMs, { onError: this.onError });
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.timer?.stop();
     this.timer = null;
     await this.flush();
   }

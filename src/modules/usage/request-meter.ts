@@ -5,6 +5,8 @@
 // several processes on one database; it may read a few leased-but-unused
 // requests high for up to a second; a usage read first settles this process's lease.
 import type { MeterReading } from '../../access.ts';
+import type { RequestCounts } from '../../context.ts';
+import { startPeriodic, type Periodic } from '../../lib/periodic.ts';
 import { utcDay } from '../../lib/clock.ts';
 import type { Db } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
@@ -20,24 +22,25 @@ interface Lease {
   counted: number;
 }
 
-export class RequestMeter {
+export class RequestMeter implements RequestCounts {
   private readonly leases = new Map<string, Lease>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Periodic | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly leaseSize = 50,
     private readonly flushMs = 1000,
+    /** Receives a refund that failed: its units stay counted until the day ends. */
+    private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
   start(): void {
     if (this.timer || this.flushMs <= 0) return;
-    this.timer = setInterval(() => void this.flush().catch(() => {}), this.flushMs);
-    this.timer.unref();
+    this.timer = startPeriodic(() => this.flush(), this.flushMs, { onError: this.onError });
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.timer?.stop();
     this.timer = null;
     await this.flush();
   }
@@ -141,7 +144,8 @@ export class RequestMeter {
     const previous = this.inflight.get(companyId) ?? Promise.resolve();
     const done: Promise<void> = previous
       .then(() => repo.refund(this.db, companyId, METRIC, lease.day, lease.remaining))
-      .catch(() => {})
+      // Reported, and the chain goes on: the next refund of the company must not wait on it.
+      .catch(this.onError)
       .finally(() => {
         if (this.inflight.get(companyId) === done) this.inflight.delete(companyId);
       });
