@@ -15,7 +15,7 @@ import {
 import { createAccount } from '../modules/accounts/accounts.service.ts';
 import { getCompanyRow } from '../modules/companies/companies.service.ts';
 import { listWorkers } from '../modules/workers/workers.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { listActivity } from '../modules/activity/activity.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { BASE, userOf } from './session.ts';
 
 const PAGE_SIZE = 100;

@@ -9,7 +9,7 @@ import { getCompanyRow } from '../modules/companies/companies.service.ts';
 import { ApprovalError, approve, reject } from '../modules/items/items.service.ts';
 import { reviewMedia } from '../modules/posts/posts.review-media.ts';
 import { listPosts } from '../modules/posts/posts.list.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 

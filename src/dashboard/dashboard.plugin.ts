@@ -13,13 +13,14 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
 import { dashboardHeaders } from './headers.ts';
+import { page } from './layout.ts';
 import { accountPages } from './accounts.pages.ts';
 import { postPages } from './posts.pages.ts';
 import { schedulePages } from './schedule.pages.ts';
@@ -29,7 +30,6 @@ import {
   SESSION_COOKIE,
   checkCsrf,
   errorPageOf,
-  maskToken,
   cookieOptions,
   redirect,
   requireRole,
@@ -47,35 +47,6 @@ const ROOT = new URL('../../', import.meta.url);
 const VIEWS = fileURLToPath(new URL('src/dashboard/views/', ROOT));
 const ASSETS = fileURLToPath(new URL('src/dashboard/assets/', ROOT));
 const HTMX = dirname(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'));
-
-/** Renders a page inside the layout, with what every page shows (user, CSRF token, nav). */
-export function page(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  template: string,
-  title: string,
-  data: Record<string, unknown> = {},
-) {
-  return reply
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .view(
-      template,
-      {
-        ...data,
-        title,
-        // Each page carries its own masking of the CSRF token (session.ts maskToken).
-        user: req.dashboardUser
-          ? { ...req.dashboardUser, csrfToken: maskToken(req.dashboardUser.csrfToken) }
-          : null,
-        base: BASE,
-        path: req.url,
-      },
-      // Per page, not global: @fastify/view refuses a per-page layout beside a global one,
-      // and the workers' pages have their own (worker.pages.ts).
-      { layout: 'layout.eta' },
-    );
-}
 
 export function dashboardPlugin(ctx: AppContext) {
   return async function dashboard(app: FastifyInstance): Promise<void> {

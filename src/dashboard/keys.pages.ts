@@ -10,7 +10,7 @@ import {
   listKeys,
   revokeCompanyKey,
 } from '../modules/keys/keys.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 

@@ -11,7 +11,7 @@ import { listPosts } from '../modules/posts/posts.list.ts';
 import type { ListPostsInput } from '../modules/posts/posts.schemas.ts';
 import { plannedSlotsOfPost } from '../modules/queue/queue.service.ts';
 import { listTags } from '../modules/tags/tags.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 

@@ -13,7 +13,7 @@ import {
   setCompanySchedule,
 } from '../modules/schedules/schedules.service.ts';
 import type { ScheduleInputBody } from '../modules/schedules/schedules.schemas.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { randomToken } from '../lib/ids.ts';
 import { SignInRefused, signIn, signOut } from '../modules/users/users.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import {
   BASE,
   SESSION_COOKIE,

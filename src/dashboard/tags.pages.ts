@@ -15,7 +15,7 @@ import {
   updateTag,
 } from '../modules/tags/tags.service.ts';
 import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 

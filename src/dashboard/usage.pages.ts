@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { getCompany } from '../modules/companies/companies.service.ts';
 import { planOf, readUsageDetail } from '../modules/usage/usage.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { PageError, userOf } from './session.ts';
 
 export function usagePages(ctx: AppContext) {

@@ -12,7 +12,7 @@ import {
   rotateWebhookSecret,
   setWebhookEnabled,
 } from '../modules/webhooks/webhooks.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 

@@ -12,7 +12,7 @@ import {
   type WebhookEventType,
 } from '../modules/webhooks/webhook-events.catalog.ts';
 import { createWebhook, listWebhooks } from '../modules/webhooks/webhooks.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { takeFlash } from './flash.ts';
 import { ADMIN, field, messageOf, webhookDetailPages } from './webhook.pages.ts';
 import { userOf, actorOf } from './session.ts';

@@ -18,7 +18,7 @@ import {
   IMAGE_LIMITS,
 } from '../modules/workspace/workspace.edit.ts';
 import { getWorkspace, workspaceImageUrls } from '../modules/workspace/workspace.service.ts';
-import { page } from './dashboard.plugin.ts';
+import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import {
   BASE,
