@@ -1,7 +1,9 @@
 // Accounts (dashboard page 3): the company's publishing accounts with their status,
 // worker, timezone and queue; creating one (SPEC 4.4), pausing and resuming (DECISIONS 7).
 // The accounts service does the work and records who acted in the activity log.
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError } from '../http/validation.ts';
@@ -10,6 +12,7 @@ import { setPaused } from '../modules/accounts/accounts.lifecycle.ts';
 import { listAccounts } from '../modules/accounts/accounts.list.ts';
 import {
   CreateAccountBody,
+  ListAccountsQuery,
   type CreateAccountInput,
 } from '../modules/accounts/accounts.schemas.ts';
 import { createAccount } from '../modules/accounts/accounts.service.ts';
@@ -18,38 +21,38 @@ import { listWorkers } from '../modules/workers/workers.service.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const PAGE_SIZE = 50;
 // The API's own body validator, so the form and POST /v2/accounts refuse the same input
 // with the same message naming the field.
 const validateCreate = compileValidator(CreateAccountBody, 'body');
 
+const AccountsQuery = Type.Object({ cursor: ListAccountsQuery.properties.cursor });
+const AccountParams = Type.Object({ accountId: Type.String() });
+
+/** The form as sent: the API's body, flattened (search terms one a line). */
+const CreateAccountForm = Type.Object({
+  platform: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  displayName: Type.Optional(Type.String()),
+  bio: Type.Optional(Type.String()),
+  profilePictureUrl: Type.Optional(Type.String()),
+  bioUrl: Type.Optional(Type.String()),
+  searchTerms: Type.Optional(Type.String()),
+});
+
 /** The form's fields as typed, to show them again next to an error. */
-interface CreateForm {
-  platform: string;
-  username: string;
-  displayName: string;
-  bio: string;
-  profilePictureUrl: string;
-  bioUrl: string;
-  searchTerms: string;
-}
+type CreateForm = Required<Static<typeof CreateAccountForm>>;
 
-function field(body: Record<string, unknown>, name: string): string {
-  const value = body[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function formOf(body: Record<string, unknown>): CreateForm {
+function formOf(body: Static<typeof CreateAccountForm>): CreateForm {
   return {
-    platform: field(body, 'platform'),
-    username: field(body, 'username').trim().replace(/^@/, ''),
-    displayName: field(body, 'displayName').trim(),
-    bio: field(body, 'bio').trim(),
-    profilePictureUrl: field(body, 'profilePictureUrl').trim(),
-    bioUrl: field(body, 'bioUrl').trim(),
-    searchTerms: field(body, 'searchTerms'),
+    platform: body.platform ?? '',
+    username: (body.username ?? '').trim().replace(/^@/, ''),
+    displayName: (body.displayName ?? '').trim(),
+    bio: (body.bio ?? '').trim(),
+    profilePictureUrl: (body.profilePictureUrl ?? '').trim(),
+    bioUrl: (body.bioUrl ?? '').trim(),
+    searchTerms: body.searchTerms ?? '',
   };
 }
 
@@ -98,11 +101,11 @@ function newAccountPage(
 }
 
 export function accountPages(ctx: AppContext) {
-  return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/accounts', async (req, reply) => {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/accounts', { schema: { querystring: AccountsQuery } }, async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { cursor?: unknown };
-      const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
+      const { cursor } = req.query;
       let result;
       try {
         result = await listAccounts(ctx, user.companyId, {
@@ -141,36 +144,40 @@ export function accountPages(ctx: AppContext) {
       newAccountPage(req, reply, EMPTY_FORM, null),
     );
 
-    app.post('/accounts', { config: { role: 'editor' } }, async (req, reply) => {
-      const user = userOf(req);
-      const form = formOf((req.body ?? {}) as Record<string, unknown>);
-      const input = inputOf(form);
-      try {
-        if (!validateCreate(input)) throw validationError(validateCreate.errors ?? [], 'body');
-        const company = await getCompanyRow(ctx.db, user.companyId);
-        if (!company) throw new PageError(404, 'Not found.');
-        const account = await createAccount(
-          ctx,
-          { companyId: user.companyId, plan: company.plan },
-          input as CreateAccountInput,
-          actorOf(user),
-        );
-        setFlash(ctx, req, reply, `Created @${account.username} (${account.platform}).`);
-        return redirect(req, reply, `${BASE}/accounts`);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        reply.code(err.status);
-        return newAccountPage(req, reply, form, { field: fieldOf(err), message: err.message });
-      }
-    });
+    app.post(
+      '/accounts',
+      { config: { role: 'editor' }, schema: { body: CreateAccountForm } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const form = formOf(req.body);
+        const input = inputOf(form);
+        try {
+          if (!validateCreate(input)) throw validationError(validateCreate.errors ?? [], 'body');
+          const company = await getCompanyRow(ctx.db, user.companyId);
+          if (!company) throw new PageError(404, 'Not found.');
+          const account = await createAccount(
+            ctx,
+            { companyId: user.companyId, plan: company.plan },
+            input as CreateAccountInput,
+            actorOf(user),
+          );
+          setFlash(ctx, req, reply, `Created @${account.username} (${account.platform}).`);
+          return redirect(req, reply, `${BASE}/accounts`);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          reply.code(err.status);
+          return newAccountPage(req, reply, form, { field: fieldOf(err), message: err.message });
+        }
+      },
+    );
 
     for (const pause of [true, false]) {
       app.post(
         `/accounts/:accountId/${pause ? 'pause' : 'resume'}`,
-        { config: { role: 'editor' } },
+        { config: { role: 'editor' }, schema: { params: AccountParams } },
         async (req, reply) => {
           const user = userOf(req);
-          const { accountId } = req.params as { accountId: string };
+          const { accountId } = req.params;
           try {
             await setPaused(ctx, user.companyId, accountId, pause, actorOf(user));
           } catch (err) {

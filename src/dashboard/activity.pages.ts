@@ -1,6 +1,8 @@
 // The activity log (dashboard page 9): who approved, rejected, created or revoked keys,
 // deleted tags, changed schedules, and when; newest first.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { listActivity } from '../modules/activity/activity.service.ts';
 import { page } from './layout.ts';
@@ -8,13 +10,16 @@ import { BASE, userOf } from './session.ts';
 
 const PAGE_SIZE = 100;
 
+// `before` is `at|id` of the last entry shown: a position, not a secret; without both
+// parts the page starts at the newest entry.
+const ActivityQuery = Type.Object({ before: Type.Optional(Type.String()) });
+
 export function activityPages(ctx: AppContext) {
-  return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/activity', async (req, reply) => {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/activity', { schema: { querystring: ActivityQuery } }, async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { before?: unknown };
-      // `before` is the (at, id) of the last entry shown: a position, not a secret.
-      const parts = typeof query.before === 'string' ? query.before.split('|') : [];
+      const parts = req.query.before?.split('|') ?? [];
       const before =
         parts.length === 2 && parts[0] && parts[1]
           ? ([parts[0], parts[1]] as [string, string])

@@ -1,7 +1,9 @@
 // The approvals inbox (dashboard page 1): posts with items waiting for approval, newest
 // first; approve or reject one account of a post, a whole post, or a selection at once.
 // Each decision goes through the items service, which records who decided.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { listCompanyAccounts, nextWindowAt } from '../modules/accounts/accounts.service.ts';
@@ -9,6 +11,8 @@ import { getCompanyRow } from '../modules/companies/companies.service.ts';
 import { ApprovalError, approve, reject } from '../modules/items/items.service.ts';
 import { reviewMedia } from '../modules/posts/posts.review-media.ts';
 import { listPosts } from '../modules/posts/posts.list.ts';
+import { ListPostsQuery } from '../modules/posts/posts.schemas.ts';
+import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
@@ -18,16 +22,19 @@ const PAGE_SIZE = 25;
 /** Accounts one decision may name (a post targets at most 50). */
 const MAX_SELECTED = 500;
 
-function list(value: unknown): string[] {
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-}
+const InboxQuery = Type.Object({ cursor: ListPostsQuery.properties.cursor });
+
+/** What a decision names: whole posts (`post`) and single accounts (`item`, `post:account`). */
+const Targets = { post: Type.Optional(Repeated), item: Type.Optional(Repeated) };
+// A card's buttons name their target in the form's address; the selection form sends its
+// ticked accounts in the body.
+const DecideQuery = Type.Object(Targets);
+const DecideForm = Type.Object({ outcome: Type.Optional(Type.String()), ...Targets });
 
 /** The decision a form asks for: per post, all its pending items or the accounts selected. */
-function targetsOf(body: Record<string, unknown>): Map<string, string[] | null> {
+function targetsOf(posts: string[], items: string[]): Map<string, string[] | null> {
   const targets = new Map<string, string[] | null>();
-  for (const postId of list(body.post)) targets.set(postId, null);
-  const items = list(body.item);
+  for (const postId of posts) targets.set(postId, null);
   if (items.length > MAX_SELECTED) {
     throw new PageError(400, `Select at most ${MAX_SELECTED} accounts at once.`);
   }
@@ -43,11 +50,11 @@ function targetsOf(body: Record<string, unknown>): Map<string, string[] | null> 
 }
 
 export function approvalPages(ctx: AppContext) {
-  return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/approvals', async (req, reply) => {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/approvals', { schema: { querystring: InboxQuery } }, async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { cursor?: unknown };
-      const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+      const { cursor } = req.query;
       let result;
       try {
         result = await listPosts(ctx, user.companyId, {
@@ -95,40 +102,41 @@ export function approvalPages(ctx: AppContext) {
       });
     });
 
-    app.post('/approvals/decide', { config: { role: 'editor' } }, async (req, reply) => {
-      const user = userOf(req);
-      // A card's buttons name their target in the form's address; the selection form sends
-      // its ticked accounts in the body.
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const query = (req.query ?? {}) as Record<string, unknown>;
-      const outcome =
-        body.outcome === 'reject' ? 'reject' : body.outcome === 'approve' ? 'approve' : null;
-      if (!outcome) throw new PageError(400, 'Choose approve or reject.');
-      const decide = outcome === 'approve' ? approve : reject;
-      let changed = 0;
-      const targets = targetsOf({
-        post: [...list(query.post), ...list(body.post)],
-        item: [...list(query.item), ...list(body.item)],
-      });
-      for (const [postId, accountIds] of targets) {
-        try {
-          const result = await decide(ctx, {
-            postId,
-            companyId: user.companyId,
-            ...(accountIds ? { accountIds } : {}),
-            actor: actorOf(user),
-          });
-          changed += result.changed.length;
-        } catch (err) {
-          if (!(err instanceof ApprovalError)) throw err;
-          // Another company's post reads as unknown (404); decided meanwhile is a conflict.
-          if (/does not exist/.test(err.message)) throw new PageError(404, 'Not found.');
-          throw new PageError(409, 'Those items are no longer waiting for approval.');
+    app.post(
+      '/approvals/decide',
+      { config: { role: 'editor' }, schema: { querystring: DecideQuery, body: DecideForm } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { body, query } = req;
+        const outcome =
+          body.outcome === 'reject' ? 'reject' : body.outcome === 'approve' ? 'approve' : null;
+        if (!outcome) throw new PageError(400, 'Choose approve or reject.');
+        const decide = outcome === 'approve' ? approve : reject;
+        let changed = 0;
+        const targets = targetsOf(
+          [...valuesOf(query.post), ...valuesOf(body.post)],
+          [...valuesOf(query.item), ...valuesOf(body.item)],
+        );
+        for (const [postId, accountIds] of targets) {
+          try {
+            const result = await decide(ctx, {
+              postId,
+              companyId: user.companyId,
+              ...(accountIds ? { accountIds } : {}),
+              actor: actorOf(user),
+            });
+            changed += result.changed.length;
+          } catch (err) {
+            if (!(err instanceof ApprovalError)) throw err;
+            // Another company's post reads as unknown (404); decided meanwhile is a conflict.
+            if (/does not exist/.test(err.message)) throw new PageError(404, 'Not found.');
+            throw new PageError(409, 'Those items are no longer waiting for approval.');
+          }
         }
-      }
-      const verb = outcome === 'approve' ? 'approved' : 'rejected';
-      setFlash(ctx, req, reply, `${changed} ${verb}`);
-      return redirect(req, reply, `${BASE}/approvals`);
-    });
+        const verb = outcome === 'approve' ? 'approved' : 'rejected';
+        setFlash(ctx, req, reply, `${changed} ${verb}`);
+        return redirect(req, reply, `${BASE}/approvals`);
+      },
+    );
   };
 }

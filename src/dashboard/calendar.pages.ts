@@ -1,7 +1,9 @@
 // The calendar and queues (dashboard page 2): a week of posting slots per account in its
 // worker's timezone, with what is planned, released, posted or failed in each, why an
 // account gets nothing, and each waiting item's priority to change.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { changePriority } from '../modules/items/items.service.ts';
 import { companyWeek } from '../modules/queue/calendar.service.ts';
@@ -33,17 +35,26 @@ function localTime(iso: string, timezone: string): string {
   return format.format(new Date(iso));
 }
 
+// Any account id: one the company does not have answers "not found", whatever it looks like.
+const CalendarQuery = Type.Object({ account: Type.Optional(Type.String()) });
+const ItemParams = Type.Object({ itemId: Type.String() });
+/** The priority field of an item, and the account the calendar showed (to return to it). */
+const PriorityForm = Type.Object({
+  priority: Type.Optional(Type.String()),
+  account: Type.Optional(Type.String()),
+});
+
 /** "Tue 24 Nov" of a local date. */
 function weekday(localDate: string): string {
   return DAY_FORMAT.format(new Date(`${localDate}T12:00:00Z`));
 }
 
 export function calendarPages(ctx: AppContext) {
-  return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/calendar', async (req, reply) => {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/calendar', { schema: { querystring: CalendarQuery } }, async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as { account?: unknown };
-      const only = typeof query.account === 'string' && query.account ? query.account : undefined;
+      const only = req.query.account;
       const weeks = await companyWeek(ctx, user.companyId, ctx.clock.now(), only);
       // Another company's account reads as an unknown one.
       if (only !== undefined && weeks.length === 0) throw new PageError(404, 'Not found.');
@@ -57,13 +68,13 @@ export function calendarPages(ctx: AppContext) {
       });
     });
 
-    app.post<{ Params: { itemId: string } }>(
+    app.post(
       '/items/:itemId/priority',
-      { config: { role: 'editor' } },
+      { config: { role: 'editor' }, schema: { params: ItemParams, body: PriorityForm } },
       async (req, reply) => {
         const user = userOf(req);
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        const raw = typeof body.priority === 'string' ? body.priority.trim() : '';
+        const { body } = req;
+        const raw = body.priority?.trim() ?? '';
         const priority = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
         if (!Number.isSafeInteger(priority)) {
           throw new PageError(400, 'Priority must be a whole number of 0 or more.');
@@ -82,10 +93,7 @@ export function calendarPages(ctx: AppContext) {
             'This item was released already; its priority no longer matters.',
           );
         }
-        const back =
-          typeof body.account === 'string' && body.account
-            ? `?account=${encodeURIComponent(body.account)}`
-            : '';
+        const back = body.account ? `?account=${encodeURIComponent(body.account)}` : '';
         setFlash(ctx, req, reply, 'Priority changed');
         return redirect(req, reply, `${BASE}/calendar${back}`);
       },

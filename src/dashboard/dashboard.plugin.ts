@@ -15,10 +15,12 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { validationError } from '../http/validation.ts';
 import { resolveSession } from '../modules/users/users.service.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
+import { readAsBrowsersSend } from './forms.ts';
 import { dashboardHeaders } from './headers.ts';
 import { page } from './layout.ts';
 import { accountPages } from './accounts.pages.ts';
@@ -84,8 +86,14 @@ export function dashboardPlugin(ctx: AppContext) {
       maxAge: '1h',
     });
     app.decorateRequest('dashboardUser', null);
+    // A query or form the route's schema refuses reads as the API words it, naming the
+    // field, on the error page (a form's own handler words its refusals next to the field).
+    app.setSchemaErrorFormatter(validationError);
 
-    app.addHook('preHandler', async (req, reply) => {
+    app.addHook('preValidation', readAsBrowsersSend);
+    // Before validation: who asks, and whether the form is theirs (CSRF), is settled
+    // before what they sent, so a signed-out visitor is sent to sign in whatever the query.
+    app.addHook('preValidation', async (req, reply) => {
       const config = req.routeOptions.config;
       // Assets and unknown addresses need no session (the not-found page shows no data).
       if (config.anonymous || req.is404 || req.url.startsWith(`${BASE}/assets/`)) return;

@@ -1,8 +1,10 @@
 // API keys (dashboard page; SPEC 5): admins list the company's keys, create one with the
 // scopes they choose and see its secret once, and revoke keys. Every route, reading
 // included, needs the admin role: a key list tells which integrations exist.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SCOPES, isScope, type Scope } from '../access.ts';
+import { Type } from 'typebox';
+import { SCOPES, type Scope } from '../access.ts';
 import type { AppContext } from '../context.ts';
 import {
   createKey,
@@ -10,12 +12,36 @@ import {
   listKeys,
   revokeCompanyKey,
 } from '../modules/keys/keys.service.ts';
+import { StringEnum } from '../schemas/common.ts';
+import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 const ADMIN = { config: { role: 'admin' as const } };
-const MAX_NAME = 100;
+const KeyParams = Type.Object({ keyId: Type.String() });
+/** The form as sent: a name and the scopes ticked. */
+const NewKeyForm = Type.Object({
+  name: Type.Optional(Type.String()),
+  scope: Type.Optional(Repeated),
+});
+/** The key the form asks for. No API route creates keys, so these rules are the page's. */
+const checkKey = checkWith(
+  Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Array(StringEnum(SCOPES), { minItems: 1 }),
+  }),
+);
+
+/** A refusal of the key form in the words the page shows beside it. */
+function refusal({ field, keyword, limit }: Broken): string {
+  if (field === 'name') {
+    return keyword === 'maxLength'
+      ? `A name has at most ${limit} characters.`
+      : 'Enter a name, so the key can be told apart later.';
+  }
+  return keyword === 'minItems' ? 'Choose at least one scope.' : 'Choose scopes from the list.';
+}
 
 /** What each scope allows, as SPEC 5 words it. */
 const SCOPE_HELP: Record<Scope, string> = {
@@ -31,11 +57,6 @@ const SCOPE_HELP: Record<Scope, string> = {
   'webhooks:write':
     'create, change, disable and delete webhook endpoints; rotate secrets; replay events',
 };
-
-function values(body: unknown, name: string): string[] {
-  const v = (body as Record<string, unknown> | undefined)?.[name];
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
-}
 
 export function keyPages(ctx: AppContext) {
   async function listPage(
@@ -62,31 +83,26 @@ export function keyPages(ctx: AppContext) {
     return key;
   }
 
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/keys', ADMIN, async (req, reply) => listPage(req, reply));
 
-    app.post('/keys', ADMIN, async (req, reply) => {
+    app.post('/keys', { ...ADMIN, schema: { body: NewKeyForm } }, async (req, reply) => {
       const user = userOf(req);
-      const name = values(req.body, 'name')[0]?.trim() ?? '';
-      const chosen = [...new Set(values(req.body, 'scope'))];
-      const form = { name, scopes: chosen };
-      const error =
-        name.length === 0
-          ? 'Enter a name, so the key can be told apart later.'
-          : name.length > MAX_NAME
-            ? `A name has at most ${MAX_NAME} characters.`
-            : chosen.length === 0
-              ? 'Choose at least one scope.'
-              : chosen.some((s) => !isScope(s))
-                ? 'Choose scopes from the list.'
-                : null;
-      if (error) {
+      const form = {
+        name: req.body.name?.trim() ?? '',
+        scopes: [...new Set(valuesOf(req.body.scope))],
+      };
+      const checked = checkKey(form);
+      if (!checked.ok) {
         reply.code(400);
-        return listPage(req, reply, { error, form });
+        return listPage(req, reply, { error: refusal(checked.broken), form });
       }
+      const { name, scopes } = checked.value;
       const key = await createKey(ctx.db, ctx.clock, {
         companyId: user.companyId,
-        scopes: SCOPES.filter((s) => chosen.includes(s)),
+        // The list's order, whatever order the browser sent them in.
+        scopes: SCOPES.filter((s) => scopes.includes(s)),
         name,
         actor: actorOf(user),
       });
@@ -95,13 +111,14 @@ export function keyPages(ctx: AppContext) {
       return page(req, reply, 'key-created.eta', 'API key created', { key });
     });
 
-    app.get<{ Params: { keyId: string } }>('/keys/:keyId/revoke', ADMIN, async (req, reply) => {
+    const revoke = { ...ADMIN, schema: { params: KeyParams } };
+    app.get('/keys/:keyId/revoke', revoke, async (req, reply) => {
       const user = userOf(req);
       const key = await keyOr404(user.companyId, req.params.keyId);
       return page(req, reply, 'key-revoke.eta', `Revoke key ${key.name}`, { key });
     });
 
-    app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', ADMIN, async (req, reply) => {
+    app.post('/keys/:keyId/revoke', revoke, async (req, reply) => {
       const user = userOf(req);
       const key = await revokeCompanyKey(
         ctx.db,

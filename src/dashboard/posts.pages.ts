@@ -1,14 +1,17 @@
 // Posts (dashboard page 2): the list with the API's filters (status, account, tag or
 // untagged) and a post's detail with each account's state and its analytics over time.
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { validationError } from '../http/validation.ts';
 import { listAccounts } from '../modules/accounts/accounts.list.ts';
 import { getPostAnalytics } from '../modules/analytics/analytics.service.ts';
-import { POST_STATUSES, type PostStatus } from '../modules/items/items.status.ts';
+import { POST_STATUSES } from '../modules/items/items.status.ts';
 import { readPost } from '../modules/posts/posts.create.ts';
 import { listPosts } from '../modules/posts/posts.list.ts';
-import type { ListPostsInput } from '../modules/posts/posts.schemas.ts';
+import { ListPostsQuery, type ListPostsInput } from '../modules/posts/posts.schemas.ts';
 import { plannedSlotsOfPost } from '../modules/queue/queue.service.ts';
 import { listTags } from '../modules/tags/tags.service.ts';
 import { page } from './layout.ts';
@@ -18,38 +21,40 @@ import { BASE, PageError, redirect, userOf } from './session.ts';
 const PAGE_SIZE = 25;
 /** Snapshots the chart reads at most (pages of the analytics service's maximum, 100). */
 const MAX_SNAPSHOTS = 1000;
-const GROUP = /^((template|tag):[^:]+|untagged)$/;
 
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
+/**
+ * The list's filters, under the page's own names, by the API's rules. Any account id is
+ * taken: one the company does not have answers "not found", whatever it looks like.
+ */
+const PostsQuery = Type.Object({
+  status: ListPostsQuery.properties.status,
+  account: Type.Optional(Type.String()),
+  tag: ListPostsQuery.properties.contentGroupId,
+  cursor: ListPostsQuery.properties.cursor,
+});
+const PostParams = Type.Object({ postId: Type.String() });
+
+type Filters = Pick<ListPostsInput, 'status' | 'accountId' | 'contentGroupId'>;
+
+/** A filter outside the API's rules: a 400 naming the filter as the page shows it. */
+function filterRefusal(errors: FastifySchemaValidationError[], part: string): Error {
+  const [first] = errors;
+  if (first?.instancePath === '/status') {
+    const sent = 'data' in first ? String(first.data) : '';
+    return new PageError(400, `Status "${sent}" is not one of the post statuses.`);
+  }
+  if (first?.instancePath === '/tag') {
+    return new PageError(400, 'The tag filter must be a tag, a template or "untagged".');
+  }
+  return validationError(errors, part);
 }
 
-interface Filters {
-  status?: PostStatus;
-  accountId?: string;
-  contentGroupId?: string;
-}
-
-/** The list's filters from the query string; a value outside the API's rules is a 400. */
-function filtersOf(query: Record<string, unknown>): Filters {
-  const filters: Filters = {};
-  const status = text(query.status);
-  if (status !== undefined) {
-    if (!(POST_STATUSES as readonly string[]).includes(status)) {
-      throw new PageError(400, `Status "${status}" is not one of the post statuses.`);
-    }
-    filters.status = status as PostStatus;
-  }
-  const accountId = text(query.account);
-  if (accountId !== undefined) filters.accountId = accountId;
-  const group = text(query.tag);
-  if (group !== undefined) {
-    if (group.length > 240 || !GROUP.test(group)) {
-      throw new PageError(400, 'The tag filter must be a tag, a template or "untagged".');
-    }
-    filters.contentGroupId = group;
-  }
-  return filters;
+function filtersOf(query: Static<typeof PostsQuery>): Filters {
+  return {
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.account ? { accountId: query.account } : {}),
+    ...(query.tag ? { contentGroupId: query.tag } : {}),
+  };
 }
 
 function listUrl(filters: Filters, cursor?: string): string {
@@ -76,12 +81,16 @@ async function historyOf(ctx: AppContext, companyId: string, postId: string) {
 }
 
 export function postPages(ctx: AppContext) {
-  return async function routes(app: FastifyInstance): Promise<void> {
-    app.get('/posts', async (req, reply) => {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const listOptions = {
+      schema: { querystring: PostsQuery },
+      schemaErrorFormatter: filterRefusal,
+    };
+    app.get('/posts', listOptions, async (req, reply) => {
       const user = userOf(req);
-      const query = req.query as Record<string, unknown>;
-      const filters = filtersOf(query);
-      const cursor = text(query.cursor);
+      const filters = filtersOf(req.query);
+      const { cursor } = req.query;
       const input: ListPostsInput = { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) };
       let result;
       try {
@@ -111,9 +120,9 @@ export function postPages(ctx: AppContext) {
       });
     });
 
-    app.get('/posts/:postId', async (req, reply) => {
+    app.get('/posts/:postId', { schema: { params: PostParams } }, async (req, reply) => {
       const user = userOf(req);
-      const { postId } = req.params as { postId: string };
+      const { postId } = req.params;
       let post;
       try {
         post = await readPost(ctx, user.companyId, postId);

@@ -2,7 +2,9 @@
 // up to four HH:mm windows or none (SPEC 4.5, DECISIONS 5). The schedules service checks
 // the rules and records the change; dashboard.js checks the same rules as the user types,
 // only to say early what the server will answer.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { getAccount } from '../modules/accounts/accounts.service.ts';
@@ -13,6 +15,7 @@ import {
   setCompanySchedule,
 } from '../modules/schedules/schedules.service.ts';
 import type { ScheduleInputBody } from '../modules/schedules/schedules.schemas.ts';
+import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
@@ -20,17 +23,26 @@ import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 /** SPEC 4.5 rule 1: at most four windows. */
 const SLOTS = 4;
 
-function windowsOf(body: Record<string, unknown>): string[] {
-  const raw = body.window;
-  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return list
-    .filter((v): v is string => typeof v === 'string')
+/**
+ * The form as sent: a time field per slot, left empty or not, and the button pressed. The
+ * schedules service checks the windows by the API's rules, so a refusal reads as the
+ * API's, turned into words for the slot it names.
+ */
+const ScheduleForm = Type.Object({
+  window: Type.Optional(Repeated),
+  action: Type.Optional(Type.String()),
+});
+type ScheduleFormIn = Static<typeof ScheduleForm>;
+const AccountParams = Type.Object({ accountId: Type.String() });
+
+function windowsOf(body: ScheduleFormIn): string[] {
+  return valuesOf(body.window)
     .map((v) => v.trim())
     .filter((v) => v !== '');
 }
 
 /** The body the form stands for: `action=clear` clears the schedule (SPEC 4.5 rule 3). */
-function bodyOf(body: Record<string, unknown>): ScheduleInputBody {
+function bodyOf(body: ScheduleFormIn): ScheduleInputBody {
   if (body.action === 'clear') return { schedule: null };
   return { schedule: { windows: windowsOf(body).slice(0, SLOTS + 1) } };
 }
@@ -128,23 +140,26 @@ async function accountEditor(
 }
 
 export function schedulePages(ctx: AppContext) {
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/schedule', async (req, reply) => {
       const editor = await companyEditor(ctx, userOf(req).companyId);
       const form = { values: editor.windows ?? [], error: null };
       return render(req, reply, editor, form, takeFlash(ctx, req, reply));
     });
 
-    app.get('/accounts/:accountId/schedule', async (req, reply) => {
-      const { accountId } = req.params as { accountId: string };
+    const accountSchedule = { schema: { params: AccountParams } };
+    app.get('/accounts/:accountId/schedule', accountSchedule, async (req, reply) => {
+      const { accountId } = req.params;
       const editor = await accountEditor(ctx, userOf(req).companyId, accountId);
       const form = { values: editor.windows ?? [], error: null };
       return render(req, reply, editor, form, takeFlash(ctx, req, reply));
     });
 
-    app.post('/schedule', { config: { role: 'editor' } }, async (req, reply) => {
+    const companyForm = { config: { role: 'editor' as const }, schema: { body: ScheduleForm } };
+    app.post('/schedule', companyForm, async (req, reply) => {
       const user = userOf(req);
-      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { body } = req;
       const input = bodyOf(body);
       try {
         await setCompanySchedule(ctx, user.companyId, input, actorOf(user));
@@ -161,11 +176,11 @@ export function schedulePages(ctx: AppContext) {
 
     app.post(
       '/accounts/:accountId/schedule',
-      { config: { role: 'editor' } },
+      { config: { role: 'editor' }, schema: { params: AccountParams, body: ScheduleForm } },
       async (req, reply) => {
         const user = userOf(req);
-        const { accountId } = req.params as { accountId: string };
-        const body = (req.body ?? {}) as Record<string, unknown>;
+        const { accountId } = req.params;
+        const { body } = req;
         const input = bodyOf(body);
         try {
           await setAccountSchedule(ctx, user.companyId, accountId, input, actorOf(user));

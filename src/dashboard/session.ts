@@ -89,15 +89,19 @@ function same(a: string, b: string): boolean {
   return a.length > 0 && safeEqual(Buffer.from(a), Buffer.from(b));
 }
 
+/** The token a form sent in its `_csrf` field; every route checks it, whatever its body. */
+function formToken(body: unknown): string {
+  if (typeof body !== 'object' || body === null || !('_csrf' in body)) return '';
+  return typeof body._csrf === 'string' ? body._csrf : '';
+}
+
 /**
  * The CSRF check of a state-changing request: the session's token must come back in the
  * form field `_csrf` or the `x-csrf-token` header (htmx sends it on every request).
  */
 export function checkCsrf(req: FastifyRequest, user: Pick<SessionUser, 'csrfToken'>): void {
   const header = req.headers['x-csrf-token'];
-  const body = req.body as Record<string, unknown> | undefined;
-  const sent =
-    typeof header === 'string' ? header : typeof body?._csrf === 'string' ? body._csrf : '';
+  const sent = typeof header === 'string' ? header : formToken(req.body);
   if (!same(unmask(sent), user.csrfToken)) {
     throw new PageError(403, 'This form has expired. Reload the page and try again.');
   }
@@ -106,9 +110,7 @@ export function checkCsrf(req: FastifyRequest, user: Pick<SessionUser, 'csrfToke
 /** The sign-in form's double-submit check (`cookieName`: the form's own cookie). */
 export function checkSignInToken(req: FastifyRequest, cookieName = SIGN_IN_COOKIE): void {
   const cookie = req.cookies[cookieName] ?? '';
-  const body = req.body as Record<string, unknown> | undefined;
-  const sent = typeof body?._csrf === 'string' ? body._csrf : '';
-  if (!same(sent, cookie)) {
+  if (!same(formToken(req.body), cookie)) {
     throw new PageError(403, 'This form has expired. Reload the page and try again.');
   }
 }

@@ -2,7 +2,9 @@
 // state and the posts, views and likes attributed to it, untagged posts beside them;
 // editors create, rename, recolor, archive and delete. Changes go through the tags service,
 // which records them in the activity log in the same transaction.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { totalsByGroup, type GroupTotals } from '../modules/analytics/analytics.service.ts';
@@ -14,28 +16,42 @@ import {
   tagPostCount,
   updateTag,
 } from '../modules/tags/tags.service.ts';
-import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
+import { CreateTagBody, TAG_COLORS, type CreateTagInput } from '../modules/tags/tags.schemas.ts';
+import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
-type Color = (typeof TAG_COLORS)[number];
 const NONE: GroupTotals = { posts: 0, views: 0, likes: 0 };
 
-function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
+const TagParams = Type.Object({ tagId: Type.String() });
+/** The create and edit forms as sent. */
+const TagForm = Type.Object({
+  name: Type.Optional(Type.String()),
+  color: Type.Optional(Type.String()),
+});
+type TagFormIn = Static<typeof TagForm>;
+/** The archive and restore buttons: `archived=true` archives, anything else restores. */
+const ArchiveForm = Type.Object({ archived: Type.Optional(Type.String()) });
+
+// A name and color by the API's own rules (SPEC 2.4), as POST /v2/content-tags takes them.
+const checkTag = checkWith(CreateTagBody);
+
+/** What the form shows again beside an error: the fields as they were typed. */
+function typed(body: TagFormIn): { name: string; color: string } {
+  return { name: body.name ?? '', color: body.color ?? '' };
 }
 
 /** A form's name and color, or the message to show beside the form. */
-function tagForm(body: unknown): { name: string; color: Color } | { error: string } {
-  // SPEC 2.4: 1-50 characters; surrounding spaces are a typing accident, not part of a name.
-  const name = field(body, 'name').trim();
-  const color = field(body, 'color') || 'slate';
-  if (name.length === 0) return { error: 'Enter a name.' };
-  if ([...name].length > 50) return { error: 'A name has at most 50 characters.' };
-  if (!(TAG_COLORS as readonly string[]).includes(color)) return { error: 'Choose a color.' };
-  return { name, color: color as Color };
+function tagForm(body: TagFormIn): CreateTagInput | { error: string } {
+  // Surrounding spaces are a typing accident, not part of a name; no color is the default.
+  const checked = checkTag({ name: (body.name ?? '').trim(), color: body.color || 'slate' });
+  if (checked.ok) return checked.value;
+  const { field, keyword, limit } = checked.broken;
+  if (field !== 'name') return { error: 'Choose a color.' };
+  return {
+    error: keyword === 'maxLength' ? `A name has at most ${limit} characters.` : 'Enter a name.',
+  };
 }
 
 /** A service refusal as the page shows it: another company's tag reads as an unknown one. */
@@ -92,13 +108,15 @@ export function tagPages(ctx: AppContext) {
     });
   }
 
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const editor = { role: 'editor' as const };
     app.get('/tags', async (req, reply) => listPage(req, reply));
 
-    app.post('/tags', { config: { role: 'editor' } }, async (req, reply) => {
+    app.post('/tags', { config: editor, schema: { body: TagForm } }, async (req, reply) => {
       const user = userOf(req);
       const input = tagForm(req.body);
-      const form = { name: field(req.body, 'name'), color: field(req.body, 'color') };
+      const form = typed(req.body);
       if ('error' in input) {
         reply.code(400);
         return listPage(req, reply, { createError: input.error, form });
@@ -117,20 +135,18 @@ export function tagPages(ctx: AppContext) {
       return redirect(req, reply, `${BASE}/tags`);
     });
 
-    app.get<{ Params: { tagId: string } }>(
-      '/tags/:tagId',
-      { config: { role: 'editor' } },
-      async (req, reply) => editPage(req, reply, req.params.tagId),
+    app.get('/tags/:tagId', { config: editor, schema: { params: TagParams } }, async (req, reply) =>
+      editPage(req, reply, req.params.tagId),
     );
 
-    app.post<{ Params: { tagId: string } }>(
+    app.post(
       '/tags/:tagId',
-      { config: { role: 'editor' } },
+      { config: editor, schema: { params: TagParams, body: TagForm } },
       async (req, reply) => {
         const user = userOf(req);
         const { tagId } = req.params;
         const input = tagForm(req.body);
-        const form = { name: field(req.body, 'name'), color: field(req.body, 'color') };
+        const form = typed(req.body);
         if ('error' in input) {
           await tagOr404(ctx, user.companyId, tagId);
           reply.code(400);
@@ -151,12 +167,12 @@ export function tagPages(ctx: AppContext) {
       },
     );
 
-    app.post<{ Params: { tagId: string } }>(
+    app.post(
       '/tags/:tagId/archive',
-      { config: { role: 'editor' } },
+      { config: editor, schema: { params: TagParams, body: ArchiveForm } },
       async (req, reply) => {
         const user = userOf(req);
-        const archived = field(req.body, 'archived') === 'true';
+        const archived = req.body.archived === 'true';
         let tag;
         try {
           tag = await updateTag(ctx, user.companyId, req.params.tagId, { archived }, actorOf(user));
@@ -168,9 +184,9 @@ export function tagPages(ctx: AppContext) {
       },
     );
 
-    app.get<{ Params: { tagId: string } }>(
+    app.get(
       '/tags/:tagId/delete',
-      { config: { role: 'editor' } },
+      { config: editor, schema: { params: TagParams } },
       async (req, reply) => {
         const user = userOf(req);
         const tag = await tagOr404(ctx, user.companyId, req.params.tagId);
@@ -181,9 +197,9 @@ export function tagPages(ctx: AppContext) {
       },
     );
 
-    app.post<{ Params: { tagId: string } }>(
+    app.post(
       '/tags/:tagId/delete',
-      { config: { role: 'editor' } },
+      { config: editor, schema: { params: TagParams } },
       async (req, reply) => {
         const user = userOf(req);
         const tag = await tagOr404(ctx, user.companyId, req.params.tagId);

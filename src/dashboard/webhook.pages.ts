@@ -1,17 +1,21 @@
 // One webhook endpoint (dashboard page): its details and delivery log, newest attempt first,
 // for every signed-in user; admins disable, enable, rotate its secret (shown once), replay
 // events and delete it. Each change is recorded in the activity log after it commits.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError, ERROR_CATALOG } from '../errors.ts';
 import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events.catalog.ts';
 import { listAttempts, replayEvents } from '../modules/webhooks/webhooks.log.ts';
+import { ListAttemptsQuery, ReplayBody } from '../modules/webhooks/webhooks.schemas.ts';
 import {
   deleteWebhook,
   getWebhook,
   rotateWebhookSecret,
   setWebhookEnabled,
 } from '../modules/webhooks/webhooks.service.ts';
+import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
@@ -21,12 +25,16 @@ const LOG_PAGE = 50;
 /** How much of an answer's body the log table shows. */
 const ANSWER_CHARS = 200;
 
-type Params = { Params: { webhookId: string } };
-
-export function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
+const WebhookParams = Type.Object({ webhookId: Type.String() });
+/** The delivery log's pages: the API's cursor of the same log. */
+const LogQuery = Type.Object({ cursor: ListAttemptsQuery.properties.cursor });
+/** The replay form: an event ID or a time (a `datetime-local` field, read as UTC). */
+const ReplayForm = Type.Object({
+  eventId: Type.Optional(Type.String()),
+  since: Type.Optional(Type.String()),
+});
+// What POST /v2/webhooks/{webhookId}/replay takes, by its own schema.
+const checkReplay = checkWith(ReplayBody);
 
 /**
  * A service refusal as a person reads it: the field path in words, and the hint unless it
@@ -75,12 +83,15 @@ export function webhookDetailPages(ctx: AppContext) {
     req: FastifyRequest,
     reply: FastifyReply,
     webhookId: string,
-    extra: { replayError?: string; replay?: { eventId: string; since: string } } = {},
+    extra: {
+      cursor?: string | undefined;
+      replayError?: string;
+      replay?: { eventId: string; since: string };
+    } = {},
   ) {
     const user = userOf(req);
     const hook = await found(getWebhook(ctx, user.companyId, webhookId));
-    const query = req.query as { cursor?: unknown };
-    const cursor = typeof query.cursor === 'string' && query.cursor ? query.cursor : undefined;
+    const { cursor } = extra;
     const log = await listAttempts(ctx, user.companyId, webhookId, {
       limit: LOG_PAGE,
       ...(cursor ? { cursor } : {}),
@@ -108,16 +119,20 @@ export function webhookDetailPages(ctx: AppContext) {
     return redirect(req, reply, `${BASE}/webhooks/${encodeURIComponent(webhookId)}`);
   }
 
-  return async function routes(app: FastifyInstance): Promise<void> {
-    app.get<Params>('/webhooks/:webhookId', async (req, reply) =>
-      detailPage(req, reply, req.params.webhookId),
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const adminRoute = { ...ADMIN, schema: { params: WebhookParams } };
+    app.get(
+      '/webhooks/:webhookId',
+      { schema: { params: WebhookParams, querystring: LogQuery } },
+      async (req, reply) => detailPage(req, reply, req.params.webhookId, req.query),
     );
 
     for (const [action, enabled] of [
       ['disable', false],
       ['enable', true],
     ] as const) {
-      app.post<Params>(`/webhooks/:webhookId/${action}`, ADMIN, async (req, reply) => {
+      app.post(`/webhooks/:webhookId/${action}`, adminRoute, async (req, reply) => {
         const user = userOf(req);
         const { webhookId } = req.params;
         const before = await found(getWebhook(ctx, user.companyId, webhookId));
@@ -136,7 +151,7 @@ export function webhookDetailPages(ctx: AppContext) {
       });
     }
 
-    app.post<Params>('/webhooks/:webhookId/rotate', ADMIN, async (req, reply) => {
+    app.post('/webhooks/:webhookId/rotate', adminRoute, async (req, reply) => {
       const user = userOf(req);
       const { webhookId } = req.params;
       const hook = await found(getWebhook(ctx, user.companyId, webhookId));
@@ -151,39 +166,37 @@ export function webhookDetailPages(ctx: AppContext) {
       });
     });
 
-    app.post<Params>('/webhooks/:webhookId/replay', ADMIN, async (req, reply) => {
+    const replayRoute = { ...ADMIN, schema: { params: WebhookParams, body: ReplayForm } };
+    app.post('/webhooks/:webhookId/replay', replayRoute, async (req, reply) => {
       const user = userOf(req);
       const { webhookId } = req.params;
       await found(getWebhook(ctx, user.companyId, webhookId));
       const replay = {
-        eventId: field(req.body, 'eventId').trim(),
-        since: field(req.body, 'since'),
+        eventId: (req.body.eventId ?? '').trim(),
+        since: req.body.since ?? '',
       };
-      const since = replay.since ? sinceOf(replay.since.trim()) : null;
       const refuse = (status: number, replayError: string) => {
         reply.code(status);
         return detailPage(req, reply, webhookId, { replayError, replay });
       };
+      // Exactly one of them, as the API's replay takes (its schema cannot say so).
       if ((replay.eventId === '') === (replay.since === '')) {
         return refuse(
           400,
           'Give either an event ID or a time to replay from: exactly one of them.',
         );
       }
-      if (replay.eventId.length > 200) {
-        return refuse(400, 'An event ID has at most 200 characters.');
-      }
+      const since = replay.since ? sinceOf(replay.since.trim()) : null;
       if (replay.since && since === null) {
         return refuse(400, 'Enter the time as YYYY-MM-DDTHH:mm, in UTC.');
       }
+      const checked = checkReplay(since === null ? { eventId: replay.eventId } : { since });
+      if (!checked.ok) {
+        return refuse(400, `An event ID has at most ${checked.broken.limit} characters.`);
+      }
       let result;
       try {
-        result = await replayEvents(
-          ctx,
-          user.companyId,
-          webhookId,
-          since === null ? { eventId: replay.eventId } : { since },
-        );
+        result = await replayEvents(ctx, user.companyId, webhookId, checked.value);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'webhook_not_found') throw notFoundOf(err);
         return refuse(err.status, messageOf(err));
@@ -194,13 +207,13 @@ export function webhookDetailPages(ctx: AppContext) {
       return back(req, reply, webhookId, done);
     });
 
-    app.get<Params>('/webhooks/:webhookId/delete', ADMIN, async (req, reply) => {
+    app.get('/webhooks/:webhookId/delete', adminRoute, async (req, reply) => {
       const user = userOf(req);
       const hook = await found(getWebhook(ctx, user.companyId, req.params.webhookId));
       return page(req, reply, 'webhook-delete.eta', `Delete webhook ${hook.url}`, { hook });
     });
 
-    app.post<Params>('/webhooks/:webhookId/delete', ADMIN, async (req, reply) => {
+    app.post('/webhooks/:webhookId/delete', adminRoute, async (req, reply) => {
       const user = userOf(req);
       const { webhookId } = req.params;
       const hook = await found(getWebhook(ctx, user.companyId, webhookId));

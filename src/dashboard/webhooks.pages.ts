@@ -2,28 +2,29 @@
 // and delivery log; admins create them (the signing secret is shown once), and disable,
 // enable, rotate, replay and delete through webhook.pages.ts. Changes go through the
 // webhooks service; the page records them in the activity log, never with a secret.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events.catalog.ts';
 import {
-  isWebhookEventType,
-  WEBHOOK_EVENT_TYPES,
-  WEBHOOK_EVENTS,
-  type WebhookEventType,
-} from '../modules/webhooks/webhook-events.catalog.ts';
+  CreateWebhookBody,
+  type CreateWebhookInput,
+} from '../modules/webhooks/webhooks.schemas.ts';
 import { createWebhook, listWebhooks } from '../modules/webhooks/webhooks.service.ts';
+import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';
 import { takeFlash } from './flash.ts';
-import { ADMIN, field, messageOf, webhookDetailPages } from './webhook.pages.ts';
+import { ADMIN, messageOf, webhookDetailPages } from './webhook.pages.ts';
 import { userOf, actorOf } from './session.ts';
 
-const MAX_URL = 2048;
-const MAX_DESCRIPTION = 500;
-
-function values(body: unknown, name: string): string[] {
-  const v = (body as Record<string, unknown> | undefined)?.[name];
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
-}
+/** The form as sent: a URL, a description and the event types ticked. */
+const NewWebhookForm = Type.Object({
+  url: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  event: Type.Optional(Repeated),
+});
 
 interface Form {
   url: string;
@@ -31,17 +32,36 @@ interface Form {
   events: string[];
 }
 
-/** The form's input, or the message to show beside it. */
-function check(form: Form): { events: WebhookEventType[] } | { error: string } {
-  if (form.url.length === 0) return { error: 'Enter the URL events are sent to.' };
-  if (form.url.length > MAX_URL) return { error: `A URL has at most ${MAX_URL} characters.` };
-  if (form.description.length > MAX_DESCRIPTION) {
-    return { error: `A description has at most ${MAX_DESCRIPTION} characters.` };
+// What POST /v2/webhooks takes, by its own schema; the service then checks the address.
+const checkWebhook = checkWith(CreateWebhookBody);
+
+/** A refusal of the form in the words the page shows beside it. */
+function refusal({ field, keyword, limit }: Broken): string {
+  switch (field) {
+    case 'url':
+      return keyword === 'maxLength'
+        ? `A URL has at most ${limit} characters.`
+        : 'Enter the URL events are sent to.';
+    case 'description':
+      return `A description has at most ${limit} characters.`;
+    default:
+      return keyword === 'minItems'
+        ? 'Choose at least one event type.'
+        : 'Choose events from the list.';
   }
-  if (form.events.length === 0) return { error: 'Choose at least one event type.' };
-  if (!form.events.every(isWebhookEventType)) return { error: 'Choose events from the list.' };
+}
+
+/** The endpoint the form asks for, or the message to show beside it. */
+function check(form: Form): CreateWebhookInput | { error: string } {
+  const checked = checkWebhook({
+    url: form.url,
+    events: form.events,
+    ...(form.description ? { description: form.description } : {}),
+  });
+  if (!checked.ok) return { error: refusal(checked.broken) };
+  const { events } = checked.value;
   // The catalog's order, whatever order the browser sent them in.
-  return { events: WEBHOOK_EVENT_TYPES.filter((type) => form.events.includes(type)) };
+  return { ...checked.value, events: WEBHOOK_EVENT_TYPES.filter((t) => events.includes(t)) };
 }
 
 export function webhookPages(ctx: AppContext) {
@@ -67,15 +87,16 @@ export function webhookPages(ctx: AppContext) {
     });
   }
 
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/webhooks', async (req, reply) => listPage(req, reply));
 
-    app.post('/webhooks', ADMIN, async (req, reply) => {
+    app.post('/webhooks', { ...ADMIN, schema: { body: NewWebhookForm } }, async (req, reply) => {
       const user = userOf(req);
       const form: Form = {
-        url: field(req.body, 'url').trim(),
-        description: field(req.body, 'description').trim(),
-        events: [...new Set(values(req.body, 'event'))],
+        url: (req.body.url ?? '').trim(),
+        description: (req.body.description ?? '').trim(),
+        events: [...new Set(valuesOf(req.body.event))],
       };
       const input = check(form);
       if ('error' in input) {
@@ -84,16 +105,7 @@ export function webhookPages(ctx: AppContext) {
       }
       let hook;
       try {
-        hook = await createWebhook(
-          ctx,
-          user.companyId,
-          {
-            url: form.url,
-            events: input.events,
-            ...(form.description ? { description: form.description } : {}),
-          },
-          actorOf(user),
-        );
+        hook = await createWebhook(ctx, user.companyId, input, actorOf(user));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         reply.code(err.status);

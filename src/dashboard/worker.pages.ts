@@ -4,7 +4,9 @@
 // functions with the same validation, so a report from here and one from /worker/v1 are
 // the same report. These routes are anonymous to the company-user hook: their own hook
 // admits them by a worker session (worker-sessions.service.ts), never by a user's.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError } from '../http/validation.ts';
@@ -17,7 +19,12 @@ import {
   signOutWorker,
   type WorkerSession,
 } from '../modules/workers/worker-sessions.service.ts';
-import { ResultBody, type ResultInput, type TaskOut } from '../modules/workers/workers.schemas.ts';
+import {
+  ResultBody,
+  TaskListQuery,
+  type ResultInput,
+  type TaskOut,
+} from '../modules/workers/workers.schemas.ts';
 import { setFlash, takeFlash, type FlashScope } from './flash.ts';
 import {
   BASE,
@@ -56,6 +63,16 @@ declare module 'fastify' {
 
 /** The worker API's body validator: the page refuses exactly what /worker/v1 refuses. */
 const validResult = compileValidator(ResultBody, 'body');
+
+const TasksQuery = Type.Object({ cursor: TaskListQuery.properties.cursor });
+const TaskParams = Type.Object({ taskId: Type.String() });
+const SignInForm = Type.Object({ token: Type.Optional(Type.String()) });
+/** The two report forms as sent: `posted` with its URL, or `failed` with a reason. */
+const ReportForm = Type.Object({
+  outcome: Type.Optional(Type.String()),
+  postUrl: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
+});
 
 function sessionOf(req: FastifyRequest): WorkerSession {
   if (!req.workerSession) throw new PageError(401, 'Sign in with your worker token.');
@@ -99,19 +116,14 @@ function workerPage(
     );
 }
 
-function field(body: Record<string, unknown>, name: string): string {
-  const v = body[name];
-  return typeof v === 'string' ? v : '';
-}
-
 /** The report a form asks for, shaped as the API's body (only the fields the outcome takes). */
-function resultOf(body: Record<string, unknown>): ResultInput {
-  const outcome = field(body, 'outcome');
+function resultOf(body: Static<typeof ReportForm>): ResultInput {
+  const outcome = body.outcome ?? '';
   const input =
     outcome === 'posted'
-      ? { outcome, postUrl: field(body, 'postUrl').trim() }
+      ? { outcome, postUrl: (body.postUrl ?? '').trim() }
       : outcome === 'failed'
-        ? { outcome, reason: field(body, 'reason') }
+        ? { outcome, reason: body.reason ?? '' }
         : { outcome };
   if (!validResult(input)) throw validationError(validResult.errors ?? [], 'body');
   return input as ResultInput;
@@ -120,7 +132,8 @@ function resultOf(body: Record<string, unknown>): ResultInput {
 export function workerPages(ctx: AppContext, secure: boolean) {
   const cookie = (maxAge?: number) => cookieOptions(secure, maxAge, WORKER_BASE);
 
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.decorateRequest('workerSession', null);
 
     // Every route here is passed by the company-user hook; `workerAnonymous` marks the two
@@ -129,7 +142,9 @@ export function workerPages(ctx: AppContext, secure: boolean) {
       route.config = { ...route.config, anonymous: true };
     });
 
-    app.addHook('preHandler', async (req, reply) => {
+    // Before validation, as the company pages' hook: a signed-out worker is sent to sign
+    // in, whatever it sent.
+    app.addHook('preValidation', async (req, reply) => {
       if (req.routeOptions.config.workerAnonymous) return;
       const secret = req.cookies[WORKER_SESSION_COOKIE] ?? '';
       const session = await resolveWorkerSession(ctx.db, ctx.clock, secret);
@@ -161,12 +176,16 @@ export function workerPages(ctx: AppContext, secure: boolean) {
       workerPage(req, reply, 'worker-sign-in.eta', 'Worker sign-in', signInForm(reply, null)),
     );
 
-    app.post('/sign-in', { config: { workerAnonymous: true } }, async (req, reply) => {
-      checkSignInToken(req, WORKER_SIGN_IN_COOKIE);
-      const body = (req.body ?? {}) as Record<string, unknown>;
+    const signInRoute = {
+      config: { workerAnonymous: true },
+      schema: { body: SignInForm },
+      // The form's own token first, as every other form's is checked before its fields.
+      preValidation: async (req: FastifyRequest) => checkSignInToken(req, WORKER_SIGN_IN_COOKIE),
+    };
+    app.post('/sign-in', signInRoute, async (req, reply) => {
       try {
         const { secret, session } = await signInWorker(ctx.db, ctx.clock, {
-          token: field(body, 'token'),
+          token: req.body.token ?? '',
           address: req.ip,
         });
         const maxAge = Math.floor(
@@ -195,10 +214,9 @@ export function workerPages(ctx: AppContext, secure: boolean) {
       return redirect(req, reply, `${WORKER_BASE}/sign-in`);
     });
 
-    app.get('/tasks', async (req, reply) => {
+    app.get('/tasks', { schema: { querystring: TasksQuery } }, async (req, reply) => {
       const { worker } = sessionOf(req);
-      const query = req.query as { cursor?: unknown };
-      const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+      const { cursor } = req.query;
       let result;
       try {
         result = await listTasks(ctx, worker, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
@@ -231,23 +249,25 @@ export function workerPages(ctx: AppContext, secure: boolean) {
         reason: extra.reason ?? '',
       });
 
-    app.get('/tasks/:taskId', async (req, reply) => {
+    const taskRoute = { schema: { params: TaskParams } };
+    app.get('/tasks/:taskId', taskRoute, async (req, reply) => {
       const { worker } = sessionOf(req);
-      const { taskId } = req.params as { taskId: string };
+      const { taskId } = req.params;
       return taskView(req, reply, await getTask(ctx, worker, taskId));
     });
 
-    app.post('/tasks/:taskId/start', async (req, reply) => {
+    app.post('/tasks/:taskId/start', taskRoute, async (req, reply) => {
       const { worker } = sessionOf(req);
-      const { taskId } = req.params as { taskId: string };
+      const { taskId } = req.params;
       await claimTask(ctx, worker, taskId);
       return redirect(req, reply, `${WORKER_BASE}/tasks/${encodeURIComponent(taskId)}`);
     });
 
-    app.post('/tasks/:taskId/report', async (req, reply) => {
+    const reportRoute = { schema: { params: TaskParams, body: ReportForm } };
+    app.post('/tasks/:taskId/report', reportRoute, async (req, reply) => {
       const { worker } = sessionOf(req);
-      const { taskId } = req.params as { taskId: string };
-      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { taskId } = req.params;
+      const { body } = req;
       try {
         const input = resultOf(body);
         // A person may report straight from a task not yet started: the page claims it on
@@ -264,8 +284,8 @@ export function workerPages(ctx: AppContext, secure: boolean) {
         reply.code(err.status);
         return taskView(req, reply, task, {
           error: err.message,
-          postUrl: field(body, 'postUrl'),
-          reason: field(body, 'reason'),
+          postUrl: body.postUrl ?? '',
+          reason: body.reason ?? '',
         });
       }
     });

@@ -6,7 +6,9 @@
 // page's script sends each chosen file's bytes as the raw body of a PUT, with its content
 // type and the CSRF header. That one route has an `image/*` body parser limited to 50 MiB
 // (SPEC 2.1, 8), and checks session, CSRF and role before a byte of the body is read.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
@@ -18,6 +20,7 @@ import {
   IMAGE_LIMITS,
 } from '../modules/workspace/workspace.edit.ts';
 import { getWorkspace, workspaceImageUrls } from '../modules/workspace/workspace.service.ts';
+import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import {
@@ -34,16 +37,17 @@ import {
 /** Thumbnails outlive a long look at the page, not much more. */
 const THUMBNAIL_SECONDS = 900;
 
-function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function list(body: unknown, name: string): string[] {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-}
+const FolderParams = Type.Object({ folderId: Type.String() });
+/** The new folder's name; the workspace service checks it. */
+const FolderForm = Type.Object({ name: Type.Optional(Type.String()) });
+/** A new pack: its name, color, how images fit, and the images ticked. */
+const PackForm = Type.Object({
+  name: Type.Optional(Type.String()),
+  color: Type.Optional(Type.String()),
+  imageFit: Type.Optional(Type.String()),
+  useImagesOnce: Type.Optional(Type.String()),
+  imageId: Type.Optional(Repeated),
+});
 
 /** The page status of the service refusals this page can meet (as the API answers them). */
 const REFUSALS: Partial<Record<ApiError['code'], number>> = {
@@ -111,12 +115,15 @@ export function workspacePages(ctx: AppContext) {
     });
   }
 
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const editor = { role: 'editor' as const };
     app.get('/workspace', async (req, reply) => workspacePage(req, reply));
 
-    app.post('/workspace/folders', { config: { role: 'editor' } }, async (req, reply) => {
+    const folderRoute = { config: editor, schema: { body: FolderForm } };
+    app.post('/workspace/folders', folderRoute, async (req, reply) => {
       const user = userOf(req);
-      const name = field(req.body, 'name');
+      const name = req.body.name ?? '';
       try {
         await createFolder(ctx, user.companyId, name, actorOf(user));
       } catch (err) {
@@ -129,19 +136,19 @@ export function workspacePages(ctx: AppContext) {
       return redirect(req, reply, `${BASE}/workspace`);
     });
 
-    app.post<{ Params: { folderId: string } }>(
+    app.post(
       '/workspace/folders/:folderId/packs',
-      { config: { role: 'editor' } },
+      { config: editor, schema: { params: FolderParams, body: PackForm } },
       async (req, reply) => {
         const user = userOf(req);
-        const fit = field(req.body, 'imageFit');
-        const color = field(req.body, 'color') || 'slate';
+        const { body } = req;
+        const color = body.color || 'slate';
         if (!(TAG_COLORS as readonly string[]).includes(color)) {
           throw new PageError(400, 'Choose a color.');
         }
-        const imageIds = list(req.body, 'imageId');
+        const imageIds = valuesOf(body.imageId);
         if (imageIds.length === 0) throw new PageError(400, 'Select at least one image.');
-        const name = field(req.body, 'name');
+        const name = body.name ?? '';
         try {
           await addPack(
             ctx,
@@ -150,8 +157,8 @@ export function workspacePages(ctx: AppContext) {
               folderId: req.params.folderId,
               name,
               imageIds,
-              imageFit: fit === 'fit' ? 'fit' : 'fill',
-              useOnce: field(req.body, 'useImagesOnce') === 'true',
+              imageFit: body.imageFit === 'fit' ? 'fit' : 'fill',
+              useOnce: body.useImagesOnce === 'true',
               color,
             },
             actorOf(user),
@@ -172,7 +179,7 @@ export function workspacePages(ctx: AppContext) {
         { parseAs: 'buffer', bodyLimit: IMAGE_LIMITS.maxBytes },
         (_req, body, done) => done(null, body),
       );
-      // Refuse before reading up to 50 MiB: the dashboard's own preHandler runs only
+      // Refuse before reading up to 50 MiB: the dashboard's own session hook runs only
       // after the body is parsed (it checks again; that costs one lookup).
       scope.addHook('onRequest', async (req) => {
         const user = await resolveSession(ctx.db, ctx.clock, req.cookies[SESSION_COOKIE] ?? '');
