@@ -308,6 +308,46 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard (the workers' page included) is a plugin above the modules: it calls
+    // module services and reads their schemas, never a repository or the database, and it
+    // imports neither the composition root that registers it nor the runners and ops/
+    // beside it. It is an HTTP layer, so Fastify and http/ are its own. Of db/ it takes
+    // types, and errors.ts, which tells the database's refusals of a value apart (as
+    // http/errors.ts does).
+    files: ['src/dashboard/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: REPOSITORY,
+              message: 'the dashboard calls module services, never a repository',
+            },
+            {
+              regex: '^(?:\\.\\./)+db/(?!errors\\.ts$)',
+              message: 'the dashboard never touches the database: call a module service',
+              allowTypeImports: true,
+            },
+            {
+              regex: '^(?:kysely|pg|better-sqlite3)$',
+              message: 'the dashboard never touches the database: call a module service',
+              allowTypeImports: true,
+            },
+            climbingTo(
+              ['cli'],
+              ['app', 'bootstrap', 'main'],
+              'the composition root registers the dashboard: the dashboard never imports it',
+            ),
+            NO_RUNNERS,
+            NO_OPS,
+            NO_PROM,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON responses of many shapes.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
