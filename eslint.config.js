@@ -385,6 +385,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // What differs between SQLite and PostgreSQL is chosen once in db/ (capabilities.ts:
+    // row locks, grouped commits); no other code asks which database it runs on.
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/bootstrap.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='dialect']",
+          message: "the database is db/'s concern: use a capability of db/capabilities.ts",
+        },
+        {
+          selector: 'BinaryExpression > Literal[value=/^(?:postgres|sqlite)$/]',
+          message: "the database is db/'s concern: use a capability of db/capabilities.ts",
+        },
+      ],
+    },
+  },
   ...boundaries.map(({ files, ignores = [], patterns }) => ({
     files,
     ignores,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db, Dialect } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -10,6 +10,7 @@ import { allowDirectReads, statementName } from './prepared.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { listenForAuthChanges } from './auth-changes.ts';
 import { noteWrites, watchPgChanges } from './pg-data-version.ts';
+import { registerDialect, SqliteWithoutRowLocks } from './capabilities.ts';
 
 /** Connections of the PostgreSQL pool, for monitoring. */
 export interface PoolStats {
@@ -58,6 +59,7 @@ export function connect(opts: ConnectOptions): DbHandle {
     pool.on('error', () => {});
     pool.on('connect', nameHotStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    registerDialect(db, 'postgres');
     pool.on('connect', (client) => noteWrites(db, client));
     const stopListening = listenForAuthChanges(db, opts.databaseUrl);
     const readCacheMs = opts.readCacheMs ?? 0;
@@ -94,7 +96,8 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('busy_timeout = 5000');
   const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, path);
   const { database } = withQueryCaches(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteWithoutRowLocks({ database }) });
+  registerDialect(db, 'sqlite');
   allowDirectReads(db, database);
   return {
     db,

@@ -24,7 +24,7 @@ export async function failOverdueTasks(ctx: AppContext, now: Date): Promise<Dead
   for (;;) {
     const failed = await ctx.db
       .transaction()
-      .execute((tx) => failUnreported(tx, cutoff, at, CHUNK, ctx.dialect === 'postgres'));
+      .execute((tx) => failUnreported(tx, cutoff, at, CHUNK));
     for (const f of failed) result[f.claimed ? 'unconfirmed' : 'unclaimed']++;
     if (failed.length < CHUNK) return result;
   }

@@ -145,7 +145,6 @@ async function releaseChunk(
   chunk: readonly PlannedRelease[],
   at: string,
 ): Promise<Set<string>> {
-  const lock = ctx.dialect === 'postgres';
   return ctx.db.transaction().execute(async (tx) => {
     const moved = await releaseToSlots(
       tx,
@@ -160,9 +159,8 @@ async function releaseChunk(
         released_at: at,
       })),
       at,
-      lock,
     );
-    await checkStillReleasable(tx, chunk, moved, lock);
+    await checkStillReleasable(tx, chunk, moved);
     return new Set(moved.map((m) => m.id));
   });
 }
@@ -176,7 +174,7 @@ class AccountsBlocked extends Error {
 
 /**
  * Throws AccountsBlocked (rolling the chunk back) when an account paused or disconnected
- * since the plan would get a release (DECISIONS 7). On PostgreSQL the share lock makes a
+ * since the plan would get a release (DECISIONS 7). The share lock makes a
  * concurrent status change (which locks the row for update) wait for this commit, so a pause
  * answered to the company is never followed by a release. It is taken last, after the posts
  * and items, the order in which a worker's report locks them too, so the two never deadlock.
@@ -185,12 +183,11 @@ async function checkStillReleasable(
   tx: DbOrTx,
   chunk: readonly PlannedRelease[],
   moved: readonly { id: string }[],
-  lock: boolean,
 ): Promise<void> {
   if (moved.length === 0) return;
   const done = new Set(moved.map((m) => m.id));
   const accountIds = [...new Set(chunk.filter((r) => done.has(r.itemId)).map((r) => r.accountId))];
-  const open = new Set(await holdReleasable(tx, accountIds, lock));
+  const open = new Set(await holdReleasable(tx, accountIds));
   if (open.size < accountIds.length) {
     throw new AccountsBlocked(new Set(accountIds.filter((id) => !open.has(id))));
   }

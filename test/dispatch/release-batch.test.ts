@@ -14,9 +14,7 @@ import {
 import { derivePostStatus } from '../../src/modules/items/items.status.ts';
 import { DUE_AT, seedDueAccounts } from '../../bench/due-accounts.ts';
 
-describeEachDialect('batched releases', (get, dialect) => {
-  const lock = dialect === 'postgres';
-
+describeEachDialect('batched releases', (get) => {
   test('one pass over more accounts than one transaction releases each item once', async () => {
     const t = get();
     const { companyId } = await seedCompany(t, { plan: 'scale' });
@@ -71,9 +69,7 @@ describeEachDialect('batched releases', (get, dialect) => {
       .execute();
     await refreshPostStatus(t.ctx.db, seeded.postIds[1] as string, DUE_AT);
     const at = '2026-03-04T12:31:00.000Z';
-    const moved = await t.ctx.db
-      .transaction()
-      .execute((tx) => releaseItems(tx, [a, b, c, a], at, lock));
+    const moved = await t.ctx.db.transaction().execute((tx) => releaseItems(tx, [a, b, c, a], at));
     assert.deepEqual(moved.map((m) => m.id).sort(), [a, c].sort());
     assert.deepEqual(
       moved.map((m) => m.postId).sort(),
@@ -116,7 +112,7 @@ describeEachDialect('batched releases', (get, dialect) => {
     const at = '2026-03-04T13:00:00.000Z';
     const got = await t.ctx.db
       .transaction()
-      .execute((tx) => refreshPostStatuses(tx, [...all, ...all], at, lock));
+      .execute((tx) => refreshPostStatuses(tx, [...all, ...all], at));
     assert.equal(got.size, all.length);
     const rows = await t.ctx.db
       .selectFrom('posts')

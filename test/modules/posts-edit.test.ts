@@ -400,7 +400,7 @@ describeEachDialect('posts edit and cancel', (get) => {
     // item as well, the revival would wait for the cancel: a cycle.
     const queue = t.ctx.db.transaction().execute(async (tx) => {
       const at = t.clock.now().toISOString();
-      await lockPost(tx, co.companyId, p.postId, t.dialect === 'postgres');
+      await lockPost(tx, co.companyId, p.postId);
       held();
       await gate;
       await tx

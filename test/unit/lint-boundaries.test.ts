@@ -258,3 +258,30 @@ for (const [file, statement] of ALLOWED) {
     assert.deepEqual(await lint(file, moduleWith(statement)), []);
   });
 }
+
+// Which database runs is db/'s concern: a test of it anywhere else is refused, in db/ not.
+const DIALECT_TESTS: [string, string, boolean][] = [
+  [
+    'src/modules/posts/posts.service.ts',
+    "export const f = (ctx: { dialect: string }) => ctx.dialect === 'postgres';",
+    false,
+  ],
+  ['src/dispatch/dispatcher.ts', "export const g = (d: string) => d === 'sqlite';", false],
+  [
+    'src/dashboard/posts.pages.ts',
+    'export const h = (c: { dialect: string }) => c.dialect;',
+    false,
+  ],
+  ['src/db/capabilities.ts', "export const f = (d: string) => d === 'postgres';", true],
+];
+
+for (const [file, code, allowed] of DIALECT_TESTS) {
+  test(`${file}: a dialect test is ${allowed ? 'allowed' : 'refused'} there`, async () => {
+    const hits = (await lint(file, `${code}\n`)).filter((m) => m.ruleId === 'no-restricted-syntax');
+    if (allowed) assert.deepEqual(hits, []);
+    else {
+      assert.ok(hits.length >= 1, `nothing refused in ${file}`);
+      for (const hit of hits) assert.match(hit.message, /db\/'s concern/);
+    }
+  });
+}

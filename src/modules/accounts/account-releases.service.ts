@@ -26,14 +26,10 @@ export async function releaseTargets(db: DbOrTx, ids: readonly string[]): Promis
 }
 
 /**
- * The accounts among `ids` that still receive releases. With `lock` (PostgreSQL) their rows
- * are held FOR SHARE until the transaction ends, so a concurrent pause (which locks the row
- * for update) waits for the releases to commit.
+ * The accounts among `ids` that still receive releases. Their rows are held FOR SHARE until
+ * the transaction ends, so a concurrent pause (which locks the row for update) waits for the
+ * releases to commit.
  */
-export function holdReleasable(
-  tx: DbOrTx,
-  ids: readonly string[],
-  lock: boolean,
-): Promise<string[]> {
-  return repo.holdInStatus(tx, ids, RELEASABLE_STATUSES, lock);
+export function holdReleasable(tx: DbOrTx, ids: readonly string[]): Promise<string[]> {
+  return repo.holdInStatus(tx, ids, RELEASABLE_STATUSES);
 }

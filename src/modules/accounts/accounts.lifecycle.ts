@@ -66,8 +66,7 @@ async function applyChange(
   change: StatusChange,
   at: string,
 ): Promise<Changed | undefined> {
-  const lock = ctx.dialect === 'postgres';
-  const row = await repo.findAccountForUpdate(tx, companyId, accountId, lock);
+  const row = await repo.findAccountForUpdate(tx, companyId, accountId);
   if (!row) return undefined;
   const fields = next(row, change, at);
   if (!fields) return { row, changed: false };

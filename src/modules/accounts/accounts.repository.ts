@@ -121,15 +121,14 @@ export async function findAccountForUpdate(
   tx: DbOrTx,
   companyId: string,
   accountId: string,
-  lock: boolean,
 ): Promise<AccountsTable | undefined> {
-  let q = tx
+  return tx
     .selectFrom('accounts')
     .selectAll()
     .where('company_id', '=', companyId)
-    .where('id', '=', accountId);
-  if (lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+    .where('id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export type LifecycleFields = Pick<
@@ -176,19 +175,18 @@ export async function releaseTargets(
     .execute();
 }
 
-/** The accounts among `ids` still in one of `statuses`, held FOR SHARE with `lock`. */
+/** The accounts among `ids` still in one of `statuses`, held FOR SHARE. */
 export async function holdInStatus(
   tx: DbOrTx,
   ids: readonly string[],
   statuses: readonly string[],
-  lock: boolean,
 ): Promise<string[]> {
-  let q = tx
+  const q = tx
     .selectFrom('accounts')
     .select('id')
     .where('id', 'in', [...ids])
-    .where('status', 'in', [...statuses]);
-  if (lock) q = q.forShare();
+    .where('status', 'in', [...statuses])
+    .forShare();
   return (await q.execute()).map((r) => r.id);
 }
 

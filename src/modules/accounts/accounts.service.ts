@@ -275,7 +275,7 @@ export async function createAccount(
   try {
     await ctx.db.transaction().execute(async (tx) => {
       // Lock the company row so concurrent creations cannot both take the last slot.
-      company = await lockCompany(tx, principal.companyId, ctx.dialect === 'postgres');
+      company = await lockCompany(tx, principal.companyId);
       if (await repo.findByUsername(tx, principal.companyId, input.platform, usernameKey)) {
         throw accountExists(input);
       }

@@ -34,15 +34,17 @@ export async function findCompany(
   return (await companyById(db, { id: companyId }))[0];
 }
 
-/** The company row locked for update on PostgreSQL, for writes bounded by its plan. */
+/** The company row locked for update, for writes bounded by its plan. */
 export async function lockCompany(
   tx: DbOrTx,
   companyId: string,
-  postgres: boolean,
 ): Promise<CompaniesTable | undefined> {
-  let q = tx.selectFrom('companies').selectAll().where('id', '=', companyId);
-  if (postgres) q = q.forUpdate();
-  return q.executeTakeFirst();
+  return tx
+    .selectFrom('companies')
+    .selectAll()
+    .where('id', '=', companyId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function listCompanies(db: DbOrTx): Promise<CompaniesTable[]> {

@@ -144,11 +144,7 @@ export function setCompanySchedule(
   return repo.updateCompany(db, companyId, { schedule_windows: windows, updated_at: at });
 }
 
-/** The company row locked for update on PostgreSQL, for writes bounded by its plan. */
-export function lockCompany(
-  tx: DbOrTx,
-  companyId: string,
-  postgres: boolean,
-): Promise<CompaniesTable | undefined> {
-  return repo.lockCompany(tx, companyId, postgres);
+/** The company row locked for update, for writes bounded by its plan. */
+export function lockCompany(tx: DbOrTx, companyId: string): Promise<CompaniesTable | undefined> {
+  return repo.lockCompany(tx, companyId);
 }

@@ -2,7 +2,7 @@
 // state machine (items.state.ts) calls the status changes; each is conditional on the
 // status at write time, so a change racing another one is never overwritten.
 import { param, perLength, prepared, slot } from '../../db/prepared.ts';
-import type { Db, DbOrTx, Dialect, QueueItemsTable } from '../../db/types.ts';
+import type { Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
 import { CANCELLABLE } from './items.status.ts';
 
 const ITEM_COLUMNS = [
@@ -268,11 +268,10 @@ export async function release(
  */
 export async function claimCandidates(
   tx: DbOrTx,
-  dialect: Dialect,
   worker: { id: string; accountId?: string },
   limit: number,
 ): Promise<string[]> {
-  let candidates = tx
+  const candidates = tx
     .selectFrom('queue_items')
     .select('queue_items.id')
     .where('queue_items.status', '=', 'posting')
@@ -287,8 +286,9 @@ export async function claimCandidates(
     })
     .orderBy('queue_items.released_at')
     .orderBy('queue_items.id')
-    .limit(limit);
-  if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
   return (await candidates.execute()).map((r) => r.id);
 }
 

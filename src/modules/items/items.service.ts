@@ -67,12 +67,7 @@ async function decide(
 ): Promise<ApprovalResult> {
   const at = ctx.clock.now().toISOString();
   return ctx.db.transaction().execute(async (tx) => {
-    const post = await posts.lockPost(
-      tx,
-      target.postId,
-      target.companyId,
-      ctx.dialect === 'postgres',
-    );
+    const post = await posts.lockPost(tx, target.postId, target.companyId);
     if (!post) throw new ApprovalError(`post ${target.postId} does not exist`);
     let pending = await repo.pendingItems(tx, post.company_id, post.id, target.accountId);
     if (target.accountIds) {

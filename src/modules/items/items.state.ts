@@ -3,7 +3,7 @@
 // transaction, is conditional on the status at write time, and refreshes the derived
 // status of the posts it touched; lifecycle events of items are recorded here too, with one
 // insert per change, for the items that really moved.
-import type { DbOrTx, Dialect, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
+import type { DbOrTx, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
 import { recordEvents, type NewEvent } from '../webhooks/webhook-events.ts';
 import { itemChanged, itemsOpened } from './items.events.ts';
 import type { PostStatus } from './items.status.ts';
@@ -133,14 +133,12 @@ export async function cancelItems(
  * stamping `released_at`, and refreshes their posts' statuses. The update is
  * conditional on the status at write time, so an item cancelled since it was
  * picked stays cancelled; the caller learns which items really moved and
- * gives back whatever it reserved for the others. `lock` as in
- * refreshPostStatuses (true on PostgreSQL).
+ * gives back whatever it reserved for the others.
  */
 export async function releaseItems(
   tx: DbOrTx,
   itemIds: readonly string[],
   at: string,
-  lock = false,
 ): Promise<{ id: string; postId: string }[]> {
   const moved: repo.MovedItem[] = [];
   for (const part of slices([...new Set(itemIds)], IDS_PER_STATEMENT)) {
@@ -151,7 +149,6 @@ export async function releaseItems(
     tx,
     moved.map((m) => m.post_id),
     at,
-    lock,
   );
   await recordEvents(tx, [...itemChanged('post.item.released', moved), ...refreshed.events], at);
   return moved.map((m) => ({ id: m.id, postId: m.post_id }));
@@ -167,12 +164,11 @@ export async function releaseToSlots(
   tx: DbOrTx,
   planned: readonly ReleasesTable[],
   at: string,
-  lock = false,
 ): Promise<{ id: string; postId: string }[]> {
   const itemIds = await releases.insertReleases(tx, planned);
   // The others went to another dispatcher: it holds their slot or their item.
   if (itemIds.length === 0) return [];
-  const moved = await releaseItems(tx, itemIds, at, lock);
+  const moved = await releaseItems(tx, itemIds, at);
   if (moved.length < itemIds.length) {
     // Cancelled since they were planned: give their slots back.
     const done = new Set(moved.map((m) => m.id));
@@ -197,12 +193,11 @@ export async function releaseToSlots(
  */
 export async function claimItems(
   tx: DbOrTx,
-  dialect: Dialect,
   worker: { id: string; accountId?: string },
   limit: number,
   at: string,
 ): Promise<string[]> {
-  const ids = await repo.claimCandidates(tx, dialect, worker, limit);
+  const ids = await repo.claimCandidates(tx, worker, limit);
   if (ids.length === 0) return [];
   return repo.claim(tx, ids, worker.id, at);
 }
@@ -248,15 +243,13 @@ export async function finishItem(
  * Fails released items with no report by the deadline: unclaimed ones released at or before
  * `before`, claimed ones claimed at or before it (the deadline runs from the claim once there
  * is one). They are never put back in the queue: a worker may have posted without
- * reporting, and a second release could post twice. `lock` as in refreshPostStatuses (true
- * on PostgreSQL). Returns the items failed.
+ * reporting, and a second release could post twice. Returns the items failed.
  */
 export async function failUnreported(
   tx: DbOrTx,
   before: string,
   at: string,
   limit: number,
-  lock = false,
 ): Promise<{ id: string; postId: string; claimed: boolean }[]> {
   const stale = await repo.unreported(tx, before, limit);
   const failed: { id: string; postId: string; claimed: boolean }[] = [];
@@ -269,14 +262,13 @@ export async function failUnreported(
     for (const r of moved) failed.push({ id: r.id, postId: r.post_id, claimed });
     events.push(...itemChanged(claimed ? 'post.item.unconfirmed' : 'post.item.failed', moved));
   }
-  // In one batch and, with `lock`, in post id order like releases, so a deadline pass and a
-  // release touching the same posts never wait on each other in a cycle.
+  // In one batch and in post id order like releases, so a deadline pass and a release
+  // touching the same posts never wait on each other in a cycle.
   if (failed.length) {
     const refreshed = await refreshMany(
       tx,
       failed.map((f) => f.postId),
       at,
-      lock,
     );
     await recordEvents(tx, [...events, ...refreshed.events], at);
   }

@@ -59,10 +59,8 @@ export async function lockPost(
   tx: DbOrTx,
   postId: string,
   companyId: string | undefined,
-  postgres: boolean,
 ): Promise<{ id: string; company_id: string } | undefined> {
   let q = tx.selectFrom('posts').select(['id', 'company_id']).where('id', '=', postId);
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
-  if (postgres) q = q.forUpdate();
-  return q.executeTakeFirst();
+  return q.forUpdate().executeTakeFirst();
 }

@@ -53,20 +53,18 @@ export async function refreshOne(
  * per 5,000 posts: the posts are locked first in one statement (the lock
  * order of refreshPostStatus: callers change items first and refresh last),
  * then all their items are read in one select and the derived statuses
- * written with one update per distinct status. With `lock` (PostgreSQL only)
- * the lock is a `select ... order by id for no key update` (the lock the touch
- * of refreshPostStatus takes), which takes the row locks in id order, so two
- * transactions refreshing overlapping sets of posts (two dispatchers) never
- * wait on each other in a cycle, and writes each post once; without it, the
- * posts are touched as refreshPostStatus does. Returns each post's status.
+ * written with one update per distinct status. The lock is a `select ... order
+ * by id for no key update` (the lock the touch of refreshPostStatus takes),
+ * which takes the row locks in id order, so two transactions refreshing
+ * overlapping sets of posts (two dispatchers) never wait on each other in a
+ * cycle, and writes each post once. Returns each post's status.
  */
 export async function refreshPostStatuses(
   tx: DbOrTx,
   postIds: Iterable<string>,
   at: string,
-  lock = false,
 ): Promise<Map<string, PostStatus>> {
-  const { statuses, events } = await refreshMany(tx, postIds, at, lock);
+  const { statuses, events } = await refreshMany(tx, postIds, at);
   await recordEvents(tx, events, at);
   return statuses;
 }
@@ -76,15 +74,12 @@ export async function refreshMany(
   tx: DbOrTx,
   postIds: Iterable<string>,
   at: string,
-  lock: boolean,
 ): Promise<{ statuses: Map<string, PostStatus>; events: NewEvent[] }> {
   const ids = [...new Set(postIds)].sort();
   const out = new Map<string, PostStatus>();
   const events: NewEvent[] = [];
   for (const part of slices(ids, IDS_PER_STATEMENT)) {
-    const stored = lock
-      ? await posts.lockPostsInOrder(tx, part)
-      : await posts.touchPosts(tx, part, at);
+    const stored = await posts.lockPostsInOrder(tx, part);
     const storedById = new Map(stored.map((p) => [p.id, p]));
     const items = await repo.statusesOfPosts(tx, part);
     const byPost = new Map<string, { status: string }[]>(part.map((id) => [id, []]));

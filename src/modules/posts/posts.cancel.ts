@@ -73,21 +73,18 @@ async function cancelInTransaction(
       }
     }
     const readOpen = targets.filter((i) => isCancellable(i.status));
-    let open = readOpen;
-    if (ctx.dialect === 'postgres') {
-      // Locked rows are read after any release holding them commits: what is still open.
-      const locked = new Set(
-        (
-          await items.lockOpenItems(
-            tx,
-            companyId,
-            postId,
-            open.map((i) => i.id),
-          )
-        ).map((i) => i.id),
-      );
-      open = open.filter((i) => locked.has(i.id));
-    }
+    // Locked rows are read after any release holding them commits: what is still open.
+    const locked = new Set(
+      (
+        await items.lockOpenItems(
+          tx,
+          companyId,
+          postId,
+          readOpen.map((i) => i.id),
+        )
+      ).map((i) => i.id),
+    );
+    const open = readOpen.filter((i) => locked.has(i.id));
     const { cancelled } = await cancelItems(
       tx,
       companyId,

@@ -6,8 +6,7 @@ import type {
   PostsTable,
   QueueItemsTable,
 } from '../../db/types.ts';
-import { runGrouped } from '../../db/grouped-commit.ts';
-import { runGroupedPg } from '../../db/pg-grouped-commit.ts';
+import { commitGrouped } from '../../db/capabilities.ts';
 import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -267,9 +266,8 @@ export async function createPost(
     }
     if (groups.some((g) => g.startsWith('tag:'))) {
       // Again inside the write: a tag deleted or archived since the first check must not
-      // end up on the post. PostgreSQL holds the tag rows until the commit; SQLite writes
-      // one transaction at a time.
-      await checkGroups(tx, companyId, groups, { lock: ctx.dialect === 'postgres' });
+      // end up on the post: the tag rows are held until the commit.
+      await checkGroups(tx, companyId, groups, { lock: true });
     }
     await repo.insertPost(tx, post);
     await assignGroups(tx, groupRows);
@@ -285,19 +283,12 @@ export async function createPost(
   };
   // Concurrent creates share a commit, each one still atomic; both steps do nothing
   // but database work, so they may run again if another create fails.
-  const replayOf =
-    ctx.dialect === 'sqlite'
-      ? await runGrouped(ctx.db, async (tx) => {
-          const replay = await insert(tx);
-          await count(tx, replay);
-          return replay;
-        })
-      : await runGroupedPg(ctx.db, {
-          work: insert,
-          finish: count,
-          order: companyId,
-          ...(idempotencyKey ? { claims: `${companyId}\n${idempotencyKey}` } : {}),
-        });
+  const replayOf = await commitGrouped(ctx.db, {
+    work: insert,
+    finish: count,
+    order: companyId,
+    ...(idempotencyKey ? { claims: `${companyId}\n${idempotencyKey}` } : {}),
+  });
   if (replayOf) return { post: await readPost(ctx, companyId, replayOf), replay: true };
   if (kind === 'carousel') onCarousel({ ...post });
   const thumbnail = uploads.get(post.thumbnail_upload_id as string);
@@ -366,7 +357,7 @@ export async function queuePost(
         });
         if (replay) return replay;
       }
-      const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
+      const post = await repo.lockPost(tx, companyId, postId);
       if (!post) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
       const existing = await itemsOfPost(tx, companyId, postId);
       if (isPublished(existing)) {

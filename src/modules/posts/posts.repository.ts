@@ -19,20 +19,19 @@ export async function findPost(
     .executeTakeFirst();
 }
 
-/** Locks the post row on PostgreSQL so item changes of one post happen one at a time. */
+/** Locks the post row so item changes of one post happen one at a time. */
 export async function lockPost(
   db: DbOrTx,
   companyId: string,
   postId: string,
-  postgres: boolean,
 ): Promise<PostsTable | undefined> {
-  let q = db
+  return db
     .selectFrom('posts')
     .selectAll()
     .where('company_id', '=', companyId)
-    .where('id', '=', postId);
-  if (postgres) q = q.forUpdate();
-  return q.executeTakeFirst();
+    .where('id', '=', postId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function updatePost(

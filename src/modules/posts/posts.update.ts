@@ -38,7 +38,7 @@ export async function updatePost(
   const patch = metadataOf(input);
   const at = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (tx) => {
-    const post = await repo.lockPost(tx, companyId, postId, ctx.dialect === 'postgres');
+    const post = await repo.lockPost(tx, companyId, postId);
     if (!post) throw postNotFound(postId);
     if (Object.keys(patch).length > 0) {
       const items = await itemsOfPost(tx, companyId, postId);
@@ -51,14 +51,7 @@ export async function updatePost(
     }
     const groupsChanged =
       input.contentGroupIds !== undefined &&
-      (await replacePostTags(
-        tx,
-        companyId,
-        postId,
-        input.contentGroupIds,
-        at,
-        ctx.dialect === 'postgres',
-      ));
+      (await replacePostTags(tx, companyId, postId, input.contentGroupIds, at));
     if (Object.keys(patch).length > 0 || groupsChanged) {
       await repo.updatePost(tx, postId, { ...patch, updated_at: at });
     }

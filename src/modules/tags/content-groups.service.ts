@@ -12,8 +12,7 @@ export type PostGroupRow = PostContentGroupsTable;
 /**
  * Only live tags of the company can be assigned. Groups in `kept` are already on the post
  * and pass as they are: its template provenance, and tags archived since they were
- * assigned. `lock` holds the tag rows FOR SHARE (PostgreSQL) until the caller's transaction
- * ends, so a concurrent tag deletion waits and then sees the rows. Returns the groups, each
+ * assigned. `lock` holds the tag rows FOR SHARE until the caller's transaction ends, so a concurrent tag deletion waits and then sees the rows. Returns the groups, each
  * once, in their first order.
  */
 export async function checkGroups(
@@ -70,7 +69,7 @@ export function assignGroups(tx: DbOrTx, rows: readonly PostGroupRow[]): Promise
 /**
  * SPEC 4.2: `contentGroupIds` replaces a post's explicit tags; its template provenance
  * stays whatever the list says. Tags kept keep their place in the list. The tags are
- * checked inside the caller's transaction (held with `lock`), so a tag deleted meanwhile
+ * checked inside the caller's transaction and held until it ends, so a tag deleted meanwhile
  * cannot be left attributed. True when the post's tags changed.
  */
 export async function replacePostTags(
@@ -79,11 +78,10 @@ export async function replacePostTags(
   postId: string,
   wanted: readonly string[],
   at: string,
-  lock: boolean,
 ): Promise<boolean> {
   const current = await groups.groupsOfPost(tx, companyId, postId);
   const kept = new Set(current.map((g) => g.group_id));
-  const checked = await checkGroups(tx, companyId, wanted, { kept, lock });
+  const checked = await checkGroups(tx, companyId, wanted, { kept, lock: true });
   const next = new Set(checked.filter((g) => g.startsWith('tag:')));
   const removed = [...kept].filter((g) => g.startsWith('tag:') && !next.has(g));
   const added = [...next].filter((g) => !kept.has(g));

@@ -51,7 +51,7 @@ export function retryDelay(attempts: number, random: () => number = Math.random)
 export async function fanOut(ctx: AppContext, now: Date): Promise<number> {
   const at = now.toISOString();
   return ctx.db.transaction().execute(async (tx) => {
-    const due = await events.claimUnsent(tx, ctx.dialect, at, FAN_OUT_BATCH);
+    const due = await events.claimUnsent(tx, at, FAN_OUT_BATCH);
     if (due.length === 0) return 0;
     const targets = await endpoints.enabledEndpointsOf(tx, [
       ...new Set(due.map((e) => e.company_id)),
@@ -122,7 +122,7 @@ export async function claimDue(
     now.getTime() + ctx.config.webhookTimeoutMs * LEASE_FACTOR,
   ).toISOString();
   return ctx.db.transaction().execute(async (tx) => {
-    const due = (await deliveries.dueDeliveries(tx, ctx.dialect, at, limit * 4)).filter(
+    const due = (await deliveries.dueDeliveries(tx, at, limit * 4)).filter(
       (d) => !skip.has(d.endpoint_id),
     );
     if (due.length === 0) return [];
@@ -207,9 +207,7 @@ export async function settleAttempts(
   await ctx.db.transaction().execute(async (tx) => {
     // Endpoints first, in id order: settles of one endpoint queue up, never deadlock.
     const ids = [...new Set(batch.map((b) => b.claimed.endpoint.id))].sort();
-    const current = new Map(
-      (await endpoints.lockForSettle(tx, ctx.dialect, ids)).map((e) => [e.id, e]),
-    );
+    const current = new Map((await endpoints.lockForSettle(tx, ids)).map((e) => [e.id, e]));
     // An endpoint deleted during its attempts took its deliveries and log with it.
     const live = batch.filter((b) => current.has(b.claimed.endpoint.id));
     await deliveries.insertAttempts(

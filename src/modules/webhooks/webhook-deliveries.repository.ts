@@ -1,11 +1,6 @@
 // webhook_deliveries (one per endpoint and event, with its retry state) and
 // webhook_attempts (the delivery log).
-import type {
-  DbOrTx,
-  Dialect,
-  WebhookAttemptsTable,
-  WebhookDeliveriesTable,
-} from '../../db/types.ts';
+import type { DbOrTx, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/types.ts';
 
 const ROWS_PER_INSERT = 500;
 
@@ -56,19 +51,19 @@ export async function replay(
  */
 export async function dueDeliveries(
   tx: DbOrTx,
-  dialect: Dialect,
   now: string,
   limit: number,
 ): Promise<WebhookDeliveriesTable[]> {
-  let q = tx
+  const q = tx
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')
     .orderBy('id')
-    .limit(limit);
-  if (dialect === 'postgres') q = q.forUpdate().skipLocked();
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
   return q.execute();
 }
 

@@ -1,5 +1,5 @@
 // webhook_endpoints: every read and write takes the company's id.
-import type { DbOrTx, Dialect, WebhookEndpointsTable } from '../../db/types.ts';
+import type { DbOrTx, WebhookEndpointsTable } from '../../db/types.ts';
 
 export async function insertEndpoint(db: DbOrTx, row: WebhookEndpointsTable): Promise<void> {
   await db.insertInto('webhook_endpoints').values(row).execute();
@@ -112,22 +112,21 @@ export async function endpointsByIds(
 }
 
 /**
- * Locks the endpoint rows (PostgreSQL) for settling attempts, in id order: taken first, so
+ * Locks the endpoint rows for settling attempts, in id order: taken first, so
  * settles of one endpoint queue up instead of deadlocking on its row and their deliveries'.
  */
 export async function lockForSettle(
   tx: DbOrTx,
-  dialect: Dialect,
   ids: readonly string[],
 ): Promise<Pick<WebhookEndpointsTable, 'id' | 'failing_since'>[]> {
   if (ids.length === 0) return [];
-  let q = tx
+  return tx
     .selectFrom('webhook_endpoints')
     .select(['id', 'failing_since'])
     .where('id', 'in', [...ids])
-    .orderBy('id');
-  if (dialect === 'postgres') q = q.forNoKeyUpdate();
-  return q.execute();
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
 }
 
 /** After successful attempts: no longer failing. */

@@ -1,6 +1,6 @@
 // The outbox table: events written with their change, claimed once for fan-out.
 import { sql } from 'kysely';
-import type { DbOrTx, Dialect, WebhookEventsTable } from '../../db/types.ts';
+import type { DbOrTx, WebhookEventsTable } from '../../db/types.ts';
 
 /** Rows per insert statement: far under either dialect's parameter limit (6 values each). */
 const ROWS_PER_INSERT = 500;
@@ -89,19 +89,19 @@ export async function upsertCoalesced(db: DbOrTx, row: WebhookEventsTable): Prom
  */
 export async function claimUnsent(
   tx: DbOrTx,
-  dialect: Dialect,
   now: string,
   limit: number,
 ): Promise<WebhookEventsTable[]> {
-  let q = tx
+  const q = tx
     .selectFrom('webhook_events')
     .selectAll()
     .where('fanned_out_at', 'is', null)
     .where('available_at', '<=', now)
     .orderBy('available_at')
     .orderBy('id')
-    .limit(limit);
-  if (dialect === 'postgres') q = q.forUpdate().skipLocked();
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
   return q.execute();
 }
 

@@ -163,7 +163,6 @@ export async function claimTasks(
     .execute((tx) =>
       claimItems(
         tx,
-        ctx.dialect,
         { id: worker.workerId, ...(input.accountId ? { accountId: input.accountId } : {}) },
         input.limit ?? 10,
         at,
