@@ -1,0 +1,112 @@
+// The shape of src/'s import graph (GUIDE.md, "Rules of direction"), read from the sources
+// with TypeScript's own pre-processor: every static, type-only and dynamic import counts.
+// No file is part of an import cycle, nor is any part of the tree (a module, a top-level
+// folder or root file) part of a cycle between parts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const SRC = resolve('src');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Each file of src/ (relative) with the files of src/ it imports. */
+export function importGraph(): Map<string, string[]> {
+  const files = sourceFiles(SRC);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const targets = info.importedFiles
+      .map((f) => f.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => resolve(dirname(file), name))
+      .filter((target) => known.has(target))
+      .map((target) => relative(SRC, target));
+    graph.set(relative(SRC, file), [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The part of the tree a file belongs to: `modules/<name>`, a top-level folder, or itself. */
+export function partOf(file: string): string {
+  const [first, second] = file.split('/');
+  if (first === 'modules' && second !== undefined) return `modules/${second}`;
+  return second === undefined ? file : (first as string);
+}
+
+/** The strongly connected components with more than one node (Tarjan). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+test('no file of src/ is part of an import cycle', () => {
+  assert.deepEqual(cycles(importGraph()), []);
+});
+
+test('no module, folder or root file of src/ is part of a cycle between them', () => {
+  const parts = new Map<string, Set<string>>();
+  for (const [file, targets] of importGraph()) {
+    const from = partOf(file);
+    const edges = parts.get(from) ?? new Set<string>();
+    for (const target of targets) if (partOf(target) !== from) edges.add(partOf(target));
+    parts.set(from, edges);
+  }
+  const graph = new Map([...parts].map(([k, v]) => [k, [...v]]));
+  assert.deepEqual(cycles(graph), []);
+});
+
+test('the graph sees what it should: a planted cycle is found', () => {
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts']],
+    ['c.ts', ['a.ts']],
+    ['d.ts', ['a.ts']],
+  ]);
+  assert.deepEqual(cycles(graph), [['a.ts', 'b.ts', 'c.ts']]);
+  const files = importGraph();
+  assert.ok((files.get('app.ts') ?? []).includes('http/errors.ts'), 'app.ts imports http/');
+  assert.ok(files.size > 100, `only ${files.size} files read`);
+});
