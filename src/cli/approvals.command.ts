@@ -15,7 +15,7 @@ export function registerApprovals(program: Command): void {
       .option('--json', 'machine-readable output')
       .action(async (o) =>
         withContext(async (ctx) => {
-          const approvals = await import('../modules/items/items.service.ts');
+          const approvals = await import('../modules/items/index.ts');
           const r = await approvals[name](ctx, { postId: o.post, accountId: o.account });
           print(
             !!o.json,

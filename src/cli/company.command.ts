@@ -14,7 +14,7 @@ export function registerCompany(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (o) =>
       withContext(async (ctx, config) => {
-        const { createCompany } = await import('../modules/companies/companies.service.ts');
+        const { createCompany } = await import('../modules/companies/index.ts');
         const c = await createCompany(ctx.db, ctx.clock, config.plans, {
           name: o.name,
           plan: o.plan ?? config.defaultPlan,
@@ -36,7 +36,7 @@ export function registerCompany(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (companyId: string, o) =>
       withContext(async (ctx, config) => {
-        const { updateCompany } = await import('../modules/companies/companies.service.ts');
+        const { updateCompany } = await import('../modules/companies/index.ts');
         const c = await updateCompany(ctx.db, ctx.clock, config.plans, companyId, {
           plan: o.plan,
           platformBFeedPosts:
@@ -54,7 +54,7 @@ export function registerCompany(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (o) =>
       withContext(async (ctx) => {
-        const { listCompanies } = await import('../modules/companies/companies.service.ts');
+        const { listCompanies } = await import('../modules/companies/index.ts');
         const list = await listCompanies(ctx.db);
         print(!!o.json, list, list.map((c) => `${c.companyId}  ${c.plan}  ${c.name}`).join('\n'));
       }),

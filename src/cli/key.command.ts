@@ -12,7 +12,7 @@ export function registerKey(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (o) =>
       withContext(async (ctx) => {
-        const { createKey, parseScopes } = await import('../modules/keys/keys.service.ts');
+        const { createKey, parseScopes } = await import('../modules/keys/index.ts');
         const k = await createKey(ctx.db, ctx.clock, {
           companyId: o.company,
           scopes: parseScopes(o.scopes),
@@ -31,7 +31,7 @@ export function registerKey(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (o) =>
       withContext(async (ctx) => {
-        const { listKeys } = await import('../modules/keys/keys.service.ts');
+        const { listKeys } = await import('../modules/keys/index.ts');
         const keys = await listKeys(ctx.db, o.company ?? null);
         print(
           !!o.json,
@@ -50,7 +50,7 @@ export function registerKey(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (keyId: string, o) =>
       withContext(async (ctx) => {
-        const { revokeKey } = await import('../modules/keys/keys.service.ts');
+        const { revokeKey } = await import('../modules/keys/index.ts');
         const k = await revokeKey(ctx.db, ctx.clock, keyId);
         print(!!o.json, k, `revoked key ${k.keyId}`);
       }),

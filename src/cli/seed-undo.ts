@@ -6,8 +6,8 @@
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/types.ts';
 import { noteAuthChange } from '../db/auth-changes.ts';
-import { incomingKey, uploadThumbnailKey } from '../modules/uploads/uploads.service.ts';
-import { carouselThumbnailKey, slideKey } from '../modules/posts/carousel.ts';
+import { incomingKey, uploadThumbnailKey } from '../modules/uploads/index.ts';
+import { carouselThumbnailKey, slideKey } from '../modules/posts/index.ts';
 
 type TenantTable = {
   [T in keyof Database]: Database[T] extends { company_id: string } ? T : never;

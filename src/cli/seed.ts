@@ -14,28 +14,24 @@ import type { UploadsTable } from '../db/types.ts';
 import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../schedule/local-time.ts';
 import { nextWindowStart } from '../schedule/windows.ts';
 import type { Principal } from '../access.ts';
-import { createPost } from '../modules/posts/posts.create.ts';
-import {
-  completeUpload,
-  createSignedUpload,
-  storeUploadBytes,
-} from '../modules/uploads/uploads.service.ts';
-import { makeThumbnail } from '../modules/uploads/thumbnail-jobs.ts';
+import { createPost } from '../modules/posts/index.ts';
+import { completeUpload, createSignedUpload, storeUploadBytes } from '../modules/uploads/index.ts';
+import { makeThumbnail } from '../modules/uploads/index.ts';
 import {
   assignAccounts,
   createWorker,
   deleteIdleWorker,
   WorkerError,
-} from '../modules/workers/workers.service.ts';
-import { createCompany } from '../modules/companies/companies.service.ts';
+} from '../modules/workers/index.ts';
+import { createCompany } from '../modules/companies/index.ts';
 import { OperatorError } from '../lib/operator-error.ts';
-import { createKey } from '../modules/keys/keys.service.ts';
-import { createUser, findUserByEmail, resetPassword } from '../modules/users/users.service.ts';
+import { createKey } from '../modules/keys/index.ts';
+import { createUser, findUserByEmail, resetPassword } from '../modules/users/index.ts';
 import { SCOPES } from '../access.ts';
-import { createAccount } from '../modules/accounts/accounts.service.ts';
-import { createTag } from '../modules/tags/tags.service.ts';
-import { setAccountSchedule, setCompanySchedule } from '../modules/schedules/schedules.service.ts';
-import { createPack, importImages } from '../modules/workspace/workspace.service.ts';
+import { createAccount } from '../modules/accounts/index.ts';
+import { createTag } from '../modules/tags/index.ts';
+import { setAccountSchedule, setCompanySchedule } from '../modules/schedules/index.ts';
+import { createPack, importImages } from '../modules/workspace/index.ts';
 import { purgeCompany } from './seed-undo.ts';
 
 /**

@@ -1,9 +1,9 @@
 // `slotline user create|list|disable|reset`: the people who sign in to the dashboard.
 import type { Command } from 'commander';
-import type { UserInfo } from '../modules/users/users.service.ts';
+import type { UserInfo } from '../modules/users/index.ts';
 import { print, withContext } from './shared.ts';
 
-const users = () => import('../modules/users/users.service.ts');
+const users = () => import('../modules/users/index.ts');
 
 function userLine(u: UserInfo): string {
   return [u.userId, u.email, u.role, u.companyId, ...(u.disabledAt ? ['disabled'] : [])].join('  ');

@@ -1,9 +1,9 @@
 // `slotline worker ...`: the people or automations that post for accounts.
 import type { Command } from 'commander';
-import type { WorkerInfo } from '../modules/workers/workers.service.ts';
+import type { WorkerInfo } from '../modules/workers/index.ts';
 import { idList, print, UsageError, withContext } from './shared.ts';
 
-const workers = () => import('../modules/workers/workers.service.ts');
+const workers = () => import('../modules/workers/index.ts');
 
 function workerLine(w: WorkerInfo): string {
   const flags = [w.simulated ? 'simulated' : '', w.revokedAt ? 'revoked' : ''].filter(Boolean);

@@ -11,7 +11,7 @@ export function registerWorkspace(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (files: string[], o) =>
       withContext(async (ctx) => {
-        const { importImages } = await import('../modules/workspace/workspace.service.ts');
+        const { importImages } = await import('../modules/workspace/index.ts');
         const r = await importImages(ctx, o.company, o.folder, files);
         print(!!o.json, r, `imported ${r.imageIds.length} image(s) into folder ${r.folderId}`);
       }),
@@ -29,7 +29,7 @@ export function registerWorkspace(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (o) =>
       withContext(async (ctx) => {
-        const { createPack } = await import('../modules/workspace/workspace.service.ts');
+        const { createPack } = await import('../modules/workspace/index.ts');
         const r = await createPack(ctx, o.company, {
           folderId: o.folder,
           name: o.name,

@@ -7,17 +7,17 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError } from '../http/validation.ts';
-import { findAccountsByIds } from '../modules/accounts/account-workers.service.ts';
-import { setPaused } from '../modules/accounts/accounts.lifecycle.ts';
-import { listAccounts } from '../modules/accounts/accounts.list.ts';
+import { findAccountsByIds } from '../modules/accounts/index.ts';
+import { setPaused } from '../modules/accounts/index.ts';
+import { listAccounts } from '../modules/accounts/index.ts';
 import {
   CreateAccountBody,
   ListAccountsQuery,
   type CreateAccountInput,
-} from '../modules/accounts/accounts.schemas.ts';
-import { createAccount } from '../modules/accounts/accounts.service.ts';
-import { getCompanyRow } from '../modules/companies/companies.service.ts';
-import { listWorkers } from '../modules/workers/workers.service.ts';
+} from '../modules/accounts/index.ts';
+import { createAccount } from '../modules/accounts/index.ts';
+import { getCompanyRow } from '../modules/companies/index.ts';
+import { listWorkers } from '../modules/workers/index.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { listActivity } from '../modules/activity/activity.service.ts';
+import { listActivity } from '../modules/activity/index.ts';
 import { page } from './layout.ts';
 import { BASE, userOf } from './session.ts';
 

@@ -16,7 +16,7 @@ import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { validationError } from '../http/validation.ts';
-import { resolveSession } from '../modules/users/users.service.ts';
+import { resolveSession } from '../modules/users/index.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';

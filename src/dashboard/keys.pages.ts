@@ -6,12 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { SCOPES, type Scope } from '../access.ts';
 import type { AppContext } from '../context.ts';
-import {
-  createKey,
-  getCompanyKey,
-  listKeys,
-  revokeCompanyKey,
-} from '../modules/keys/keys.service.ts';
+import { createKey, getCompanyKey, listKeys, revokeCompanyKey } from '../modules/keys/index.ts';
 import { StringEnum } from '../schemas/common.ts';
 import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';

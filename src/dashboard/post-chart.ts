@@ -1,6 +1,6 @@
 // The post detail's analytics chart: a server-rendered inline SVG (no script, so it shows
 // without JavaScript and prints), with the same figures as a table for screen readers.
-import { engagementRate } from '../modules/analytics/analytics.service.ts';
+import { engagementRate } from '../modules/analytics/index.ts';
 
 /** A snapshot as the analytics service returns it (SPEC 2.7 history item). */
 export interface SnapshotPoint {

@@ -7,14 +7,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { getAccount } from '../modules/accounts/accounts.service.ts';
+import { getAccount } from '../modules/accounts/index.ts';
 import {
   getAccountSchedule,
   getCompanySchedule,
   setAccountSchedule,
   setCompanySchedule,
-} from '../modules/schedules/schedules.service.ts';
-import type { ScheduleInputBody } from '../modules/schedules/schedules.schemas.ts';
+} from '../modules/schedules/index.ts';
+import type { ScheduleInputBody } from '../modules/schedules/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';

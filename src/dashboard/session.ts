@@ -7,8 +7,8 @@ import type { UserRole } from '../db/types.ts';
 import { unstorableText } from '../http/errors.ts';
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../lib/crypto.ts';
-import type { Actor } from '../modules/activity/activity.service.ts';
-import { roleAllows, type SessionUser } from '../modules/users/users.service.ts';
+import type { Actor } from '../modules/activity/index.ts';
+import { roleAllows, type SessionUser } from '../modules/users/index.ts';
 
 export const SESSION_COOKIE = 'slotline_session';
 /** Double-submit token of the sign-in form, which runs before there is a session. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { randomToken } from '../lib/ids.ts';
-import { SignInRefused, signIn, signOut } from '../modules/users/users.service.ts';
+import { SignInRefused, signIn, signOut } from '../modules/users/index.ts';
 import { page } from './layout.ts';
 import {
   BASE,

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { totalsByGroup, type GroupTotals } from '../modules/analytics/analytics.service.ts';
+import { totalsByGroup, type GroupTotals } from '../modules/analytics/index.ts';
 import {
   createTag,
   deleteTag,
@@ -15,8 +15,8 @@ import {
   listAllTags,
   tagPostCount,
   updateTag,
-} from '../modules/tags/tags.service.ts';
-import { CreateTagBody, TAG_COLORS, type CreateTagInput } from '../modules/tags/tags.schemas.ts';
+} from '../modules/tags/index.ts';
+import { CreateTagBody, TAG_COLORS, type CreateTagInput } from '../modules/tags/index.ts';
 import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';

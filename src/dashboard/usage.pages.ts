@@ -2,8 +2,8 @@
 // is used, and when the counts start again (UTC).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { getCompany } from '../modules/companies/companies.service.ts';
-import { planOf, readUsageDetail } from '../modules/usage/usage.service.ts';
+import { getCompany } from '../modules/companies/index.ts';
+import { planOf, readUsageDetail } from '../modules/usage/index.ts';
 import { page } from './layout.ts';
 import { PageError, userOf } from './session.ts';
 

@@ -6,15 +6,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError, ERROR_CATALOG } from '../errors.ts';
-import { WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events.catalog.ts';
-import { listAttempts, replayEvents } from '../modules/webhooks/webhooks.log.ts';
-import { ListAttemptsQuery, ReplayBody } from '../modules/webhooks/webhooks.schemas.ts';
+import { WEBHOOK_EVENTS } from '../modules/webhooks/index.ts';
+import { listAttempts, replayEvents } from '../modules/webhooks/index.ts';
+import { ListAttemptsQuery, ReplayBody } from '../modules/webhooks/index.ts';
 import {
   deleteWebhook,
   getWebhook,
   rotateWebhookSecret,
   setWebhookEnabled,
-} from '../modules/webhooks/webhooks.service.ts';
+} from '../modules/webhooks/index.ts';
 import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';

@@ -7,12 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../modules/webhooks/webhook-events.catalog.ts';
-import {
-  CreateWebhookBody,
-  type CreateWebhookInput,
-} from '../modules/webhooks/webhooks.schemas.ts';
-import { createWebhook, listWebhooks } from '../modules/webhooks/webhooks.service.ts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../modules/webhooks/index.ts';
+import { CreateWebhookBody, type CreateWebhookInput } from '../modules/webhooks/index.ts';
+import { createWebhook, listWebhooks } from '../modules/webhooks/index.ts';
 import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';
 import { takeFlash } from './flash.ts';

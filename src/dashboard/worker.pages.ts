@@ -11,20 +11,20 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError } from '../http/validation.ts';
 import { randomToken } from '../lib/ids.ts';
-import { claimTask, getTask, listTasks, reportResult } from '../modules/workers/tasks.service.ts';
+import { claimTask, getTask, listTasks, reportResult } from '../modules/workers/index.ts';
 import {
   WorkerSignInRefused,
   resolveWorkerSession,
   signInWorker,
   signOutWorker,
   type WorkerSession,
-} from '../modules/workers/worker-sessions.service.ts';
+} from '../modules/workers/index.ts';
 import {
   ResultBody,
   TaskListQuery,
   type ResultInput,
   type TaskOut,
-} from '../modules/workers/workers.schemas.ts';
+} from '../modules/workers/index.ts';
 import { setFlash, takeFlash, type FlashScope } from './flash.ts';
 import {
   BASE,

@@ -11,15 +11,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { TAG_COLORS } from '../modules/tags/tags.schemas.ts';
-import { resolveSession } from '../modules/users/users.service.ts';
-import {
-  addImage,
-  addPack,
-  createFolder,
-  IMAGE_LIMITS,
-} from '../modules/workspace/workspace.edit.ts';
-import { getWorkspace, workspaceImageUrls } from '../modules/workspace/workspace.service.ts';
+import { TAG_COLORS } from '../modules/tags/index.ts';
+import { resolveSession } from '../modules/users/index.ts';
+import { addImage, addPack, createFolder, IMAGE_LIMITS } from '../modules/workspace/index.ts';
+import { getWorkspace, workspaceImageUrls } from '../modules/workspace/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';

@@ -4,8 +4,8 @@
 // reporting, and releasing it again could post it twice. Pending uploads past their
 // deadline fail too (uploads.expiry.ts). Runs with each dispatcher pass.
 import type { AppContext } from '../context.ts';
-import { failUnreported } from '../modules/items/items.state.ts';
-import { failExpiredUploads } from '../modules/uploads/uploads.expiry.ts';
+import { failUnreported } from '../modules/items/index.ts';
+import { failExpiredUploads } from '../modules/uploads/index.ts';
 
 /** Items failed per transaction. */
 const CHUNK = 500;

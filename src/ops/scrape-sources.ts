@@ -1,6 +1,6 @@
 // What the scrape-time gauges of PromMetrics read, over an opened context.
 import type { OpenedContext } from '../bootstrap.ts';
-import { itemCountsByStatus } from '../modules/items/items.service.ts';
+import { itemCountsByStatus } from '../modules/items/index.ts';
 import type { ScrapeSources } from './prom-metrics.ts';
 
 export function scrapeSources(opened: OpenedContext): ScrapeSources {

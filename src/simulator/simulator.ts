@@ -19,15 +19,12 @@ import {
   recordSnapshot,
   reportAccountStats,
   reportResult,
-} from '../modules/workers/tasks.service.ts';
+} from '../modules/workers/index.ts';
 import type { WorkerPrincipal } from '../access.ts';
-import {
-  reportAccountStatus,
-  workerAccountFacts,
-} from '../modules/workers/worker-accounts.service.ts';
-import { listSimulatedWorkers } from '../modules/workers/workers.service.ts';
-import { postedByWorker, postedOfAccount } from '../modules/items/items.service.ts';
-import { engagementRate, lastSnapshotTimes } from '../modules/analytics/analytics.service.ts';
+import { reportAccountStatus, workerAccountFacts } from '../modules/workers/index.ts';
+import { listSimulatedWorkers } from '../modules/workers/index.ts';
+import { postedByWorker, postedOfAccount } from '../modules/items/index.ts';
+import { engagementRate, lastSnapshotTimes } from '../modules/analytics/index.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -9,8 +9,8 @@ import type { AccountsTable, AccountStatusEventsTable, DbOrTx } from '../../db/t
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
-import { recordEvents } from '../webhooks/webhook-events.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
+import { recordEvents } from '../webhooks/index.ts';
 import { effectiveStatus, type WorkerStatus } from './account-status.ts';
 import type { StatusEventOut, StatusHistoryInput } from './accounts.schemas.ts';
 import * as events from './account-status-events.repository.ts';

@@ -7,7 +7,7 @@ import type { KeyedRead } from '../../db/versioned-memo.ts';
 import { postsToday } from '../../schedule/windows.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import type { AccountOut, AccountPageOut, ListAccountsInput } from './accounts.schemas.ts';
-import { queueActivity } from '../items/items.service.ts';
+import { queueActivity } from '../items/index.ts';
 import * as repo from './accounts.repository.ts';
 import { isReleasable } from './account-status.ts';
 import {

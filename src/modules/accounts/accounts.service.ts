@@ -10,14 +10,14 @@ import {
 } from '../../schedule/schedule-rules.ts';
 import { nextWindowStart, postsToday } from '../../schedule/windows.ts';
 import type { Principal } from '../../access.ts';
-import { getCompanyRow, lockCompany } from '../companies/companies.service.ts';
-import { consumeDaily, planOf } from '../usage/usage.service.ts';
+import { getCompanyRow, lockCompany } from '../companies/index.ts';
+import { consumeDaily, planOf } from '../usage/index.ts';
 import type { AccountOut, CreateAccountInput } from './accounts.schemas.ts';
-import { queueActivity, type QueueActivityRow } from '../items/items.service.ts';
+import { queueActivity, type QueueActivityRow } from '../items/index.ts';
 import * as repo from './accounts.repository.ts';
 import { isReleasable } from './account-status.ts';
 import { recordCreated } from './accounts.lifecycle.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window
 // starts in between; lists of many accounts sharing a schedule reuse it. The

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
-import { AccountIdParams } from '../accounts/accounts.schemas.ts';
-import { PostIdParams } from '../posts/posts.schemas.ts';
+import { AccountIdParams } from '../accounts/index.ts';
+import { PostIdParams } from '../posts/index.ts';
 import {
   AccountAnalytics,
   AnalyticsSnapshot,

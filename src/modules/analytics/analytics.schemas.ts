@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, ref } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
-import { Platform } from '../accounts/accounts.schemas.ts';
+import { Platform } from '../accounts/index.ts';
 
 const Count = (description?: string) => Type.Integer({ minimum: 0, description });
 const Url = Type.String({ format: 'uri' });

@@ -5,15 +5,15 @@ import type { AppContext } from '../../context.ts';
 import type { AccountStatsTable, Db, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
-import { getAccountRow } from '../accounts/accounts.service.ts';
+import { getAccountRow } from '../accounts/index.ts';
 import type {
   AccountAnalyticsOut,
   PostAnalyticsOut,
   PostAnalyticsQueryInput,
   SnapshotOut,
 } from './analytics.schemas.ts';
-import { postExists } from '../posts/posts.lookup.ts';
-import { recordAnalyticsUpdated } from '../webhooks/webhook-events.ts';
+import { postExists } from '../posts/index.ts';
+import { recordAnalyticsUpdated } from '../webhooks/index.ts';
 import * as repo from './analytics.repository.ts';
 
 type Platform = SnapshotOut['platform'];

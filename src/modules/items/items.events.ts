@@ -5,7 +5,7 @@ import {
   type NewEvent,
   type PostItemEventData,
   type PostItemEventType,
-} from '../webhooks/webhook-events.ts';
+} from '../webhooks/index.ts';
 import type { MovedItem } from './items.repository.ts';
 import type { PostStatus } from './items.status.ts';
 import type { StoredStatus } from './post-status.repository.ts';

@@ -4,7 +4,7 @@
 // queue_items but through these two files.
 import type { AppContext } from '../../context.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
-import { OPERATOR, recordActivity, type Actor } from '../activity/activity.service.ts';
+import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import * as posts from './post-status.repository.ts';
 import * as repo from './items.repository.ts';
 import { decideItems } from './items.state.ts';

@@ -4,7 +4,7 @@
 // status of the posts it touched; lifecycle events of items are recorded here too, with one
 // insert per change, for the items that really moved.
 import type { DbOrTx, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
-import { recordEvents, type NewEvent } from '../webhooks/webhook-events.ts';
+import { recordEvents, type NewEvent } from '../webhooks/index.ts';
 import { itemChanged, itemsOpened } from './items.events.ts';
 import type { PostStatus } from './items.status.ts';
 import * as repo from './items.repository.ts';

@@ -2,7 +2,7 @@
 // (items.state.ts) in the transaction of every item change, with a post.status_changed
 // event when it moved.
 import type { DbOrTx } from '../../db/types.ts';
-import { recordEvents, type NewEvent } from '../webhooks/webhook-events.ts';
+import { recordEvents, type NewEvent } from '../webhooks/index.ts';
 import { statusChanged } from './items.events.ts';
 import { derivePostStatus, type PostStatus } from './items.status.ts';
 import * as repo from './items.repository.ts';

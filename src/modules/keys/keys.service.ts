@@ -7,12 +7,12 @@ import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import type { Db } from '../../db/types.ts';
 import { dataVersion } from '../../db/prepared.ts';
 import { authVersion } from '../../db/auth-changes.ts';
-import { getCompanyRow } from '../companies/companies.service.ts';
+import { getCompanyRow } from '../companies/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Principal, type Scope } from '../../access.ts';
 import * as repo from './keys.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 
 const KEY_PATTERN = /^sl_([0-9a-z]{12})_([0-9a-z]{32})$/;
 

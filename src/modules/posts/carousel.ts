@@ -7,8 +7,8 @@ import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
 import { IMAGE_LIMITS } from '../../media/probe/index.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
-import { uploadBlobKeys } from '../uploads/uploads.service.ts';
-import { failProcessingItems, openProcessedItems } from '../items/items.state.ts';
+import { uploadBlobKeys } from '../uploads/index.ts';
+import { failProcessingItems, openProcessedItems } from '../items/index.ts';
 import * as repo from './posts.repository.ts';
 
 export function slideKey(post: Pick<PostsTable, 'company_id' | 'id'>, index: number): string {

@@ -6,11 +6,11 @@ import type { QueueItemsTable } from '../../db/types.ts';
 import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
 import { readPost } from './posts.create.ts';
-import * as items from '../items/items.service.ts';
+import * as items from '../items/index.ts';
 import * as repo from './posts.repository.ts';
 import type { CancelledPostOut } from './posts.schemas.ts';
-import { cancelItems } from '../items/items.state.ts';
-import { isCancellable } from '../items/items.status.ts';
+import { cancelItems } from '../items/index.ts';
+import { isCancellable } from '../items/index.ts';
 
 /**
  * Why an item was left alone. `currently_posting` is SPEC's; the others name

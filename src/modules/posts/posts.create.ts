@@ -11,17 +11,17 @@ import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../../access.ts';
-import { getCompanyRow } from '../companies/companies.service.ts';
-import { consumePostQuota, planOf } from '../usage/usage.service.ts';
+import { getCompanyRow } from '../companies/index.ts';
+import { consumePostQuota, planOf } from '../usage/index.ts';
 import { claimKey, requestHash } from './idempotency.ts';
-import { findTargetAccounts, type TargetAccount } from '../accounts/accounts.service.ts';
-import { enqueueItems, queueAgain } from '../items/items.state.ts';
-import { itemsOfPost } from '../items/items.service.ts';
-import { assignGroups, checkGroups } from '../tags/content-groups.service.ts';
-import { findMediaUploads, type MediaUpload } from '../uploads/uploads.service.ts';
+import { findTargetAccounts, type TargetAccount } from '../accounts/index.ts';
+import { enqueueItems, queueAgain } from '../items/index.ts';
+import { itemsOfPost } from '../items/index.ts';
+import { assignGroups, checkGroups } from '../tags/index.ts';
+import { findMediaUploads, type MediaUpload } from '../uploads/index.ts';
 import * as repo from './posts.repository.ts';
 import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
-import type { NewEvent } from '../webhooks/webhook-events.ts';
+import type { NewEvent } from '../webhooks/index.ts';
 import {
   derivePostStatus,
   type ItemStatus,
@@ -30,7 +30,7 @@ import {
   isFinal,
   isPublished,
   openingStatus,
-} from '../items/items.status.ts';
+} from '../items/index.ts';
 import { viewReadPost, viewWritten } from './posts.view.ts';
 
 export interface Written {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { ApiError } from '../../errors.ts';
-import { getAccountRow } from '../accounts/accounts.service.ts';
+import { getAccountRow } from '../accounts/index.ts';
 import * as repo from './posts.repository.ts';
 import type { ListPostsInput, PostPageOut } from './posts.schemas.ts';
 import {

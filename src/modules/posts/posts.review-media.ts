@@ -3,7 +3,7 @@
 // carousel's rendered slides, otherwise the bytes of the uploads it was made from. One
 // read of the posts and one of the uploads' content types, whatever the number of posts.
 import type { AppContext } from '../../context.ts';
-import { uploadFacts } from '../uploads/uploads.service.ts';
+import { uploadFacts } from '../uploads/index.ts';
 import { findPostsMedia } from './posts.repository.ts';
 import { mediaUrlExpiry, postMediaItems, type MediaItem } from './posts.view.ts';
 

@@ -19,7 +19,7 @@ import { postReadRoutes } from './posts-read.routes.ts';
 import { updatePost } from './posts.update.ts';
 import { cancelPost } from './posts.cancel.ts';
 import { openPostMedia } from './posts.media.ts';
-import { SignedQuery } from '../uploads/uploads.schemas.ts';
+import { SignedQuery } from '../uploads/index.ts';
 import { Type } from 'typebox';
 
 export const postSchemas = [Post];

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
-import { Platform } from '../accounts/accounts.schemas.ts';
+import { Platform } from '../accounts/index.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { POST_STATUSES } from '../../schemas/statuses.ts';
 

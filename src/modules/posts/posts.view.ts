@@ -1,15 +1,15 @@
 // The post as the API shows it (SPEC 2.2), built from its row, items and groups.
 import type { AppContext } from '../../context.ts';
 import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../db/types.ts';
-import { mediaPath, uploadThumbnailKey } from '../uploads/uploads.service.ts';
-import { itemsOfPosts, type ItemWithAccount } from '../items/items.service.ts';
-import { uploadsWithThumbnail } from '../uploads/uploads.service.ts';
-import { groupsOfPosts } from '../tags/content-groups.service.ts';
+import { mediaPath, uploadThumbnailKey } from '../uploads/index.ts';
+import { itemsOfPosts, type ItemWithAccount } from '../items/index.ts';
+import { uploadsWithThumbnail } from '../uploads/index.ts';
+import { groupsOfPosts } from '../tags/index.ts';
 import { findPostView } from './posts.repository.ts';
 import { ApiError } from '../../errors.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';
 import type { PostOut, SoundInput } from './posts.schemas.ts';
-import type { PostStatus } from '../items/items.status.ts';
+import type { PostStatus } from '../items/index.ts';
 
 /** Signed media URLs in post responses live for an hour. */
 const URL_MS = 60 * 60 * 1000;

@@ -20,10 +20,10 @@ import {
   type QueueEntry,
   type Slot,
 } from '../../schedule/windows.ts';
-import { notPlannedReason } from '../accounts/account-status.ts';
-import { listCompanyAccounts } from '../accounts/accounts.service.ts';
-import { getCompanyRow } from '../companies/companies.service.ts';
-import { calendarItems, type CalendarRow } from '../items/items.service.ts';
+import { notPlannedReason } from '../accounts/index.ts';
+import { listCompanyAccounts } from '../accounts/index.ts';
+import { getCompanyRow } from '../companies/index.ts';
+import { calendarItems, type CalendarRow } from '../items/index.ts';
 
 /** Days the calendar shows, today first. */
 export const CALENDAR_DAYS = 7;

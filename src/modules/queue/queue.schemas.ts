@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, ref, StringEnum } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { POST_STATUSES } from '../../schemas/statuses.ts';
-import { NOT_PLANNED_REASONS } from '../accounts/account-status.ts';
+import { NOT_PLANNED_REASONS } from '../accounts/index.ts';
 
 const At = (description: string) => Type.String({ format: 'date-time', description });
 

@@ -12,13 +12,13 @@ import {
   type QueueEntry,
   type ReleaseRecord,
 } from '../../schedule/windows.ts';
-import { getAccountRow } from '../accounts/accounts.service.ts';
-import { notPlannedReason } from '../accounts/account-status.ts';
+import { getAccountRow } from '../accounts/index.ts';
+import { notPlannedReason } from '../accounts/index.ts';
 import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
-import { getCompanyRow } from '../companies/companies.service.ts';
-import { postThumbnailUrl, readyThumbnails } from '../posts/posts.view.ts';
+import { getCompanyRow } from '../companies/index.ts';
+import { postThumbnailUrl, readyThumbnails } from '../posts/index.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';
-import * as repo from '../items/items.service.ts';
+import * as repo from '../items/index.ts';
 
 function toEntry(row: repo.PlanningRow): QueueEntry {
   return {

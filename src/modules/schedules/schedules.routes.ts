@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.ts';
-import { AccountIdParams } from '../accounts/accounts.schemas.ts';
+import { AccountIdParams } from '../accounts/index.ts';
 import { AccountSchedule, CompanySchedule, Schedule, ScheduleBody } from './schedules.schemas.ts';
 import {
   getAccountSchedule,

@@ -9,16 +9,10 @@ import {
   MAX_POSTS_PER_DAY,
   TIMEZONE_MODE,
 } from '../../schedule/schedule-rules.ts';
-import {
-  getCompanyRow,
-  setCompanySchedule as storeCompanySchedule,
-} from '../companies/companies.service.ts';
-import {
-  getAccountRow,
-  setAccountSchedule as storeAccountSchedule,
-} from '../accounts/accounts.service.ts';
+import { getCompanyRow, setCompanySchedule as storeCompanySchedule } from '../companies/index.ts';
+import { getAccountRow, setAccountSchedule as storeAccountSchedule } from '../accounts/index.ts';
 import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import type {
   AccountScheduleOut,
   CompanyScheduleOut,

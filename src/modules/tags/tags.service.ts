@@ -7,7 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import * as groups from './content-groups.repository.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';
 import type {
   ContentTagOut,

@@ -15,7 +15,7 @@ import {
 } from '../../media/remote-fetch.ts';
 import { checkDeclaredImage, checkDeclaredVideo } from '../../media/probe/index.ts';
 import type { Principal } from '../../access.ts';
-import { consumeDaily, planOf } from '../usage/usage.service.ts';
+import { consumeDaily, planOf } from '../usage/index.ts';
 import type { CreateUploadInput, CreatedUploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
 import { REMOTE_PENDING_MS } from './uploads.expiry.ts';

@@ -18,7 +18,7 @@ import {
   type MediaRejection,
 } from '../../media/probe/index.ts';
 import type { Principal } from '../../access.ts';
-import { consumeDaily, consumeVideoQuota, planOf, videosUploaded } from '../usage/usage.service.ts';
+import { consumeDaily, consumeVideoQuota, planOf, videosUploaded } from '../usage/index.ts';
 import type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
 import { adoptIncoming, incomingKey } from './uploads.incoming.ts';

@@ -2,7 +2,7 @@
 // conditional on the upload still being pending and recording its webhook event in the
 // same transaction.
 import type { Db, DbOrTx, UploadsTable } from '../../db/types.ts';
-import { recordEvents } from '../webhooks/webhook-events.ts';
+import { recordEvents } from '../webhooks/index.ts';
 import * as repo from './uploads.repository.ts';
 
 type Outcome = Partial<UploadsTable> & { status: 'ready' | 'failed'; updated_at: string };

@@ -14,7 +14,7 @@ import {
   parseHopUrl,
   RemoteFetchError,
 } from '../../media/remote-fetch.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import { failPendingOf } from './webhook-deliveries.repository.ts';
 import * as repo from './webhook-endpoints.repository.ts';
 import { newSecret } from './webhook-signing.ts';

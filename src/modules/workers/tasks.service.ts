@@ -2,21 +2,21 @@
 // the accounts it operates, downloads their media through signed URLs, reports each outcome,
 // and pushes analytics. Every status change goes through items.state.ts. A worker sees only
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
-import * as accountWorkers from '../accounts/account-workers.service.ts';
+import * as accountWorkers from '../accounts/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { claimItem, claimItems, finishItem, UNCONFIRMED_REASON } from '../items/items.state.ts';
-import { postMediaItems, readyThumbnails, thumbnailUrlUntil } from '../posts/posts.view.ts';
-import type { SoundInput } from '../posts/posts.schemas.ts';
+import { claimItem, claimItems, finishItem, UNCONFIRMED_REASON } from '../items/index.ts';
+import { postMediaItems, readyThumbnails, thumbnailUrlUntil } from '../posts/index.ts';
+import type { SoundInput } from '../posts/index.ts';
 import type { WorkerPrincipal } from '../../access.ts';
 import * as workers from './workers.repository.ts';
 import { accountNotFound, toWorkerAccount } from './worker-accounts.service.ts';
-import { changeStatus, noteFollowers, notePosted } from '../accounts/accounts.lifecycle.ts';
-import * as items from '../items/items.service.ts';
-import { storeAccountStats, storeSnapshot } from '../analytics/analytics.service.ts';
-import { uploadFacts } from '../uploads/uploads.service.ts';
+import { changeStatus, noteFollowers, notePosted } from '../accounts/index.ts';
+import * as items from '../items/index.ts';
+import { storeAccountStats, storeSnapshot } from '../analytics/index.ts';
+import { uploadFacts } from '../uploads/index.ts';
 import type {
   AccountStatsInput,
   ClaimInput,

@@ -1,11 +1,11 @@
 // The accounts a worker operates, as the worker API shows them, and the worker's status
 // reports on them (DECISIONS 7). The change itself belongs to the accounts module.
-import * as accountWorkers from '../accounts/account-workers.service.ts';
+import * as accountWorkers from '../accounts/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { AccountStatsTable } from '../../db/types.ts';
-import { accountStatsOf } from '../analytics/analytics.service.ts';
+import { accountStatsOf } from '../analytics/index.ts';
 import { ApiError } from '../../errors.ts';
-import { reportWorkerStatus } from '../accounts/accounts.lifecycle.ts';
+import { reportWorkerStatus } from '../accounts/index.ts';
 import type { WorkerPrincipal } from '../../access.ts';
 import type { AccountStatusInput, WorkerAccountOut } from './workers.schemas.ts';
 

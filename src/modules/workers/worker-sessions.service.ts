@@ -14,7 +14,7 @@ import {
   MAX_FAILURES_PER_ADDRESS,
   releaseSignInAttempts,
   reserveSignInAttempt,
-} from '../users/users.service.ts';
+} from '../users/index.ts';
 import * as sessions from './worker-sessions.repository.ts';
 import { verifyWorkerToken } from './workers.service.ts';
 

@@ -8,8 +8,8 @@ import type { AppContext } from '../../context.ts';
 import type { ErrorCode } from '../../errors.ts';
 import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
-import { AccountIdParams } from '../accounts/accounts.schemas.ts';
-import { AccountAnalytics, AnalyticsSnapshot } from '../analytics/analytics.schemas.ts';
+import { AccountIdParams } from '../accounts/index.ts';
+import { AccountAnalytics, AnalyticsSnapshot } from '../analytics/index.ts';
 import {
   claimTasks,
   getTask,

@@ -2,7 +2,7 @@
 // timezone, which becomes the timezone of every account it operates (DECISIONS 5), and a
 // token of its own for the worker API, stored like API keys: a SHA-256 digest of the whole
 // secret beside a visible prefix, compared in constant time. Managed from the admin CLI.
-import * as accountWorkers from '../accounts/account-workers.service.ts';
+import * as accountWorkers from '../accounts/index.ts';
 import type { WorkerPrincipal } from '../../access.ts';
 import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';

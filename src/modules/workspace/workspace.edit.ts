@@ -8,7 +8,7 @@ import type { ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { bufferSource, checkImageSource, IMAGE_LIMITS } from '../../media/probe/index.ts';
-import { recordActivity, type Actor } from '../activity/activity.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import * as repo from './workspace.repository.ts';
 import { createPack, WorkspaceError, type CreatePackInput } from './workspace.service.ts';
 

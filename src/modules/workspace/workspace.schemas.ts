@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Nullable, StringEnum } from '../../schemas/common.ts';
-import { Platform } from '../accounts/accounts.schemas.ts';
+import { Platform } from '../accounts/index.ts';
 
 const WorkspaceAccount = Type.Object(
   {

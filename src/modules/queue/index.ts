@@ -1,0 +1,5 @@
+// The queue module's face: what code outside the module may use. Everything else in
+// this folder is the module's own.
+export { companyWeek } from './calendar.service.ts';
+export { queueRoutes, queueSchemas } from './queue.routes.ts';
+export { plannedSlotsOfPost } from './queue.service.ts';
