@@ -63,6 +63,20 @@ const NO_RUNNERS = climbingTo(
   'dispatch/ and simulator/ are runners above the modules: they call down, nothing calls up',
 );
 const REPOSITORY = '\\.repository\\.ts$';
+// A module is entered from outside only through its face, `modules/<name>/index.ts`.
+const FACE_MESSAGE =
+  'enter a module through its face, modules/<name>/index.ts, never another of its files';
+// (A repository has a rule and a message of its own, so it is left out of these.)
+/** From outside modules/: `(../)*modules/<name>/<file>` other than index.ts. */
+const THROUGH_FACES = {
+  regex: '^(?:\\.\\./)*(?:\\./)?modules/[^/]+/(?!index\\.ts$)(?![^/]*\\.repository\\.ts$)',
+  message: FACE_MESSAGE,
+};
+/** From a module file: `../<other>/<file>` other than index.ts. */
+const THROUGH_OTHER_FACES = {
+  regex: '^\\.\\./[^./][^/]*/(?!index\\.ts$)(?![^/]*\\.repository\\.ts$)',
+  message: FACE_MESSAGE,
+};
 // ops/ (health, readiness, metrics exposition) is wired by the composition root only; the
 // parts it observes report through the MetricsRecorder of lib/metrics.ts.
 const NO_OPS = climbingTo(
@@ -186,6 +200,7 @@ const boundaries = [
         message: 'routes never touch the database: call the service',
         allowTypeImports: true,
       },
+      THROUGH_OTHER_FACES,
       NO_RUNNERS,
       NO_OPS,
       NO_PROM,
@@ -211,6 +226,7 @@ const boundaries = [
         regex: '^(?:\\.\\./)+[^./][^/]*/(?:[^/]+/)*[^/]+\\.repository\\.ts$',
         message: "a module never imports another module's repository: call that module's service",
       },
+      THROUGH_OTHER_FACES,
       NO_RUNNERS,
       NO_OPS,
       NO_PROM,
@@ -222,6 +238,7 @@ const boundaries = [
     patterns: [
       { regex: REPOSITORY, message: 'runners call module services, never a repository' },
       climbingTo(['http'], [], 'runners are not HTTP handlers: they never import http/'),
+      THROUGH_FACES,
       NO_OPS,
       NO_PROM,
     ],
@@ -232,7 +249,22 @@ const boundaries = [
     files: ['src/ops/**'],
     patterns: [
       { regex: REPOSITORY, message: 'ops/ calls module services, never a repository' },
+      THROUGH_FACES,
       NO_RUNNERS,
+    ],
+  },
+  {
+    // The composition root and the command's own helpers wire and call modules by their faces.
+    files: [
+      'src/app.ts',
+      'src/bootstrap.ts',
+      'src/main.ts',
+      'src/cli/seed.ts',
+      'src/cli/seed-undo.ts',
+    ],
+    patterns: [
+      { regex: REPOSITORY, message: 'the composition root calls module faces, never a repository' },
+      THROUGH_FACES,
     ],
   },
 ];
@@ -339,6 +371,7 @@ export default tseslint.config(
               ['app', 'bootstrap', 'main'],
               'the composition root registers the dashboard: the dashboard never imports it',
             ),
+            THROUGH_FACES,
             NO_RUNNERS,
             NO_OPS,
             NO_PROM,

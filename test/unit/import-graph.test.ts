@@ -1,7 +1,8 @@
 // The shape of src/'s import graph (GUIDE.md, "Rules of direction"), read from the sources
 // with TypeScript's own pre-processor: every static, type-only and dynamic import counts.
 // No file is part of an import cycle, nor is any part of the tree (a module, a top-level
-// folder or root file) part of a cycle between parts.
+// folder or root file) part of a cycle between parts; and a module is entered from outside
+// only through its face, index.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -109,4 +110,25 @@ test('the graph sees what it should: a planted cycle is found', () => {
   const files = importGraph();
   assert.ok((files.get('app.ts') ?? []).includes('http/errors.ts'), 'app.ts imports http/');
   assert.ok(files.size > 100, `only ${files.size} files read`);
+});
+
+test('code outside a module enters it only through its index.ts, which names no repository', () => {
+  const graph = importGraph();
+  const breaches: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const part = partOf(target);
+      if (!part.startsWith('modules/') || partOf(file) === part) continue;
+      if (target !== `${part}/index.ts`) breaches.push(`${file} -> ${target}`);
+    }
+    if (/^modules\/[^/]+\/index\.ts$/.test(file)) {
+      for (const target of targets) {
+        if (target.endsWith('.repository.ts')) breaches.push(`${file} re-exports ${target}`);
+      }
+    }
+  }
+  assert.deepEqual(breaches, []);
+  const faces = [...graph.keys()].filter((f) => /^modules\/[^/]+\/index\.ts$/.test(f));
+  const modules = new Set([...graph.keys()].map(partOf).filter((p) => p.startsWith('modules/')));
+  assert.equal(faces.length, modules.size, 'every module has a face');
 });
