@@ -21,15 +21,12 @@ import { tagSchemas, tagsRoutes } from './modules/tags/index.ts';
 import { scheduleSchemas, schedulesRoutes } from './modules/schedules/index.ts';
 import { workspaceRoutes } from './modules/workspace/index.ts';
 import { usageRoutes } from './modules/usage/index.ts';
-import { uploadSchemas, uploadsRoutes } from './modules/uploads/index.ts';
-import { thumbnailScheduler } from './modules/uploads/index.ts';
-import { postSchemas, postsRoutes } from './modules/posts/index.ts';
-import { carouselScheduler } from './modules/posts/index.ts';
+import { uploadSchemas, uploadsRoutes, thumbnailScheduler } from './modules/uploads/index.ts';
+import { postSchemas, postsRoutes, carouselScheduler } from './modules/posts/index.ts';
 import { queueRoutes, queueSchemas } from './modules/queue/index.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/index.ts';
 import { workerSchemas, workersRoutes } from './modules/workers/index.ts';
-import { webhookSchemas, webhooksRoutes } from './modules/webhooks/index.ts';
-import { webhookDocs } from './modules/webhooks/index.ts';
+import { webhookSchemas, webhooksRoutes, webhookDocs } from './modules/webhooks/index.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { docsRoutes } from './http/docs.routes.ts';
 

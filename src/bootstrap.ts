@@ -16,10 +16,8 @@ import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { MediaUrls } from './media/media-urls.ts';
 import { S3BlobStore } from './media/s3-blob-store.ts';
 import { OperatorError } from './lib/operator-error.ts';
-import { RequestMeter } from './modules/usage/index.ts';
-import { planOf } from './modules/usage/index.ts';
-import { verifiedKey, verifyKey } from './modules/keys/index.ts';
-import { KeyUse } from './modules/keys/index.ts';
+import { RequestMeter, planOf } from './modules/usage/index.ts';
+import { verifiedKey, verifyKey, KeyUse } from './modules/keys/index.ts';
 import { verifyWorkerToken } from './modules/workers/index.ts';
 import { ThumbnailQueue } from './media/thumbnail-queue.ts';
 

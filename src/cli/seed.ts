@@ -15,8 +15,12 @@ import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../schedule/
 import { nextWindowStart } from '../schedule/windows.ts';
 import type { Principal } from '../access.ts';
 import { createPost } from '../modules/posts/index.ts';
-import { completeUpload, createSignedUpload, storeUploadBytes } from '../modules/uploads/index.ts';
-import { makeThumbnail } from '../modules/uploads/index.ts';
+import {
+  completeUpload,
+  createSignedUpload,
+  storeUploadBytes,
+  makeThumbnail,
+} from '../modules/uploads/index.ts';
 import {
   assignAccounts,
   createWorker,

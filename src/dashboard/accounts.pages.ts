@@ -7,15 +7,15 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError } from '../http/validation.ts';
-import { findAccountsByIds } from '../modules/accounts/index.ts';
-import { setPaused } from '../modules/accounts/index.ts';
-import { listAccounts } from '../modules/accounts/index.ts';
 import {
+  findAccountsByIds,
+  setPaused,
+  listAccounts,
   CreateAccountBody,
   ListAccountsQuery,
   type CreateAccountInput,
+  createAccount,
 } from '../modules/accounts/index.ts';
-import { createAccount } from '../modules/accounts/index.ts';
 import { getCompanyRow } from '../modules/companies/index.ts';
 import { listWorkers } from '../modules/workers/index.ts';
 import { page } from './layout.ts';

@@ -9,9 +9,12 @@ import { validationError } from '../http/validation.ts';
 import { listAccounts } from '../modules/accounts/index.ts';
 import { getPostAnalytics } from '../modules/analytics/index.ts';
 import { POST_STATUSES } from '../modules/items/index.ts';
-import { readPost } from '../modules/posts/index.ts';
-import { listPosts } from '../modules/posts/index.ts';
-import { ListPostsQuery, type ListPostsInput } from '../modules/posts/index.ts';
+import {
+  readPost,
+  listPosts,
+  ListPostsQuery,
+  type ListPostsInput,
+} from '../modules/posts/index.ts';
 import { plannedSlotsOfPost } from '../modules/queue/index.ts';
 import { listTags } from '../modules/tags/index.ts';
 import { page } from './layout.ts';

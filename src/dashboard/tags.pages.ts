@@ -15,8 +15,10 @@ import {
   listAllTags,
   tagPostCount,
   updateTag,
+  CreateTagBody,
+  TAG_COLORS,
+  type CreateTagInput,
 } from '../modules/tags/index.ts';
-import { CreateTagBody, TAG_COLORS, type CreateTagInput } from '../modules/tags/index.ts';
 import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';

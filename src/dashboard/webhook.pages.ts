@@ -6,10 +6,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError, ERROR_CATALOG } from '../errors.ts';
-import { WEBHOOK_EVENTS } from '../modules/webhooks/index.ts';
-import { listAttempts, replayEvents } from '../modules/webhooks/index.ts';
-import { ListAttemptsQuery, ReplayBody } from '../modules/webhooks/index.ts';
 import {
+  WEBHOOK_EVENTS,
+  listAttempts,
+  replayEvents,
+  ListAttemptsQuery,
+  ReplayBody,
   deleteWebhook,
   getWebhook,
   rotateWebhookSecret,

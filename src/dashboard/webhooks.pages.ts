@@ -7,9 +7,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../modules/webhooks/index.ts';
-import { CreateWebhookBody, type CreateWebhookInput } from '../modules/webhooks/index.ts';
-import { createWebhook, listWebhooks } from '../modules/webhooks/index.ts';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS,
+  CreateWebhookBody,
+  type CreateWebhookInput,
+  createWebhook,
+  listWebhooks,
+} from '../modules/webhooks/index.ts';
 import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';
 import { takeFlash } from './flash.ts';

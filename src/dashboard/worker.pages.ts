@@ -11,15 +11,16 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError } from '../http/validation.ts';
 import { randomToken } from '../lib/ids.ts';
-import { claimTask, getTask, listTasks, reportResult } from '../modules/workers/index.ts';
 import {
+  claimTask,
+  getTask,
+  listTasks,
+  reportResult,
   WorkerSignInRefused,
   resolveWorkerSession,
   signInWorker,
   signOutWorker,
   type WorkerSession,
-} from '../modules/workers/index.ts';
-import {
   ResultBody,
   TaskListQuery,
   type ResultInput,

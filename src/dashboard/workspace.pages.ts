@@ -13,8 +13,14 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { TAG_COLORS } from '../modules/tags/index.ts';
 import { resolveSession } from '../modules/users/index.ts';
-import { addImage, addPack, createFolder, IMAGE_LIMITS } from '../modules/workspace/index.ts';
-import { getWorkspace, workspaceImageUrls } from '../modules/workspace/index.ts';
+import {
+  addImage,
+  addPack,
+  createFolder,
+  IMAGE_LIMITS,
+  getWorkspace,
+  workspaceImageUrls,
+} from '../modules/workspace/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';

@@ -7,10 +7,8 @@
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { isDeadlock } from '../db/errors.ts';
-import { releaseToSlots } from '../modules/items/index.ts';
-import { queuedOfAccountsIn, releasesSince } from '../modules/items/index.ts';
-import { RELEASABLE_STATUSES } from '../modules/accounts/index.ts';
-import { holdReleasable, releaseTargets } from '../modules/accounts/index.ts';
+import { releaseToSlots, queuedOfAccountsIn, releasesSince } from '../modules/items/index.ts';
+import { RELEASABLE_STATUSES, holdReleasable, releaseTargets } from '../modules/accounts/index.ts';
 import { effectiveSchedule, parseStoredWindows } from '../schedule/schedule-rules.ts';
 import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from '../schedule/windows.ts';
 

@@ -11,9 +11,10 @@ import {
   settleAttempts,
   type Attempted,
   type Claimed,
+  onEventsRecorded,
+  sendDelivery,
+  type Transport,
 } from '../modules/webhooks/index.ts';
-import { onEventsRecorded } from '../modules/webhooks/index.ts';
-import { sendDelivery, type Transport } from '../modules/webhooks/index.ts';
 
 /** Events (with their deliveries and log) are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;

@@ -19,10 +19,11 @@ import {
   recordSnapshot,
   reportAccountStats,
   reportResult,
+  reportAccountStatus,
+  workerAccountFacts,
+  listSimulatedWorkers,
 } from '../modules/workers/index.ts';
 import type { WorkerPrincipal } from '../access.ts';
-import { reportAccountStatus, workerAccountFacts } from '../modules/workers/index.ts';
-import { listSimulatedWorkers } from '../modules/workers/index.ts';
 import { postedByWorker, postedOfAccount } from '../modules/items/index.ts';
 import { engagementRate, lastSnapshotTimes } from '../modules/analytics/index.ts';
 

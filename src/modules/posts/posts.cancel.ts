@@ -9,8 +9,7 @@ import { readPost } from './posts.create.ts';
 import * as items from '../items/index.ts';
 import * as repo from './posts.repository.ts';
 import type { CancelledPostOut } from './posts.schemas.ts';
-import { cancelItems } from '../items/index.ts';
-import { isCancellable } from '../items/index.ts';
+import { cancelItems, isCancellable } from '../items/index.ts';
 
 /**
  * Why an item was left alone. `currently_posting` is SPEC's; the others name

@@ -15,14 +15,10 @@ import { getCompanyRow } from '../companies/index.ts';
 import { consumePostQuota, planOf } from '../usage/index.ts';
 import { claimKey, requestHash } from './idempotency.ts';
 import { findTargetAccounts, type TargetAccount } from '../accounts/index.ts';
-import { enqueueItems, queueAgain } from '../items/index.ts';
-import { itemsOfPost } from '../items/index.ts';
-import { assignGroups, checkGroups } from '../tags/index.ts';
-import { findMediaUploads, type MediaUpload } from '../uploads/index.ts';
-import * as repo from './posts.repository.ts';
-import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
-import type { NewEvent } from '../webhooks/index.ts';
 import {
+  enqueueItems,
+  queueAgain,
+  itemsOfPost,
   derivePostStatus,
   type ItemStatus,
   type PostStatus,
@@ -31,6 +27,11 @@ import {
   isPublished,
   openingStatus,
 } from '../items/index.ts';
+import { assignGroups, checkGroups } from '../tags/index.ts';
+import { findMediaUploads, type MediaUpload } from '../uploads/index.ts';
+import * as repo from './posts.repository.ts';
+import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
+import type { NewEvent } from '../webhooks/index.ts';
 import { viewReadPost, viewWritten } from './posts.view.ts';
 
 export interface Written {

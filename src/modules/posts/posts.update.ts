@@ -4,11 +4,10 @@ import type { AppContext } from '../../context.ts';
 import type { PostsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { checkFeedFormat, readPost } from './posts.create.ts';
-import { itemsOfPost } from '../items/index.ts';
+import { itemsOfPost, isEditable } from '../items/index.ts';
 import { replacePostTags } from '../tags/index.ts';
 import * as repo from './posts.repository.ts';
 import type { PostOut, UpdatePostInput } from './posts.schemas.ts';
-import { isEditable } from '../items/index.ts';
 
 function postNotFound(postId: string): ApiError {
   return new ApiError('post_not_found', `Post ${postId} does not exist`);

@@ -1,9 +1,8 @@
 // The post as the API shows it (SPEC 2.2), built from its row, items and groups.
 import type { AppContext } from '../../context.ts';
 import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../db/types.ts';
-import { mediaPath, uploadThumbnailKey } from '../uploads/index.ts';
+import { mediaPath, uploadThumbnailKey, uploadsWithThumbnail } from '../uploads/index.ts';
 import { itemsOfPosts, type ItemWithAccount } from '../items/index.ts';
-import { uploadsWithThumbnail } from '../uploads/index.ts';
 import { groupsOfPosts } from '../tags/index.ts';
 import { findPostView } from './posts.repository.ts';
 import { ApiError } from '../../errors.ts';

@@ -20,8 +20,7 @@ import {
   type QueueEntry,
   type Slot,
 } from '../../schedule/windows.ts';
-import { notPlannedReason } from '../accounts/index.ts';
-import { listCompanyAccounts } from '../accounts/index.ts';
+import { notPlannedReason, listCompanyAccounts } from '../accounts/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import { calendarItems, type CalendarRow } from '../items/index.ts';
 

@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable } from '../../db/types.ts';
 import { cursorScope } from '../../lib/cursor.ts';
-import { effectiveSchedule } from '../../schedule/schedule-rules.ts';
+import { effectiveSchedule, parseStoredWindows } from '../../schedule/schedule-rules.ts';
 import {
   effectiveReadyAt,
   localDateOf,
@@ -12,9 +12,7 @@ import {
   type QueueEntry,
   type ReleaseRecord,
 } from '../../schedule/windows.ts';
-import { getAccountRow } from '../accounts/index.ts';
-import { notPlannedReason } from '../accounts/index.ts';
-import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
+import { getAccountRow, notPlannedReason } from '../accounts/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/index.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';

@@ -8,10 +8,10 @@ import {
   effectiveSchedule,
   MAX_POSTS_PER_DAY,
   TIMEZONE_MODE,
+  parseStoredWindows,
 } from '../../schedule/schedule-rules.ts';
 import { getCompanyRow, setCompanySchedule as storeCompanySchedule } from '../companies/index.ts';
 import { getAccountRow, setAccountSchedule as storeAccountSchedule } from '../accounts/index.ts';
-import { parseStoredWindows } from '../../schedule/schedule-rules.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
 import type {
   AccountScheduleOut,

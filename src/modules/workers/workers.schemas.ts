@@ -2,8 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
-import { Platform } from '../accounts/index.ts';
-import { ACCOUNT_STATUSES, WORKER_STATUSES } from '../accounts/index.ts';
+import { Platform, ACCOUNT_STATUSES, WORKER_STATUSES } from '../accounts/index.ts';
 import { Sound } from '../posts/index.ts';
 
 /** Counters are whole numbers within JavaScript's exact integer range. */
