@@ -78,7 +78,6 @@ export async function openContext(
     };
     const ctx: AppContext = {
       db: handle.db,
-      dialect: handle.dialect,
       config,
       clock,
       blobs,

@@ -1,6 +1,6 @@
 import type { Access } from './access.ts';
 import type { Config } from './config.ts';
-import type { Db, Dialect } from './db/types.ts';
+import type { Db } from './db/types.ts';
 import type { Clock } from './lib/clock.ts';
 import type { MetricsRecorder } from './lib/metrics.ts';
 import type { CursorCodec } from './lib/cursor.ts';
@@ -32,7 +32,6 @@ export interface RequestCounts extends Batcher {
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
   db: Db;
-  dialect: Dialect;
   config: Config;
   clock: Clock;
   blobs: BlobStore;

@@ -183,7 +183,7 @@ describeEachDialect('dashboard tags, keys and usage', (get) => {
       const item = items.find((i) => i.post_id === postId && i.account_id === accountId);
       assert.ok(item);
       return {
-        id: `pan_test_${t.ctx.dialect}_${++n}_${postId}`,
+        id: `pan_test_${t.dialect}_${++n}_${postId}`,
         company_id: co.companyId,
         post_id: postId,
         queue_item_id: item.id,
