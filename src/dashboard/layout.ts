@@ -4,6 +4,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BASE, maskToken } from './session.ts';
 
+/**
+ * Sends `template` inside `layout` as HTML that is never cached: every page of the
+ * dashboard and of the workers' page goes out this way. The layout is per page, not
+ * global: @fastify/view refuses a per-page layout beside a global one, and the workers'
+ * pages have their own.
+ */
+export function inLayout(
+  reply: FastifyReply,
+  template: string,
+  layout: string,
+  data: Record<string, unknown>,
+) {
+  return reply
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .view(template, data, { layout });
+}
+
 /** Renders a page inside the layout, with what every page shows (user, CSRF token, nav). */
 export function page(
   req: FastifyRequest,
@@ -12,23 +30,14 @@ export function page(
   title: string,
   data: Record<string, unknown> = {},
 ) {
-  return reply
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .view(
-      template,
-      {
-        ...data,
-        title,
-        // Each page carries its own masking of the CSRF token (session.ts maskToken).
-        user: req.dashboardUser
-          ? { ...req.dashboardUser, csrfToken: maskToken(req.dashboardUser.csrfToken) }
-          : null,
-        base: BASE,
-        path: req.url,
-      },
-      // Per page, not global: @fastify/view refuses a per-page layout beside a global one,
-      // and the workers' pages have their own (worker.pages.ts).
-      { layout: 'layout.eta' },
-    );
+  return inLayout(reply, template, 'layout.eta', {
+    ...data,
+    title,
+    // Each page carries its own masking of the CSRF token (session.ts maskToken).
+    user: req.dashboardUser
+      ? { ...req.dashboardUser, csrfToken: maskToken(req.dashboardUser.csrfToken) }
+      : null,
+    base: BASE,
+    path: req.url,
+  });
 }

@@ -27,6 +27,7 @@ import {
   type TaskOut,
 } from '../modules/workers/index.ts';
 import { setFlash, takeFlash, type FlashScope } from './flash.ts';
+import { inLayout } from './layout.ts';
 import {
   BASE,
   PageError,
@@ -99,22 +100,15 @@ function workerPage(
   data: Record<string, unknown> = {},
 ) {
   const session = req.workerSession;
-  return reply
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .view(
-      template,
-      {
-        ...data,
-        title,
-        // Each page carries its own masking of the CSRF token (session.ts maskToken).
-        session: session ? { ...session, csrfToken: maskToken(session.csrfToken) } : null,
-        base: BASE,
-        wbase: WORKER_BASE,
-        when: timeIn(session?.worker.timezone ?? 'UTC'),
-      },
-      { layout: 'worker-layout.eta' },
-    );
+  return inLayout(reply, template, 'worker-layout.eta', {
+    ...data,
+    title,
+    // Each page carries its own masking of the CSRF token (session.ts maskToken).
+    session: session ? { ...session, csrfToken: maskToken(session.csrfToken) } : null,
+    base: BASE,
+    wbase: WORKER_BASE,
+    when: timeIn(session?.worker.timezone ?? 'UTC'),
+  });
 }
 
 /** The report a form asks for, shaped as the API's body (only the fields the outcome takes). */
