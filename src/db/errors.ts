@@ -8,11 +8,6 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
-/** True when PostgreSQL aborted the transaction to break a deadlock; it may be run again. */
-export function isDeadlock(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === '40P01';
-}
-
 /**
  * True when PostgreSQL refused a text value it cannot store in its encoding (a NUL
  * character, 22021, or a character with no equivalent, 22P05): the input's fault, so the

@@ -6,7 +6,7 @@
 // Time comes from the caller; tests step a fake clock.
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
-import { isDeadlock } from '../db/errors.ts';
+import { isRetryableConflict } from '../db/errors.ts';
 import { releaseToSlots, queuedOfAccountsIn, releasesSince } from '../modules/items/index.ts';
 import { RELEASABLE_STATUSES, holdReleasable, releaseTargets } from '../modules/accounts/index.ts';
 import { effectiveSchedule, parseStoredWindows } from '../schedule/schedule-rules.ts';
@@ -224,7 +224,7 @@ export async function releaseDue(ctx: AppContext, now: Date): Promise<DispatchRe
           chunk = chunk.filter((r) => !err.accountIds.has(r.accountId));
           continue;
         }
-        if (!isDeadlock(err) || attempt++ >= ATTEMPTS) throw err;
+        if (!isRetryableConflict(err) || attempt++ >= ATTEMPTS) throw err;
       }
     }
   }

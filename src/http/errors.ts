@@ -77,7 +77,7 @@ export function frameworkErrorHandler(
   reply: FastifyReply,
 ): void {
   const path = req.raw.url?.split('?')[0] ?? '/';
-  const apiErr =
+  const refusal =
     err.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new ApiError('invalid_request', `A path segment of ${shown(path)} is too long`, {
           hint: 'Check the id in the path: ids are at most 200 characters.',
@@ -91,13 +91,14 @@ export function frameworkErrorHandler(
             },
           )
         : null;
-  if (!apiErr) {
-    req.log.error({ err }, 'router error');
-    const masked = new ApiError('internal_error', 'An unexpected error occurred');
-    void reply.status(500).header('x-request-id', req.id).send(envelope(masked, req.id));
-    return;
-  }
+  if (!refusal) req.log.error({ err }, 'router error');
+  const apiErr = refusal ?? unexpected();
   void reply.status(apiErr.status).header('x-request-id', req.id).send(envelope(apiErr, req.id));
+}
+
+/** The masked answer to anything unexpected: its cause is logged, never sent. */
+function unexpected(): ApiError {
+  return new ApiError('internal_error', 'An unexpected error occurred');
 }
 
 /** A path as it may be quoted back: bounded, so a long one does not fill the message. */
@@ -127,8 +128,7 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
       return reply.status(apiErr.status).headers(apiErr.headers).send(envelope(apiErr, req.id));
     }
     req.log.error({ err }, 'unhandled error');
-    const masked = new ApiError('internal_error', 'An unexpected error occurred');
-    return reply.status(500).send(envelope(masked, req.id));
+    return reply.status(500).send(envelope(unexpected(), req.id));
   });
 
   app.setNotFoundHandler(async (req, reply) => {
