@@ -112,6 +112,124 @@ test('the graph sees what it should: a planted cycle is found', () => {
   assert.ok(files.size > 100, `only ${files.size} files read`);
 });
 
+const parsed = new Map<string, ts.SourceFile>();
+function parse(file: string): ts.SourceFile {
+  let source = parsed.get(file);
+  if (!source) {
+    const text = readFileSync(join(SRC, file), 'utf8');
+    source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    parsed.set(file, source);
+  }
+  return source;
+}
+
+const specifierOf = (file: string, node: ts.Expression) =>
+  relative(SRC, resolve(dirname(join(SRC, file)), (node as ts.StringLiteral).text));
+
+const isExported = (node: ts.Node) =>
+  ts.canHaveModifiers(node) &&
+  (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+
+export interface Origin {
+  file: string;
+  /** A value (function, class, variable) or only a type (interface, type alias). */
+  kind: 'value' | 'type';
+}
+
+/** The declaration behind a name a file exports (or imports and keeps), through re-exports. */
+export function originOf(file: string, name: string, seen = new Set<string>()): Origin | undefined {
+  if (seen.has(`${file}#${name}`)) return undefined;
+  seen.add(`${file}#${name}`);
+  const source = parse(file);
+  for (const stmt of source.statements) {
+    if (ts.isExportDeclaration(stmt)) {
+      const from = stmt.moduleSpecifier && specifierOf(file, stmt.moduleSpecifier);
+      if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) {
+        for (const el of stmt.exportClause.elements) {
+          if (el.name.text !== name) continue;
+          const local = el.propertyName?.text ?? el.name.text;
+          return from ? originOf(from, local, seen) : localOrigin(file, local, seen);
+        }
+      } else if (from && !stmt.exportClause) {
+        const found = originOf(from, name, seen);
+        if (found) return found;
+      }
+    }
+  }
+  return localOrigin(file, name, seen);
+}
+
+function localOrigin(file: string, name: string, seen: Set<string>): Origin | undefined {
+  for (const stmt of parse(file).statements) {
+    if (ts.isImportDeclaration(stmt)) {
+      const bindings = stmt.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const el of bindings.elements) {
+          if (el.name.text !== name) continue;
+          return originOf(
+            specifierOf(file, stmt.moduleSpecifier),
+            el.propertyName?.text ?? name,
+            seen,
+          );
+        }
+      }
+      continue;
+    }
+    const type = ts.isInterfaceDeclaration(stmt) || ts.isTypeAliasDeclaration(stmt);
+    const named =
+      (type ||
+        ts.isFunctionDeclaration(stmt) ||
+        ts.isClassDeclaration(stmt) ||
+        ts.isEnumDeclaration(stmt)) &&
+      stmt.name?.text === name;
+    const variable =
+      ts.isVariableStatement(stmt) &&
+      stmt.declarationList.declarations.some(
+        (d) => ts.isIdentifier(d.name) && d.name.text === name,
+      );
+    if (named || variable) return { file, kind: type ? 'type' : 'value' };
+  }
+  return undefined;
+}
+
+/** Every name a face exports, with where it is declared. */
+export function faceExports(face: string): [name: string, origin: Origin | undefined][] {
+  const names: string[] = [];
+  for (const stmt of parse(face).statements) {
+    if (ts.isExportDeclaration(stmt) && stmt.exportClause && ts.isNamedExports(stmt.exportClause)) {
+      for (const el of stmt.exportClause.elements) names.push(el.name.text);
+    } else if (ts.isExportDeclaration(stmt)) {
+      names.push('*');
+    } else if (isExported(stmt)) {
+      names.push(ts.getNameOfDeclaration(stmt as ts.DeclarationStatement)?.getText() ?? '?');
+    }
+  }
+  return names.map((name) => [name, name === '*' ? undefined : originOf(face, name)]);
+}
+
+test('no face hands out a repository: every value it exports is declared outside *.repository.ts', () => {
+  const breaches: string[] = [];
+  const faces = [...importGraph().keys()].filter((f) => /^modules\/[^/]+\/index\.ts$/.test(f));
+  for (const face of faces) {
+    for (const [name, origin] of faceExports(face)) {
+      if (!origin) breaches.push(`${face} exports ${name}, whose declaration is not found`);
+      else if (origin.kind === 'value' && origin.file.endsWith('.repository.ts')) {
+        breaches.push(`${face} exports ${name} from ${origin.file}`);
+      }
+    }
+  }
+  assert.deepEqual(breaches, []);
+  // The follower itself: a name re-exported through a service resolves to its repository.
+  assert.deepEqual(originOf('modules/items/item-reads.service.ts', 'QueueRow'), {
+    file: 'modules/items/item-reads.repository.ts',
+    kind: 'type',
+  });
+  assert.deepEqual(originOf('modules/items/index.ts', 'pageQueue'), {
+    file: 'modules/items/item-reads.service.ts',
+    kind: 'value',
+  });
+});
+
 test('code outside a module enters it only through its index.ts, which names no repository', () => {
   const graph = importGraph();
   const breaches: string[] = [];

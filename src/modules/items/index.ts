@@ -1,10 +1,8 @@
 // The items module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
+export { ApprovalError, approve, changePriority, reject } from './items.service.ts';
 export {
-  ApprovalError,
-  approve,
   calendarItems,
-  changePriority,
   findTasks,
   itemCountsByStatus,
   itemsOfPost,
@@ -18,10 +16,9 @@ export {
   queueActivity,
   queuedItems,
   queuedOfAccountsIn,
-  reject,
   releasedBetween,
   releasesSince,
-} from './items.service.ts';
+} from './item-reads.service.ts';
 export type {
   CalendarRow,
   ItemWithAccount,
@@ -30,7 +27,7 @@ export type {
   QueueKey,
   QueueRow,
   TaskRow,
-} from './items.service.ts';
+} from './item-reads.service.ts';
 export {
   UNCONFIRMED_REASON,
   cancelItems,

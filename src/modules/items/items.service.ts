@@ -1,39 +1,13 @@
-// Queue items for the rest of the service: approval (SPEC 1, 3 rule 1; DECISIONS 2), the
-// reads other modules and the runners need, and the state changes they drive. Status
-// changes themselves live in items.state.ts; nothing outside this module touches
-// queue_items but through these two files.
+// Approval of queue items (SPEC 1, 3 rule 1; DECISIONS 2) and their priority. Status
+// changes themselves live in items.state.ts and the reads other code may make in
+// item-reads.service.ts; nothing outside this module touches queue_items but through
+// the module's face.
 import type { AppContext } from '../../context.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import * as posts from './post-status.repository.ts';
 import * as repo from './items.repository.ts';
 import { decideItems } from './items.state.ts';
-
-export {
-  itemsOfPosts,
-  pageQueue,
-  queuedItems,
-  releasedBetween,
-  queuedOfAccountsIn,
-  findTasks,
-  openTaskIds,
-  openTaskCounts,
-  postedByWorker,
-  postedOfAccount,
-  queueActivity,
-  calendarItems,
-  itemCountsByStatus,
-  type CalendarRow,
-  type QueueActivityRow,
-  OPEN_STATUSES,
-  type ItemWithAccount,
-  type PlanningRow,
-  type QueueKey,
-  type QueueRow,
-  type TaskRow,
-} from './item-reads.repository.ts';
-export { itemsOfPost, lockOpenItems } from './items.repository.ts';
-export { releasesSince } from './releases.repository.ts';
 
 export class ApprovalError extends OperatorError {}
 

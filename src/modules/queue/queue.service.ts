@@ -16,9 +16,9 @@ import { getAccountRow, notPlannedReason } from '../accounts/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/index.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';
-import * as repo from '../items/index.ts';
+import * as items from '../items/index.ts';
 
-function toEntry(row: repo.PlanningRow): QueueEntry {
+function toEntry(row: items.PlanningRow): QueueEntry {
   return {
     id: row.id,
     priority: row.priority,
@@ -47,8 +47,8 @@ export async function plannedSlotStarts(
   );
   const day = localDayBounds(localDateOf(now, account.timezone), account.timezone);
   const [queued, released] = await Promise.all([
-    repo.queuedItems(ctx.db, account.company_id, account.id),
-    repo.releasedBetween(
+    items.queuedItems(ctx.db, account.company_id, account.id),
+    items.releasedBetween(
       ctx.db,
       account.company_id,
       account.id,
@@ -87,9 +87,9 @@ export async function listAccountQueue(
     getCompanyRow(ctx.db, companyId),
   ]);
   const after = query.cursor
-    ? (ctx.cursors.decode(scope, query.cursor, now, 4) as repo.QueueKey)
+    ? (ctx.cursors.decode(scope, query.cursor, now, 4) as items.QueueKey)
     : undefined;
-  const rows = await repo.pageQueue(ctx.db, companyId, account.id, { after, limit: limit + 1 });
+  const rows = await items.pageQueue(ctx.db, companyId, account.id, { after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   // DECISIONS 7: an account that receives no releases has no planned windows, and says why.
   const blocked = notPlannedReason(account.status);
@@ -125,7 +125,7 @@ export async function listAccountQueue(
     return item;
   });
   const last = page[page.length - 1];
-  const key = (r: repo.QueueRow): repo.QueueKey => [
+  const key = (r: items.QueueRow): items.QueueKey => [
     r.status === 'posting' ? 0 : 1,
     r.priority,
     r.queued_at,
@@ -147,13 +147,13 @@ export async function plannedSlotsOfPost(
   postId: string,
 ): Promise<Map<string, string>> {
   const now = ctx.clock.now();
-  const items = (await repo.itemsOfPost(ctx.db, companyId, postId)).filter(
+  const queued = (await items.itemsOfPost(ctx.db, companyId, postId)).filter(
     (i) => i.status === 'queued',
   );
   const out = new Map<string, string>();
-  if (items.length === 0) return out;
+  if (queued.length === 0) return out;
   const company = await getCompanyRow(ctx.db, companyId);
-  for (const item of items) {
+  for (const item of queued) {
     const account = await getAccountRow(ctx, companyId, item.account_id);
     if (notPlannedReason(account.status) !== null) continue;
     const slots = await plannedSlotStarts(ctx, account, company?.schedule_windows ?? null, now);
