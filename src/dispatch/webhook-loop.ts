@@ -1,9 +1,11 @@
 // Sends webhooks from the service process (or `slotline dispatch`): fans events out of the
 // outbox, claims due deliveries up to this process's concurrency (in total and per
 // endpoint), sends them, and settles each as it answers. It runs when woken by an event
-// recorded in this process, when an attempt ends, and every `pollMs` otherwise (events of
-// other replicas, retries coming due). Old events are pruned once an hour.
+// recorded through this process's database, when an attempt ends, and every `pollMs`
+// otherwise (events of other replicas, retries coming due). Old events are pruned once an
+// hour. Both run on lib/periodic.ts, so each failure reaches `onError`.
 import type { AppContext } from '../context.ts';
+import { startPeriodic } from '../lib/periodic.ts';
 import {
   claimDue,
   fanOut,
@@ -40,43 +42,22 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
   const perEndpoint = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let running = true;
-  let pumping: Promise<void> | null = null;
-  let again = false;
 
-  const kick = () => {
-    if (!running) return;
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = pump().finally(() => {
-      pumping = null;
-      if (again && running) kick();
-    });
-  };
-
+  // One pass: fan out what is due, then claim deliveries up to the free room.
   async function pump(): Promise<void> {
-    try {
-      do {
-        again = false;
-        const now = ctx.clock.now();
-        while ((await fanOut(ctx, now)) > 0 && running);
-        const free = total - inFlight.size;
-        const full = new Set(
-          [...perEndpoint].filter(([, n]) => n >= perEndpointMax).map(([id]) => id),
-        );
-        const claims = await claimDue(
-          ctx,
-          now,
-          free,
-          full,
-          (id) => perEndpointMax - (perEndpoint.get(id) ?? 0),
-        );
-        for (const claimed of claims) launch(claimed);
-      } while (again && running);
-    } catch (err) {
-      options.onError(err);
-    }
+    const now = ctx.clock.now();
+    while ((await fanOut(ctx, now)) > 0 && running);
+    if (!running) return;
+    const free = total - inFlight.size;
+    const full = new Set([...perEndpoint].filter(([, n]) => n >= perEndpointMax).map(([id]) => id));
+    const claims = await claimDue(
+      ctx,
+      now,
+      free,
+      full,
+      (id) => perEndpointMax - (perEndpoint.get(id) ?? 0),
+    );
+    for (const claimed of claims) launch(claimed);
   }
 
   // Attempts that ended, settled together by one flush at a time.
@@ -123,39 +104,31 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
         if (left > 0) perEndpoint.set(id, left);
         else perEndpoint.delete(id);
         // Claims go out in batches: once a quarter of the room is free (or all of it).
-        if (total - inFlight.size >= Math.max(1, total >> 2) || inFlight.size === 0) kick();
+        if (total - inFlight.size >= Math.max(1, total >> 2) || inFlight.size === 0) {
+          delivery.kick();
+        }
       });
     inFlight.add(work);
   }
 
-  const timer = setInterval(kick, options.pollMs);
-  timer.unref();
+  const report = { onError: options.onError };
+  // Woken by this database's own events and by attempts ending; polling for the rest.
+  const delivery = startPeriodic(pump, options.pollMs, report);
+  const unsubscribe = onEventsRecorded(ctx.db, delivery.kick);
   // Pruning runs beside deliveries, never in their way: a minute after start, then hourly.
-  let pruning: Promise<void> | null = null;
-  const pruneOld = () => {
-    if (!running || pruning) return;
-    const cutoff = new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS);
-    pruning = prune(ctx, cutoff)
-      .then(() => undefined, options.onError)
-      .finally(() => (pruning = null));
-  };
-  const firstPrune = setTimeout(pruneOld, PRUNE_FIRST_MS);
-  firstPrune.unref();
-  const pruneTimer = setInterval(pruneOld, PRUNE_EVERY_MS);
-  pruneTimer.unref();
-  const unsubscribe = onEventsRecorded(kick);
-  kick();
+  const pruning = startPeriodic(
+    () => prune(ctx, new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS)),
+    PRUNE_EVERY_MS,
+    report,
+    { firstDelayMs: PRUNE_FIRST_MS },
+  );
 
   return {
-    kick,
+    kick: delivery.kick,
     async stop() {
       running = false;
-      clearInterval(timer);
-      clearTimeout(firstPrune);
-      clearInterval(pruneTimer);
       unsubscribe();
-      await pumping;
-      await pruning;
+      await Promise.all([delivery.stop(), pruning.stop()]);
       await Promise.all([...inFlight]);
     },
   };

@@ -1,8 +1,12 @@
-// Background work on a timer (the dispatcher, the simulator): one pass at a time, a pass
-// that fails is reported and the next one runs, the timer never keeps the process alive,
-// and stopping waits for the pass under way.
+// Background work on a timer (the dispatcher, webhook delivery and pruning, the simulator,
+// the batchers' flushes): one pass at a time, a pass that fails is reported and the next one
+// runs, the timer never keeps the process alive, and stopping waits for the pass under way.
+// Every loop of the service runs on this, started by the composition root.
 
 export interface Periodic {
+  /** Runs a pass now; while one is running, runs one more as soon as it ends. */
+  kick(): void;
+  /** Stops the timer and waits for the pass under way; kicks after it do nothing. */
   stop(): Promise<void>;
 }
 
@@ -11,29 +15,58 @@ export interface PassReport<R> {
   onError: (err: unknown) => void;
 }
 
-/** Runs `pass` now and then every `intervalMs`, skipping a tick while one is running. */
+export interface PeriodicOptions {
+  /** The first pass runs after this long rather than at once. */
+  firstDelayMs?: number;
+}
+
+/** Runs `pass` now (or after `firstDelayMs`) and then every `intervalMs`. */
 export function startPeriodic<R>(
   pass: () => Promise<R>,
   intervalMs: number,
   report: PassReport<R>,
+  options: PeriodicOptions = {},
 ): Periodic {
   let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = pass()
+  let again = false;
+  let stopped = false;
+  const run = () => {
+    running = Promise.resolve()
+      .then(pass)
       .then((r) => report.onPass?.(r))
       .catch(report.onError)
       .finally(() => {
         running = null;
+        if (again && !stopped) {
+          again = false;
+          run();
+        }
       });
+  };
+  // A tick while a pass runs is skipped: the interval is a floor, not a queue.
+  const tick = () => {
+    if (!running && !stopped) run();
+  };
+  const kick = () => {
+    if (stopped) return;
+    if (running) again = true;
+    else run();
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
-  tick();
+  let first: NodeJS.Timeout | null = null;
+  if (options.firstDelayMs === undefined) tick();
+  else {
+    first = setTimeout(tick, options.firstDelayMs);
+    first.unref();
+  }
   return {
+    kick,
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      await running;
+      if (first) clearTimeout(first);
+      while (running) await running;
     },
   };
 }

@@ -3,6 +3,7 @@
 // committed. Delivery happens later, from the outbox (deliveries.service.ts).
 import type { DbOrTx } from '../../db/types.ts';
 import { newId } from '../../lib/ids.ts';
+import { onSignal, raise } from '../../db/signals.ts';
 import type {
   PostItemEventData,
   PostItemEventType,
@@ -21,15 +22,14 @@ export type NewEvent = {
 /** analytics.updated goes out at most once per post per interval, with the latest data. */
 export const ANALYTICS_INTERVAL_MS = 60_000;
 
-/** Processes that record events call this after each commit; the delivery loop listens. */
-const listeners = new Set<() => void>();
-export function onEventsRecorded(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-function notify(): void {
-  // After the caller's transaction has had its chance to commit.
-  for (const listener of listeners) setTimeout(listener, 5).unref?.();
+const EVENTS_RECORDED = 'webhook-events-recorded';
+
+/**
+ * Calls `listener` soon after events are recorded through `db` (or one of its
+ * transactions), until the returned function runs: the delivery loop's wake-up.
+ */
+export function onEventsRecorded(db: DbOrTx, listener: () => void): () => void {
+  return onSignal(db, EVENTS_RECORDED, listener);
 }
 
 /**
@@ -61,7 +61,7 @@ export async function recordEvents(
       coalesce_key: null,
     })),
   );
-  if (written > 0) notify();
+  if (written > 0) raise(tx, EVENTS_RECORDED);
 }
 
 /** Item events of one type, one per item. */
