@@ -1,5 +1,6 @@
 // Opens storage and builds the shared context: used by the server, the CLI and tests.
 import { join } from 'node:path';
+import pino from 'pino';
 import type { Config } from './config.ts';
 import type { Access } from './access.ts';
 import type { AppContext } from './context.ts';
@@ -28,7 +29,10 @@ export interface OpenOptions {
   sqliteFile?: string;
   /** Skip migrations (the caller ran them). */
   skipMigrations?: boolean;
-  /** Receives failures of background work (thumbnails); they never reach a request. */
+  /**
+   * Receives failures of background work (thumbnails, renders, batched writes, the
+   * database handle's own work); they never reach a request. Logged to stderr by default.
+   */
   onBackgroundError?: (err: unknown) => void;
   /** Where the service's parts report for monitoring; a no-op by default. */
   metrics?: MetricsRecorder;
@@ -45,12 +49,16 @@ export async function openContext(
   config: Config,
   options: OpenOptions = {},
 ): Promise<OpenedContext> {
+  // Background failures are reported, never dropped: to the caller's handler, or as JSON
+  // lines on stderr at the configured level (what a command run by hand shows).
+  const onError = options.onBackgroundError ?? stderrReporter(config);
   const handle = connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.pgPoolMax,
     readCacheMs: config.pgReadCacheMs,
     sqliteFile: options.sqliteFile,
+    onError,
   });
   let owned: S3BlobStore | null = null;
   try {
@@ -68,7 +76,6 @@ export async function openContext(
     const clock = options.clock ?? systemClock;
     const signer = new UrlSigner(derive('signed-urls'), config.publicUrl);
     const metrics = options.metrics ?? noopMetrics;
-    const onError = options.onBackgroundError ?? (() => {});
     const meter = new RequestMeter(handle.db, undefined, undefined, onError);
     const keyUse = new KeyUse(handle.db, undefined, onError);
     // Each lane counts its failures before they are reported.
@@ -112,6 +119,11 @@ export async function openContext(
     owned?.close();
     throw err;
   }
+}
+
+function stderrReporter(config: Config): (err: unknown) => void {
+  const logger = pino({ level: config.logLevel }, pino.destination(2));
+  return (err) => logger.error({ err }, 'background work failed');
 }
 
 /** The blob store the configuration names: local disk by default, or an S3 bucket. */

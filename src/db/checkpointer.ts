@@ -19,7 +19,7 @@ const db = new Database(workerData.path);
 db.pragma('busy_timeout = 0');
 let timer;
 const tick = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err && err.message || err)); }
   timer = setTimeout(tick, workerData.intervalMs);
 };
 // Clearing the timer lets the thread exit at once rather than at its next tick.
@@ -35,6 +35,7 @@ export interface Checkpointer {
 export function startCheckpointer(
   sqlite: { pragma(source: string): unknown },
   path: string,
+  onError: (err: unknown) => void = () => {},
   intervalMs = INTERVAL_MS,
 ): Checkpointer {
   sqlite.pragma('wal_autocheckpoint = 0');
@@ -45,8 +46,15 @@ export function startCheckpointer(
     workerData: { driver, path, intervalMs },
   });
   worker.unref();
+  // A checkpoint that fails is reported and tried again at the next interval.
+  worker.on('message', (message: string) =>
+    onError(new Error(`WAL checkpoint failed: ${message}`)),
+  );
   // A failing checkpointer must not take the service down; commits checkpoint again then.
-  worker.on('error', () => sqlite.pragma('wal_autocheckpoint = 1000'));
+  worker.on('error', (err) => {
+    sqlite.pragma('wal_autocheckpoint = 1000');
+    onError(err);
+  });
   return {
     async stop() {
       // Held referenced until it has closed its connection, then ended either way.

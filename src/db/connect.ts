@@ -42,6 +42,12 @@ export interface ConnectOptions {
   readCacheMs?: number;
   /** PostgreSQL: how long a query waits for a connection to the server at most. */
   connectTimeoutMs?: number;
+  /**
+   * Receives what fails in the handle's own background work: an idle pool connection
+   * dropped by the server, a WAL checkpoint of the embedded database. Neither stops the
+   * service (the next query reconnects; commits checkpoint by themselves again).
+   */
+  onError?: (err: unknown) => void;
 }
 
 export function connect(opts: ConnectOptions): DbHandle {
@@ -56,7 +62,7 @@ export function connect(opts: ConnectOptions): DbHandle {
       // (readiness says why meanwhile).
       connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     });
-    pool.on('error', () => {});
+    pool.on('error', (err) => opts.onError?.(err));
     pool.on('connect', nameHotStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     registerDialect(db, 'postgres');
@@ -94,7 +100,7 @@ export function connect(opts: ConnectOptions): DbHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, path);
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, path, opts.onError);
   const { database } = withQueryCaches(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteWithoutRowLocks({ database }) });
   registerDialect(db, 'sqlite');

@@ -13,7 +13,7 @@ test('a worker thread checkpoints the WAL that commits no longer checkpoint', as
   const path = join(dir, 'db.sqlite');
   const sqlite = new SqliteDatabase(path);
   sqlite.pragma('journal_mode = WAL');
-  const checkpointer = startCheckpointer(sqlite, path, 50);
+  const checkpointer = startCheckpointer(sqlite, path, undefined, 50);
   try {
     assert.equal(sqlite.pragma('wal_autocheckpoint', { simple: true }), 0);
     sqlite.exec('create table t (id integer primary key, v text)');
