@@ -11,8 +11,8 @@ import type { App } from '../src/app.ts';
 import { buildApp } from '../src/app.ts';
 import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
-import { reportWorkerStatus } from '../src/modules/accounts/accounts.lifecycle.ts';
-import { createPost } from '../src/modules/posts/posts.create.ts';
+import { reportWorkerStatus } from '../src/modules/accounts/accounts.state.ts';
+import { createPost } from '../src/modules/posts/post-create.service.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
 import { insertReadyVideo, seedBenchCompany } from './posts.ts';
 

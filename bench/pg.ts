@@ -20,7 +20,7 @@ import pg from 'pg';
 import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { createTag } from '../src/modules/tags/tags.service.ts';
-import { createPost } from '../src/modules/posts/posts.create.ts';
+import { createPost } from '../src/modules/posts/post-create.service.ts';
 import type { CreatePostInput } from '../src/modules/posts/posts.schemas.ts';
 import { insertReadyVideo, seedBenchCompany } from './posts.ts';
 import { cpuSeconds, load, median, startChild, stopChild, warm, type LoadResult } from './lib.ts';

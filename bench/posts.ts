@@ -30,7 +30,7 @@ import type { Principal } from '../src/access.ts';
 import { SCOPES } from '../src/access.ts';
 import { createAccount } from '../src/modules/accounts/accounts.service.ts';
 import { createTag } from '../src/modules/tags/tags.service.ts';
-import { createPost } from '../src/modules/posts/posts.create.ts';
+import { createPost } from '../src/modules/posts/post-create.service.ts';
 import type { CreatePostInput } from '../src/modules/posts/posts.schemas.ts';
 import {
   clearBackgroundCache,

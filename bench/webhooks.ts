@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/types.ts';
 import { startWebhookLoop } from '../src/dispatch/webhook-loop.ts';
 import { createCompany } from '../src/modules/companies/companies.service.ts';
-import { recordEvents, type NewEvent } from '../src/modules/webhooks/webhook-events.ts';
+import { recordEvents, type NewEvent } from '../src/modules/webhooks/webhook-events.service.ts';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
 import { freshStore, pgReachable } from './stores.ts';
 

@@ -11,7 +11,7 @@ import { openContext } from '../src/bootstrap.ts';
 import { seedDemo } from '../src/cli/seed.ts';
 import { loadConfig } from '../src/config.ts';
 import { approve } from '../src/modules/items/items.service.ts';
-import { reportWorkerStatus } from '../src/modules/accounts/accounts.lifecycle.ts';
+import { reportWorkerStatus } from '../src/modules/accounts/accounts.state.ts';
 import { createWorker, assignAccounts } from '../src/modules/workers/workers.service.ts';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
 

@@ -25,7 +25,7 @@ export interface ApiKeysTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
-  /** When a request last used the key, to the flush of key-use.ts. */
+  /** When a request last used the key, to the flush of key-use.jobs.ts. */
   last_used_at: string | null;
 }
 

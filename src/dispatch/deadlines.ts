@@ -2,7 +2,7 @@
 // never reported, fails once TASK_REPORT_TIMEOUT_SECONDS have passed, with a reason saying
 // which. It is never put back in the queue on its own: a worker may have posted without
 // reporting, and releasing it again could post it twice. Pending uploads past their
-// deadline fail too (uploads.expiry.ts). Runs with each dispatcher pass.
+// deadline fail too (upload-expiry.service.ts). Runs with each dispatcher pass.
 import type { AppContext } from '../context.ts';
 import { failUnreported } from '../modules/items/index.ts';
 import { failExpiredUploads } from '../modules/uploads/index.ts';

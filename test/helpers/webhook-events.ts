@@ -8,7 +8,7 @@ import {
   isWebhookEventType,
   WEBHOOK_EVENTS,
   WEBHOOK_EVENT_TYPES,
-} from '../../src/modules/webhooks/webhook-events.catalog.ts';
+} from '../../src/modules/webhooks/event-catalog.rules.ts';
 
 /**
  * A company with an endpoint subscribed to every event type: only changes some endpoint

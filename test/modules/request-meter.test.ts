@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { seedCompany } from '../helpers/app.ts';
-import { RequestMeter } from '../../src/modules/usage/request-meter.ts';
+import { RequestMeter } from '../../src/modules/usage/request-meter.jobs.ts';
 import { readCounters } from '../../src/modules/usage/usage.repository.ts';
 import { ApiError } from '../../src/errors.ts';
 

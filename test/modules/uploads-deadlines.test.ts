@@ -19,7 +19,7 @@ import {
   REMOTE_PENDING_MS,
   SIGNED_EXPIRED,
   SIGNED_GRACE_MS,
-} from '../../src/modules/uploads/uploads.expiry.ts';
+} from '../../src/modules/uploads/upload-expiry.service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 

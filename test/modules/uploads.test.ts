@@ -8,7 +8,7 @@ import { client, seedCompany } from '../helpers/app.ts';
 import { assertApiError, planWith, writePlansFile } from '../helpers/api-error.ts';
 import { fixture, local, putBytes, uploadFile } from '../helpers/uploads.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { makeThumbnail } from '../../src/modules/uploads/thumbnail-jobs.ts';
+import { makeThumbnail } from '../../src/modules/uploads/thumbnail.jobs.ts';
 
 const VIDEO_OUTCOMES: [string, string | null][] = [
   ['h264-aac-faststart.mp4', null],

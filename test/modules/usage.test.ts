@@ -12,7 +12,7 @@ import {
 } from '../helpers/api-error.ts';
 import { DEFAULT_PLANS } from '../../src/plans.ts';
 import { createKey, listKeys, revokeKey } from '../../src/modules/keys/keys.service.ts';
-import { RequestMeter } from '../../src/modules/usage/request-meter.ts';
+import { RequestMeter } from '../../src/modules/usage/request-meter.jobs.ts';
 import { readCounters } from '../../src/modules/usage/usage.repository.ts';
 
 const START = '2026-03-02T10:00:00.000Z';

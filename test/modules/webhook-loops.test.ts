@@ -9,7 +9,7 @@ import { openContext, type OpenedContext } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startWebhookLoop } from '../../src/dispatch/webhook-loop.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
-import { recordEvents, type NewEvent } from '../../src/modules/webhooks/webhook-events.ts';
+import { recordEvents, type NewEvent } from '../../src/modules/webhooks/webhook-events.service.ts';
 import { createWebhook } from '../../src/modules/webhooks/webhooks.service.ts';
 import { createPgDatabase, DIALECTS } from '../helpers/databases.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';

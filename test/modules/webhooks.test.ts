@@ -7,7 +7,10 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { startReceiver, verifyAsSigned, type Receiver } from '../helpers/webhook-receiver.ts';
-import { recordAnalyticsUpdated, recordEvents } from '../../src/modules/webhooks/webhook-events.ts';
+import {
+  recordAnalyticsUpdated,
+  recordEvents,
+} from '../../src/modules/webhooks/webhook-events.service.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
 import {
   claimDue,
@@ -15,7 +18,7 @@ import {
   prune,
   settleAttempts,
 } from '../../src/modules/webhooks/deliveries.service.ts';
-import { sendDelivery } from '../../src/modules/webhooks/webhook-sender.ts';
+import { sendDelivery } from '../../src/modules/webhooks/webhook-sender.service.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 

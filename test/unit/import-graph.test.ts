@@ -250,3 +250,11 @@ test('code outside a module enters it only through its index.ts, which names no 
   const modules = new Set([...graph.keys()].map(partOf).filter((p) => p.startsWith('modules/')));
   assert.equal(faces.length, modules.size, 'every module has a face');
 });
+
+test('every file of a module names its role (README, project layout)', () => {
+  const role = /(^|\/)index\.ts$|\.(routes|schemas|service|repository|state|rules|view|jobs)\.ts$/;
+  const unnamed = [...importGraph().keys()].filter(
+    (f) => f.startsWith('modules/') && !role.test(f),
+  );
+  assert.deepEqual(unnamed, []);
+});

@@ -129,7 +129,7 @@ const FORBIDDEN: [string, string, string][] = [
   ],
   [
     'src/context.ts',
-    "import type { RequestMeter } from './modules/usage/request-meter.ts';",
+    "import type { RequestMeter } from './modules/usage/request-meter.jobs.ts';",
     'root files',
   ],
   ['src/access.ts', "import { authenticate } from './http/auth.ts';", 'root files'],

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
-// Pending uploads have a deadline (modules/uploads/uploads.expiry.ts): past it, the
+// Pending uploads have a deadline (modules/uploads/upload-expiry.service.ts): past it, the
 // dispatcher's pass fails them. Signed uploads always had one (`expires_at`, their URL's
 // expiry); remote ones get one now, and those made before, which may have been left
 // pending by a crash, get the one they would have had.

@@ -1,7 +1,7 @@
 // What the release dispatcher asks of accounts (DECISIONS 5 and 7): which accounts receive
 // releases, with their timezone and schedules, and a hold on them while releasing.
 import type { DbOrTx } from '../../db/types.ts';
-import { RELEASABLE_STATUSES } from './account-status.ts';
+import { RELEASABLE_STATUSES } from './account-status.rules.ts';
 import * as repo from './accounts.repository.ts';
 
 export interface ReleaseTarget {

@@ -14,13 +14,13 @@ import {
   StatusHistoryQuery,
 } from './accounts.schemas.ts';
 import { createAccount, getAccount } from './accounts.service.ts';
-import { setPaused, statusHistory } from './accounts.lifecycle.ts';
+import { setPaused, statusHistory } from './accounts.state.ts';
 import {
   accountPageRead,
   listedNextWindow,
   listedPostsToday,
   type AccountPageRead,
-} from './accounts.list.ts';
+} from './accounts-list.service.ts';
 import { ReadCache, type BodyPlan } from '../../http/read-cache.ts';
 
 export const accountSchemas = [Account, AccountStatusEvent];

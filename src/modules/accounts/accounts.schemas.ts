@@ -1,13 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, HttpUrl, Nullable, ref, StringEnum } from '../../schemas/common.ts';
-import { ACCOUNT_STATUSES, WORKER_STATUSES } from './account-status.ts';
+import { ACCOUNT_STATUSES, WORKER_STATUSES } from './account-status.rules.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 
 export const Platform = StringEnum(['platformA', 'platformB'], {
   description: '`platformA` is the short-video network, `platformB` the photo and video network',
 });
 
-export { ACCOUNT_STATUSES } from './account-status.ts';
+export { ACCOUNT_STATUSES } from './account-status.rules.ts';
 
 const STATUS_DESCRIPTION =
   '`pending_setup`: created, waiting for its worker to set it up (every new account starts ' +

@@ -15,8 +15,8 @@ import { consumeDaily, planOf } from '../usage/index.ts';
 import type { AccountOut, CreateAccountInput } from './accounts.schemas.ts';
 import { queueActivity, type QueueActivityRow } from '../items/index.ts';
 import * as repo from './accounts.repository.ts';
-import { isReleasable } from './account-status.ts';
-import { recordCreated } from './accounts.lifecycle.ts';
+import { isReleasable } from './account-status.rules.ts';
+import { recordCreated } from './accounts.state.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
 // nextWindow depends only on (timezone, windows, now). An answer computed at t0
 // stays right for any later `now` up to the window itself, since no window

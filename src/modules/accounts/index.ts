@@ -7,7 +7,7 @@ export {
   RELEASABLE_STATUSES,
   WORKER_STATUSES,
   notPlannedReason,
-} from './account-status.ts';
+} from './account-status.rules.ts';
 export {
   accountsOfWorker,
   assignAccounts,
@@ -22,8 +22,8 @@ export {
   notePosted,
   reportWorkerStatus,
   setPaused,
-} from './accounts.lifecycle.ts';
-export { listAccounts } from './accounts.list.ts';
+} from './accounts.state.ts';
+export { listAccounts } from './accounts-list.service.ts';
 export { accountSchemas, accountsRoutes } from './accounts.routes.ts';
 export {
   AccountIdParams,

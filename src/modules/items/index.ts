@@ -49,5 +49,5 @@ export {
   isFinal,
   isPublished,
   openingStatus,
-} from './items.status.ts';
-export type { ItemStatus, PostStatus } from './items.status.ts';
+} from './item-status.rules.ts';
+export type { ItemStatus, PostStatus } from './item-status.rules.ts';

@@ -3,7 +3,7 @@
 // status at write time, so a change racing another one is never overwritten.
 import { param, perLength, prepared, slot } from '../../db/prepared.ts';
 import type { Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
-import { CANCELLABLE } from './items.status.ts';
+import { CANCELLABLE } from './item-status.rules.ts';
 
 const ITEM_COLUMNS = [
   'id',

@@ -5,14 +5,14 @@
 // insert per change, for the items that really moved.
 import type { DbOrTx, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
 import { recordEvents, type NewEvent } from '../webhooks/index.ts';
-import { itemChanged, itemsOpened } from './items.events.ts';
-import type { PostStatus } from './items.status.ts';
+import { itemChanged, itemsOpened } from './item-events.view.ts';
+import type { PostStatus } from './item-status.rules.ts';
 import * as repo from './items.repository.ts';
-import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.ts';
+import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.state.ts';
 import * as releases from './releases.repository.ts';
 
 export type { ItemOutcome } from './items.repository.ts';
-export { refreshPostStatus, refreshPostStatuses } from './post-status.ts';
+export { refreshPostStatus, refreshPostStatuses } from './post-status.state.ts';
 
 /** Why an unreported task failed (DECISIONS 6): nothing is retried on its own after release. */
 export const UNCLAIMED_REASON =

@@ -2,7 +2,7 @@
 // column (DECISIONS 2: a post's status is its items' status, never set apart from them).
 // Only items.state.ts writes `posts.status`, in the transaction of the item change.
 import type { DbOrTx } from '../../db/types.ts';
-import type { PostStatus } from './items.status.ts';
+import type { PostStatus } from './item-status.rules.ts';
 
 /** A post's stored status, as a refresh finds it before writing the derived one. */
 export type StoredStatus = { id: string; company_id: string; status: string };

@@ -1,6 +1,6 @@
 // The keys module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { KeyUse } from './key-use.ts';
+export { KeyUse } from './key-use.jobs.ts';
 export {
   createKey,
   getCompanyKey,

@@ -8,7 +8,7 @@ import { principalOf } from '../../http/auth.ts';
 import { ReadCache, type BodyPlan, type HoleWriter } from '../../http/read-cache.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import { ListPostsQuery, Post, PostIdParams, PostPage, type PostOut } from './posts.schemas.ts';
-import { postPageRead, type PostPageRead } from './posts.list.ts';
+import { postPageRead, type PostPageRead } from './posts-list.service.ts';
 import { mediaUrlExpiry, postRead, thumbnailUrlUntil, type ViewedPost } from './posts.view.ts';
 
 const THUMBNAIL_HOLE = { thumbnailUrl: 'null' };

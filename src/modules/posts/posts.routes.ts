@@ -14,11 +14,11 @@ import {
   QueuePostBody,
   UpdatePostBody,
 } from './posts.schemas.ts';
-import { createPost, queuePost, type OnCarousel } from './posts.create.ts';
+import { createPost, queuePost, type OnCarousel } from './post-create.service.ts';
 import { postReadRoutes } from './posts-read.routes.ts';
-import { updatePost } from './posts.update.ts';
-import { cancelPost } from './posts.cancel.ts';
-import { openPostMedia } from './posts.media.ts';
+import { updatePost } from './post-update.service.ts';
+import { cancelPost } from './post-cancel.service.ts';
+import { openPostMedia } from './post-media.service.ts';
 import { SignedQuery } from '../uploads/index.ts';
 import { Type } from 'typebox';
 

@@ -1,7 +1,7 @@
 // The uploads module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { makeThumbnail, thumbnailScheduler } from './thumbnail-jobs.ts';
-export { failExpiredUploads } from './uploads.expiry.ts';
+export { makeThumbnail, thumbnailScheduler } from './thumbnail.jobs.ts';
+export { failExpiredUploads } from './upload-expiry.service.ts';
 export { uploadSchemas, uploadsRoutes } from './uploads.routes.ts';
 export { SignedQuery } from './uploads.schemas.ts';
 export {

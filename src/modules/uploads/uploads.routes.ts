@@ -22,7 +22,7 @@ import {
   openUploadMedia,
   receiveBytes,
 } from './uploads.service.ts';
-import { createRemoteUpload } from './uploads.remote.ts';
+import { createRemoteUpload } from './upload-remote.service.ts';
 
 export const uploadSchemas = [Upload];
 

@@ -21,12 +21,17 @@ import type { Principal } from '../../access.ts';
 import { consumeDaily, consumeVideoQuota, planOf, videosUploaded } from '../usage/index.ts';
 import type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
-import { adoptIncoming, incomingKey } from './uploads.incoming.ts';
+import { adoptIncoming, incomingKey } from './upload-incoming.service.ts';
 import { markUploadFailed, markUploadReady } from './uploads.state.ts';
-import { bytesPath, uploadBinding } from './uploads.bytes.ts';
+import { bytesPath, uploadBinding } from './upload-bytes.service.ts';
 
-export { bytesPath, receiveBytes, storeUploadBytes, type IncomingBytes } from './uploads.bytes.ts';
-export { incomingKey } from './uploads.incoming.ts';
+export {
+  bytesPath,
+  receiveBytes,
+  storeUploadBytes,
+  type IncomingBytes,
+} from './upload-bytes.service.ts';
+export { incomingKey } from './upload-incoming.service.ts';
 
 /** DECISIONS 3: upload URLs expire after an hour; so do media URLs handed out on reads. */
 const UPLOAD_URL_MS = 60 * 60 * 1000;

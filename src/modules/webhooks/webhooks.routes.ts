@@ -30,7 +30,7 @@ import {
   setWebhookEnabled,
   updateWebhook,
 } from './webhooks.service.ts';
-import { listAttempts, listDeliveries, replayEvents } from './webhooks.log.ts';
+import { listAttempts, listDeliveries, replayEvents } from './delivery-log.service.ts';
 
 export const webhookSchemas = [WebhookEndpoint, WebhookAttempt, WebhookDelivery];
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, ref, StringEnum } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
-import { WEBHOOK_EVENT_TYPES } from './webhook-events.catalog.ts';
+import { WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
 
 /** Endpoints a company may have. */
 export const MAX_ENDPOINTS = 20;

@@ -17,7 +17,7 @@ import {
 import { recordActivity, type Actor } from '../activity/index.ts';
 import { failPendingOf } from './webhook-deliveries.repository.ts';
 import * as repo from './webhook-endpoints.repository.ts';
-import { newSecret } from './webhook-signing.ts';
+import { newSecret } from './webhook-signing.rules.ts';
 import {
   MAX_ENDPOINTS,
   type CreateWebhookInput,

@@ -1,5 +1,5 @@
 // The workspace module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { IMAGE_LIMITS, addImage, addPack, createFolder } from './workspace.edit.ts';
+export { IMAGE_LIMITS, addImage, addPack, createFolder } from './workspace-edit.service.ts';
 export { workspaceRoutes } from './workspace.routes.ts';
 export { createPack, getWorkspace, importImages, workspaceImageUrls } from './workspace.service.ts';

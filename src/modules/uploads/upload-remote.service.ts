@@ -18,7 +18,7 @@ import type { Principal } from '../../access.ts';
 import { consumeDaily, planOf } from '../usage/index.ts';
 import type { CreateUploadInput, CreatedUploadOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
-import { REMOTE_PENDING_MS } from './uploads.expiry.ts';
+import { REMOTE_PENDING_MS } from './upload-expiry.service.ts';
 import {
   checkVideoQuotaRoom,
   failUpload,
@@ -109,7 +109,7 @@ export async function createRemoteUpload(
     error: null,
     media_info: null,
     // Still pending past it, this request was cut off (its process killed): the deadline
-    // sweep fails the upload (uploads.expiry.ts).
+    // sweep fails the upload (upload-expiry.service.ts).
     expires_at: new Date(now.getTime() + REMOTE_PENDING_MS).toISOString(),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),

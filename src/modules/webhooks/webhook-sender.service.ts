@@ -13,7 +13,7 @@ import {
   type AttemptResult,
   type Claimed,
 } from './deliveries.service.ts';
-import { signatureHeader } from './webhook-signing.ts';
+import { signatureHeader } from './webhook-signing.rules.ts';
 import { signingSecrets } from './webhooks.service.ts';
 
 /** Name resolution and sockets, replaceable in tests. */

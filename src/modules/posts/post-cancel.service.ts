@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { QueueItemsTable } from '../../db/types.ts';
 import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
-import { readPost } from './posts.create.ts';
+import { readPost } from './post-create.service.ts';
 import * as items from '../items/index.ts';
 import * as repo from './posts.repository.ts';
 import type { CancelledPostOut } from './posts.schemas.ts';

@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../../access.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import { consumePostQuota, planOf } from '../usage/index.ts';
-import { claimKey, requestHash } from './idempotency.ts';
+import { claimKey, requestHash } from './idempotency.service.ts';
 import { findTargetAccounts, type TargetAccount } from '../accounts/index.ts';
 import {
   enqueueItems,

@@ -11,7 +11,7 @@ import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
 import { recordEvents } from '../webhooks/index.ts';
-import { effectiveStatus, type WorkerStatus } from './account-status.ts';
+import { effectiveStatus, type WorkerStatus } from './account-status.rules.ts';
 import type { StatusEventOut, StatusHistoryInput } from './accounts.schemas.ts';
 import * as events from './account-status-events.repository.ts';
 import * as repo from './accounts.repository.ts';

@@ -9,7 +9,7 @@ import type {
   PostItemEventType,
   WebhookEventData,
   WebhookEventType,
-} from './webhook-events.catalog.ts';
+} from './event-catalog.rules.ts';
 import * as repo from './webhook-events.repository.ts';
 
 export type { PostItemEventData, PostItemEventType, WebhookEventType };

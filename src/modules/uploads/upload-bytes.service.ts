@@ -1,6 +1,6 @@
 // PUT {uploadUrl} with the embedded store (DECISIONS 3): the bytes of a signed upload
 // stream through the service to local disk. With object storage the URL is a presigned
-// PUT to the bucket instead (uploads.incoming.ts) and only storeUploadBytes runs here.
+// PUT to the bucket instead (upload-incoming.service.ts) and only storeUploadBytes runs here.
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
@@ -9,7 +9,7 @@ import { randomToken } from '../../lib/ids.ts';
 import { BlobSizeError, type StoredBlob } from '../../media/blob-store.ts';
 import type { ReceivedBytesOut } from './uploads.schemas.ts';
 import * as repo from './uploads.repository.ts';
-import { incomingKey } from './uploads.incoming.ts';
+import { incomingKey } from './upload-incoming.service.ts';
 
 export function bytesPath(uploadId: string): string {
   return `/v2/uploads/${encodeURIComponent(uploadId)}/bytes`;

@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import type { PostsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
-import { checkFeedFormat, readPost } from './posts.create.ts';
+import { checkFeedFormat, readPost } from './post-create.service.ts';
 import { itemsOfPost, isEditable } from '../items/index.ts';
 import { replacePostTags } from '../tags/index.ts';
 import * as repo from './posts.repository.ts';

@@ -1,6 +1,6 @@
 // The event catalog as OpenAPI 3.1 `webhooks`: one entry per event type, describing the
 // POST each endpoint receives, its signature headers and its JSON body.
-import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './webhook-events.catalog.ts';
+import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
 
 const HEADERS = [
   {

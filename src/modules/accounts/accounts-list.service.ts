@@ -9,7 +9,7 @@ import { cursorScope } from '../../lib/cursor.ts';
 import type { AccountOut, AccountPageOut, ListAccountsInput } from './accounts.schemas.ts';
 import { queueActivity } from '../items/index.ts';
 import * as repo from './accounts.repository.ts';
-import { isReleasable } from './account-status.ts';
+import { isReleasable } from './account-status.rules.ts';
 import {
   companyScheduleOf,
   groupActivity,

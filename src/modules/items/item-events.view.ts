@@ -7,7 +7,7 @@ import {
   type PostItemEventType,
 } from '../webhooks/index.ts';
 import type { MovedItem } from './items.repository.ts';
-import type { PostStatus } from './items.status.ts';
+import type { PostStatus } from './item-status.rules.ts';
 import type { StoredStatus } from './post-status.repository.ts';
 
 function dataOf(row: MovedItem): PostItemEventData {

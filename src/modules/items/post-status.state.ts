@@ -3,8 +3,8 @@
 // event when it moved.
 import type { DbOrTx } from '../../db/types.ts';
 import { recordEvents, type NewEvent } from '../webhooks/index.ts';
-import { statusChanged } from './items.events.ts';
-import { derivePostStatus, type PostStatus } from './items.status.ts';
+import { statusChanged } from './item-events.view.ts';
+import { derivePostStatus, type PostStatus } from './item-status.rules.ts';
 import * as repo from './items.repository.ts';
 import * as posts from './post-status.repository.ts';
 
