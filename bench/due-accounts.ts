@@ -94,6 +94,9 @@ export function queueItemRow(
     updated_at: at,
     claimed_at: null,
     claimed_by: null,
+    reported_at: null,
+    on_time: null,
+    proof_upload_id: null,
     approved_by: null,
     ...fields,
   };

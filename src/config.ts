@@ -79,6 +79,8 @@ export interface Config {
   readonly shutdownDelayMs: number;
   /** Bound on the whole graceful shutdown; past it the process exits 1. */
   readonly shutdownTimeoutMs: number;
+  /** A post is on time when reported within this long after its slot's start. */
+  readonly deliveryGraceMs: number;
 }
 
 export class ConfigError extends OperatorError {}
@@ -192,5 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 300_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+    deliveryGraceMs: int(env, 'DELIVERY_GRACE_MINUTES', 60, 1, 1_440) * 60_000,
   });
 }

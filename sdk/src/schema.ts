@@ -523,6 +523,28 @@ export interface paths {
     patch: operations['updatePost'];
     trace?: never;
   };
+  '/v2/posts/{postId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Proof and punctuality of a post's deliveries
+     * @description One entry per account the post is queued for: when its item was released and into which slot (a window of the schedule, or a make-up slot standing in for a missed one), when the account's worker claimed it, when it was posted and when the report arrived, whether it was on time (posted within the grace after its slot opened), the post's URL, a failure's reason, and the screenshot the worker sent as proof (an expiring signed URL). Items not released yet have nulls there.
+     *
+     *     Requires scope `posts:read`.
+     */
+    get: operations['listPostDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/media/posts/{postId}/{part}': {
     parameters: {
       query?: never;
@@ -1489,6 +1511,69 @@ export interface components {
         /** @description Why the item failed, present when its status is `failed`: the worker’s reason, a media error, or a missed report deadline (nothing is retried on its own; queue the post again for the account to retry) */
         error?: string;
       }[];
+    };
+    Delivery: {
+      accountId: string;
+      username: string;
+      /**
+       * @description `platformA` is the short-video network, `platformB` the photo and video network
+       * @enum {string}
+       */
+      platform: 'platformA' | 'platformB';
+      /** @enum {string} */
+      status:
+        | 'processing'
+        | 'pending_approval'
+        | 'queued'
+        | 'posting'
+        | 'posted'
+        | 'failed'
+        | 'cancelled';
+      /** Format: date-time */
+      releasedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the account's worker took it
+       */
+      claimedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When it went out, as the worker reported
+       */
+      postedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the worker's report arrived
+       */
+      reportedAt: string | null;
+      slot: {
+        /**
+         * Format: date-time
+         * @description When the slot opened: the reference of `onTime`
+         */
+        start: string;
+        /** @description The release's day in the worker's timezone */
+        localDate: string;
+        /** @description The slot's local time, "HH:mm" */
+        label: string;
+        /**
+         * @description `window`: one of the schedule's windows; `makeup`: a standard slot the schedule does not use, taking the place of a window that released nothing although an item was due
+         * @enum {string}
+         */
+        kind: 'window' | 'makeup';
+      } | null;
+      /** @description Whether it was posted within the grace (60 minutes unless the service is configured otherwise) after its slot opened; null until posted */
+      onTime: boolean | null;
+      /** @description Minutes from the slot opening to the posting */
+      minutesAfterSlotStart: number | null;
+      /** Format: uri */
+      postUrl: string | null;
+      failureReason: string | null;
+      /**
+       * Format: uri
+       * @description The screenshot the worker sent as proof (an expiring signed URL)
+       */
+      proofScreenshotUrl: string | null;
     };
     QueueItem: {
       postId: string;
@@ -4766,6 +4851,86 @@ export interface operations {
       };
     };
   };
+  listPostDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        postId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Proof and punctuality of a post's deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            postId: string;
+            /** @description One entry per account the post is queued for, in queue order */
+            deliveries: components['schemas']['Delivery'][];
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `post_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   downloadPostMedia: {
     parameters: {
       query: {
@@ -6950,6 +7115,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7015,6 +7199,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7080,6 +7283,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7145,6 +7367,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7210,6 +7451,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7275,6 +7535,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7340,6 +7619,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };
@@ -7405,6 +7703,25 @@ export interface operations {
             postUrl: string | null;
             /** @description Why it failed, was rejected or was cancelled, when known */
             reason: string | null;
+            /** @description With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest) */
+            delivery?: {
+              /** Format: date-time */
+              releasedAt: string;
+              /** Format: date-time */
+              claimedAt: string | null;
+              /**
+               * Format: date-time
+               * @description When it went out, as the worker reported
+               */
+              postedAt: string;
+              /**
+               * Format: date-time
+               * @description When the slot it was released into opened
+               */
+              slotStart: string | null;
+              /** @description Posted within the grace after its slot opened */
+              onTime: boolean;
+            };
           };
         };
       };

@@ -22,6 +22,7 @@ const TENANT_TABLES = [
   'post_analytics',
   'account_stats',
   'releases',
+  'delivery_days',
   'account_status_events',
   'post_content_groups',
   'queue_items',

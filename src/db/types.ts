@@ -206,6 +206,12 @@ export interface QueueItemsTable {
   claimed_by: string | null;
   /** Who approved the item: `user:<id>` from the dashboard, `operator` from the CLI. */
   approved_by: string | null;
+  /** When the worker's final report arrived (posted or failed). */
+  reported_at: string | null;
+  /** 1 when the item was reported posted within the grace after its slot's start, else 0. */
+  on_time: number | null;
+  /** The screenshot the worker sent as proof of the post (an image upload). */
+  proof_upload_id: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -258,6 +264,8 @@ export interface ReleasesTable {
   slot_kind: string;
   ready_at: string;
   released_at: string;
+  /** Start of the window or make-up slot released into; null for releases made before. */
+  slot_start: string | null;
 }
 
 /** A worker operating accounts (DECISIONS 6); the token is stored only as a digest. */
@@ -396,6 +404,23 @@ export interface ServerSettingsTable {
   value: string;
 }
 
+/**
+ * Delivery counters of one subject (`company`, `account` or `worker`) for one UTC day of
+ * release; `lat_<i>` count posted items per release-to-posted bucket (delivery.rules.ts).
+ */
+export interface DeliveryDaysTable {
+  scope: string;
+  scope_id: string;
+  day: string;
+  company_id: string;
+  posted: number;
+  on_time: number;
+  failed: number;
+  unconfirmed: number;
+  missed: number;
+  [bucket: `lat_${number}`]: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -425,6 +450,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  delivery_days: DeliveryDaysTable;
 }
 
 export type Db = Kysely<Database>;

@@ -36,6 +36,7 @@ interface PlannedRelease {
   localDate: string;
   slotLabel: string;
   slotKind: string;
+  slotStart: string;
   readyAt: string;
   /** When the release became due: its slot opened, or the item became ready after that. */
   dueAt: number;
@@ -120,6 +121,7 @@ async function plan(db: DbOrTx, now: Date): Promise<{ accounts: number; due: Pla
       localDate: decision.slot.localDate,
       slotLabel: decision.slot.label,
       slotKind: decision.slot.kind,
+      slotStart: decision.slot.start.toISOString(),
       readyAt: new Date(next.readyAt ?? next.queuedAt).toISOString(),
       dueAt: Math.max(
         new Date(decision.cutoff).getTime(),
@@ -153,6 +155,7 @@ async function releaseChunk(
         company_id: r.companyId,
         queue_item_id: r.itemId,
         slot_kind: r.slotKind,
+        slot_start: r.slotStart,
         ready_at: r.readyAt,
         released_at: at,
       })),

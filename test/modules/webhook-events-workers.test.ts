@@ -90,8 +90,22 @@ describeEachDialect('webhook events of releases and workers', (get) => {
     t.clock.set(`${day}T11:40:00.000Z`);
     const url = 'https://platform-a.example/v/1';
     assert.equal((await s.report(ta, { outcome: 'posted', postUrl: url })).status, 200);
+    // Posted 40 minutes after its 11:00 window opened: on time (the grace is an hour).
+    const delivery = (claimedAt: string, postedAt: string, onTime: boolean) => ({
+      releasedAt: `${day}T11:00:00.000Z`,
+      claimedAt: `${day}T${claimedAt}.000Z`,
+      postedAt: `${day}T${postedAt}.000Z`,
+      slotStart: `${day}T11:00:00.000Z`,
+      onTime,
+    });
     assert.deepEqual(await s.next(), [
-      { type: 'post.item.posted', data: item(p, a, ta, 'posted', { postUrl: url }) },
+      {
+        type: 'post.item.posted',
+        data: {
+          ...item(p, a, ta, 'posted', { postUrl: url }),
+          delivery: delivery('11:30:00', '11:40:00', true),
+        },
+      },
     ]);
     t.clock.advance(1000);
     const lost = { outcome: 'failed', reason: 'Login expired' };
@@ -130,7 +144,13 @@ describeEachDialect('webhook events of releases and workers', (get) => {
     const late = 'https://platform-a.example/v/3';
     assert.equal((await s.report(tc, { outcome: 'posted', postUrl: late })).status, 200);
     assert.deepEqual(await s.next(), [
-      { type: 'post.item.posted', data: item(p, c, tc, 'posted', { postUrl: late }) },
+      {
+        type: 'post.item.posted',
+        data: {
+          ...item(p, c, tc, 'posted', { postUrl: late }),
+          delivery: delivery('11:30:00', '14:00:00', false),
+        },
+      },
     ]);
   });
 

@@ -3,6 +3,7 @@
 export { ApprovalError, approve, changePriority, reject } from './items.service.ts';
 export {
   calendarItems,
+  deliveryRows,
   findTasks,
   itemCountsByStatus,
   itemsOfPost,
@@ -21,6 +22,7 @@ export {
 } from './item-reads.service.ts';
 export type {
   CalendarRow,
+  DeliveryRow,
   ItemWithAccount,
   PlanningRow,
   QueueActivityRow,
@@ -51,3 +53,5 @@ export {
   openingStatus,
 } from './item-status.rules.ts';
 export type { ItemStatus, PostStatus } from './item-status.rules.ts';
+export { DELIVERY_PERIODS, deliveryFigures, deliveryTotals } from './deliveries.service.ts';
+export type { DeliveryFigures, DeliveryPeriod, DeliveryScope } from './deliveries.service.ts';

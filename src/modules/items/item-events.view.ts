@@ -6,7 +6,7 @@ import {
   type PostItemEventData,
   type PostItemEventType,
 } from '../webhooks/index.ts';
-import type { MovedItem } from './items.repository.ts';
+import type { FinishedItem, MovedItem } from './items.repository.ts';
 import type { PostStatus } from './item-status.rules.ts';
 import type { StoredStatus } from './post-status.repository.ts';
 
@@ -30,6 +30,21 @@ export function itemChanged(type: PostItemEventType, rows: readonly MovedItem[])
     else byCompany.set(row.company_id, [dataOf(row)]);
   }
   return [...byCompany].flatMap(([companyId, list]) => itemEvents(type, companyId, list));
+}
+
+/** post.item.posted of an item reported posted, with its proof of punctuality. */
+export function itemPosted(row: FinishedItem, slotStart: string | null): NewEvent[] {
+  const data: PostItemEventData = dataOf(row);
+  if (row.released_at !== null && row.posted_at !== null) {
+    data.delivery = {
+      releasedAt: row.released_at,
+      claimedAt: row.claimed_at,
+      postedAt: row.posted_at,
+      slotStart,
+      onTime: row.on_time === 1,
+    };
+  }
+  return itemEvents('post.item.posted', row.company_id, [data]);
 }
 
 /**

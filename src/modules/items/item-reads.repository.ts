@@ -465,3 +465,60 @@ export async function itemCountsByStatus(db: DbOrTx): Promise<Record<string, num
     .execute();
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
+
+/** An item of a post with its account and release: the delivery record's facts. */
+export interface DeliveryRow {
+  id: string;
+  account_id: string;
+  username: string;
+  platform: string;
+  status: string;
+  released_at: string | null;
+  claimed_at: string | null;
+  posted_at: string | null;
+  reported_at: string | null;
+  on_time: number | null;
+  post_url: string | null;
+  failure_reason: string | null;
+  proof_upload_id: string | null;
+  slot_start: string | null;
+  local_date: string | null;
+  slot_label: string | null;
+  slot_kind: string | null;
+}
+
+/** Every item of the company's post with its account and release, in account order. */
+export async function deliveryRows(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+): Promise<DeliveryRow[]> {
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .leftJoin('releases', 'releases.queue_item_id', 'queue_items.id')
+    .select([
+      'queue_items.id',
+      'queue_items.account_id',
+      'accounts.username',
+      'accounts.platform',
+      'queue_items.status',
+      'queue_items.released_at',
+      'queue_items.claimed_at',
+      'queue_items.posted_at',
+      'queue_items.reported_at',
+      'queue_items.on_time',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'queue_items.proof_upload_id',
+      'releases.slot_start',
+      'releases.local_date',
+      'releases.slot_label',
+      'releases.slot_kind',
+    ])
+    .where('queue_items.company_id', '=', companyId)
+    .where('queue_items.post_id', '=', postId)
+    .orderBy('queue_items.queued_at')
+    .orderBy('queue_items.id')
+    .execute();
+}

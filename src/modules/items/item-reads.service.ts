@@ -8,6 +8,7 @@ import * as items from './items.repository.ts';
 import * as releases from './releases.repository.ts';
 import type {
   CalendarRow,
+  DeliveryRow,
   ItemWithAccount,
   PlanningRow,
   QueueActivityRow,
@@ -18,6 +19,7 @@ import type {
 
 export type {
   CalendarRow,
+  DeliveryRow,
   ItemWithAccount,
   PlanningRow,
   QueueActivityRow,
@@ -167,4 +169,13 @@ export function calendarItems(
 /** Items of every company per status (the metrics scrape). */
 export function itemCountsByStatus(db: DbOrTx): Promise<Record<string, number>> {
   return reads.itemCountsByStatus(db);
+}
+
+/** Every item of the company's post with its account and its release: delivery records. */
+export function deliveryRows(
+  db: DbOrTx,
+  companyId: string,
+  postId: string,
+): Promise<DeliveryRow[]> {
+  return reads.deliveryRows(db, companyId, postId);
 }

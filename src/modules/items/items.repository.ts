@@ -141,6 +141,17 @@ const MOVED_COLUMNS = [
 
 export type MovedItem = Pick<QueueItemsTable, (typeof MOVED_COLUMNS)[number]>;
 
+/** What a final outcome returns: its event's fields and what the delivery counters need. */
+const FINISHED_COLUMNS = [
+  ...MOVED_COLUMNS,
+  'released_at',
+  'claimed_at',
+  'claimed_by',
+  'posted_at',
+  'on_time',
+] as const;
+export type FinishedItem = Pick<QueueItemsTable, (typeof FINISHED_COLUMNS)[number]>;
+
 /** `pending_approval` -> `queued` (approved) or `cancelled` (rejected); returns the ids moved. */
 export async function decide(
   tx: DbOrTx,
@@ -315,15 +326,17 @@ export type ItemOutcome =
 
 /**
  * `posting` -> `posted`/`failed`, or with `fromFailedReason` a `failed` item of that reason
- * -> `posted`; returns the item when it moved.
+ * -> `posted`, stamping the report's arrival and, when posted, whether it was on time;
+ * returns the item when it moved.
  */
 export async function finish(
   tx: DbOrTx,
   itemId: string,
   result: ItemOutcome,
   at: string,
-  fromFailedReason?: string,
-): Promise<MovedItem | undefined> {
+  opts: { fromFailedReason?: string; onTime?: boolean } = {},
+): Promise<FinishedItem | undefined> {
+  const fromFailedReason = opts.fromFailedReason;
   return (
     tx
       .updateTable('queue_items')
@@ -336,8 +349,10 @@ export async function finish(
               post_url: result.postUrl,
               failure_reason: null,
               updated_at: at,
+              reported_at: at,
+              on_time: opts.onTime === undefined ? null : opts.onTime ? 1 : 0,
             }
-          : { status: 'failed', failure_reason: result.reason, updated_at: at },
+          : { status: 'failed', failure_reason: result.reason, updated_at: at, reported_at: at },
       )
       .where('id', '=', itemId)
       .where((eb) =>
@@ -345,7 +360,7 @@ export async function finish(
           ? eb('status', '=', 'failed').and('failure_reason', '=', fromFailedReason)
           : eb('status', '=', 'posting'),
       )
-      .returning(MOVED_COLUMNS)
+      .returning(FINISHED_COLUMNS)
       .executeTakeFirst()
   );
 }
@@ -378,14 +393,14 @@ export async function failReleased(
   claimed: boolean,
   reason: string,
   at: string,
-): Promise<MovedItem[]> {
+): Promise<FinishedItem[]> {
   return tx
     .updateTable('queue_items')
     .set({ status: 'failed', failure_reason: reason, updated_at: at })
     .where('id', 'in', [...itemIds])
     .where('status', '=', 'posting')
     .where('claimed_at', claimed ? 'is not' : 'is', null)
-    .returning(MOVED_COLUMNS)
+    .returning(FINISHED_COLUMNS)
     .execute();
 }
 

@@ -5,11 +5,13 @@
 // insert per change, for the items that really moved.
 import type { DbOrTx, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
 import { recordEvents, type NewEvent } from '../webhooks/index.ts';
-import { itemChanged, itemsOpened } from './item-events.view.ts';
+import { itemChanged, itemPosted, itemsOpened } from './item-events.view.ts';
 import type { PostStatus } from './item-status.rules.ts';
 import * as repo from './items.repository.ts';
 import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.state.ts';
 import * as releases from './releases.repository.ts';
+import * as deliveries from './deliveries.service.ts';
+import { isOnTime } from './delivery.rules.ts';
 
 export type { ItemOutcome } from './items.repository.ts';
 export { refreshPostStatus, refreshPostStatuses } from './post-status.state.ts';
@@ -169,6 +171,7 @@ export async function releaseToSlots(
   // The others went to another dispatcher: it holds their slot or their item.
   if (itemIds.length === 0) return [];
   const moved = await releaseItems(tx, itemIds, at);
+  await countMissedWindows(tx, planned, moved, at);
   if (moved.length < itemIds.length) {
     // Cancelled since they were planned: give their slots back.
     const done = new Set(moved.map((m) => m.id));
@@ -178,6 +181,35 @@ export async function releaseToSlots(
     );
   }
   return moved;
+}
+
+/**
+ * A release into a make-up slot stands for a window of the day that released nothing
+ * although an item was due: counted as a missed window of its account and worker.
+ */
+async function countMissedWindows(
+  tx: DbOrTx,
+  planned: readonly ReleasesTable[],
+  moved: readonly { id: string }[],
+  at: string,
+): Promise<void> {
+  const released = new Set(moved.map((m) => m.id));
+  const madeUp = planned.filter((r) => r.slot_kind === 'makeup' && released.has(r.queue_item_id));
+  if (madeUp.length === 0) return;
+  const workers = await deliveries.workersOfAccounts(
+    tx,
+    madeUp.map((r) => r.account_id),
+  );
+  await deliveries.countOutcomes(
+    tx,
+    madeUp.map((r) => ({
+      companyId: r.company_id,
+      accountId: r.account_id,
+      workerId: workers.get(r.account_id) ?? null,
+      releasedAt: at,
+      kind: 'missed',
+    })),
+  );
 }
 
 /**
@@ -222,20 +254,56 @@ export async function claimItem(
  * late report can never overwrite a final outcome; returns false when nothing moved. With
  * `fromUnconfirmed`, a `posted` report instead settles an item that failed only because its
  * claim went unreported (the worker did post it); an item nobody claimed was never posted.
+ * A post is on time when reported within `graceMs` after the start of the slot it was
+ * released into; the delivery counters move in the same transaction.
  */
 export async function finishItem(
   tx: DbOrTx,
   item: { id: string; postId: string },
   result: repo.ItemOutcome,
   at: string,
-  opts: { fromUnconfirmed?: boolean } = {},
+  opts: { fromUnconfirmed?: boolean; graceMs: number },
 ): Promise<boolean> {
-  const from = opts.fromUnconfirmed ? UNCONFIRMED_REASON : undefined;
-  const moved = await repo.finish(tx, item.id, result, at, from);
+  const fromFailedReason = opts.fromUnconfirmed ? UNCONFIRMED_REASON : undefined;
+  let onTime: boolean | undefined;
+  let slotStart: string | null = null;
+  if (result.outcome === 'posted') {
+    const release = await deliveries.releaseOf(tx, item.id);
+    slotStart = release?.slot_start ?? null;
+    const reference = slotStart ?? release?.released_at ?? null;
+    if (reference !== null) onTime = isOnTime(result.postedAt, reference, opts.graceMs);
+  }
+  const moved = await repo.finish(tx, item.id, result, at, { fromFailedReason, onTime });
   if (!moved) return false;
   const { events } = await refreshOne(tx, item.postId, at);
-  const type = result.outcome === 'posted' ? 'post.item.posted' : 'post.item.failed';
-  await recordEvents(tx, [...itemChanged(type, [moved]), ...events], at);
+  const changed =
+    result.outcome === 'posted'
+      ? itemPosted(moved, slotStart)
+      : itemChanged('post.item.failed', [moved]);
+  await recordEvents(tx, [...changed, ...events], at);
+  if (moved.released_at !== null) {
+    const workerId =
+      moved.claimed_by ??
+      (await deliveries.workersOfAccounts(tx, [moved.account_id])).get(moved.account_id) ??
+      null;
+    const base = {
+      companyId: moved.company_id,
+      accountId: moved.account_id,
+      workerId,
+      releasedAt: moved.released_at,
+    };
+    await deliveries.countOutcomes(tx, [
+      result.outcome === 'posted'
+        ? {
+            ...base,
+            kind: 'posted',
+            onTime: onTime ?? false,
+            latencyMs: Date.parse(result.postedAt) - Date.parse(moved.released_at),
+            fromUnconfirmed: opts.fromUnconfirmed === true,
+          }
+        : { ...base, kind: 'failed' },
+    ]);
+  }
   return true;
 }
 
@@ -253,6 +321,7 @@ export async function failUnreported(
 ): Promise<{ id: string; postId: string; claimed: boolean }[]> {
   const stale = await repo.unreported(tx, before, limit);
   const failed: { id: string; postId: string; claimed: boolean }[] = [];
+  const finished: repo.FinishedItem[] = [];
   const events: NewEvent[] = [];
   for (const claimed of [false, true]) {
     const ids = stale.filter((r) => (r.claimed_at !== null) === claimed).map((r) => r.id);
@@ -260,6 +329,7 @@ export async function failUnreported(
     const reason = claimed ? UNCONFIRMED_REASON : UNCLAIMED_REASON;
     const moved = await repo.failReleased(tx, ids, claimed, reason, at);
     for (const r of moved) failed.push({ id: r.id, postId: r.post_id, claimed });
+    finished.push(...moved);
     events.push(...itemChanged(claimed ? 'post.item.unconfirmed' : 'post.item.failed', moved));
   }
   // In one batch and in post id order like releases, so a deadline pass and a release
@@ -271,6 +341,18 @@ export async function failUnreported(
       at,
     );
     await recordEvents(tx, [...events, ...refreshed.events], at);
+    const unclaimed = finished.filter((r) => r.claimed_by === null).map((r) => r.account_id);
+    const workers = await deliveries.workersOfAccounts(tx, unclaimed);
+    await deliveries.countOutcomes(
+      tx,
+      finished.map((r) => ({
+        companyId: r.company_id,
+        accountId: r.account_id,
+        workerId: r.claimed_by ?? workers.get(r.account_id) ?? null,
+        releasedAt: r.released_at ?? at,
+        kind: r.claimed_by === null ? 'failed' : 'unconfirmed',
+      })),
+    );
   }
   return failed;
 }

@@ -183,6 +183,9 @@ function newItems(
     claimed_at: null,
     claimed_by: null,
     approved_by: null,
+    reported_at: null,
+    on_time: null,
+    proof_upload_id: null,
   }));
 }
 

@@ -1,6 +1,7 @@
 // GET /v2/posts/{postId} and GET /v2/posts, answered from the read cache: a
 // post or a page is serialized once per data version, and its thumbnail URLs
-// and cursor, which carry expiries, are written per request.
+// and cursor, which carry expiries, are written per request. Also GET
+// /v2/posts/{postId}/deliveries, read afresh (its proof URLs expire).
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
@@ -9,6 +10,8 @@ import { ReadCache, type BodyPlan, type HoleWriter } from '../../http/read-cache
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import { ListPostsQuery, Post, PostIdParams, PostPage, type PostOut } from './posts.schemas.ts';
 import { postPageRead, type PostPageRead } from './posts-list.service.ts';
+import { PostDeliveries } from './post-deliveries.schemas.ts';
+import { postDeliveries } from './post-deliveries.service.ts';
 import { mediaUrlExpiry, postRead, thumbnailUrlUntil, type ViewedPost } from './posts.view.ts';
 
 const THUMBNAIL_HOLE = { thumbnailUrl: 'null' };
@@ -121,6 +124,31 @@ export function postReadRoutes(ctx: AppContext): FastifyPluginAsync {
         const read = postPageRead(ctx, principalOf(req).companyId, req.query, now);
         return bodies.send(reply, ctx.db, onePage, read, now);
       },
+    );
+
+    app.get(
+      '/posts/:postId/deliveries',
+      {
+        config: { scopes: ['posts:read'] },
+        schema: {
+          operationId: 'listPostDeliveries',
+          tags: ['posts'],
+          summary: "Proof and punctuality of a post's deliveries",
+          description:
+            'One entry per account the post is queued for: when its item was released and into ' +
+            'which slot (a window of the schedule, or a make-up slot standing in for a missed ' +
+            "one), when the account's worker claimed it, when it was posted and when the " +
+            'report arrived, whether it was on time (posted within the grace after its slot ' +
+            "opened), the post's URL, a failure's reason, and the screenshot the worker sent as " +
+            'proof (an expiring signed URL). Items not released yet have nulls there.',
+          params: PostIdParams,
+          response: {
+            200: PostDeliveries,
+            ...errorResponses([...AUTH_ERRORS, 'invalid_request', 'post_not_found']),
+          },
+        },
+      },
+      (req) => postDeliveries(ctx, principalOf(req).companyId, req.params.postId),
     );
   };
 }

@@ -21,8 +21,9 @@ import { cancelPost } from './post-cancel.service.ts';
 import { openPostMedia } from './post-media.service.ts';
 import { SignedQuery } from '../uploads/index.ts';
 import { Type } from 'typebox';
+import { Delivery } from './post-deliveries.schemas.ts';
 
-export const postSchemas = [Post];
+export const postSchemas = [Post, Delivery];
 
 const WRITE_ERRORS = [
   ...AUTH_ERRORS,

@@ -43,6 +43,32 @@ const PostItemData = Type.Object(
     reason: Nullable(
       Type.String({ description: 'Why it failed, was rejected or was cancelled, when known' }),
     ),
+    delivery: Type.Optional(
+      Type.Object(
+        {
+          releasedAt: DateTime,
+          claimedAt: Nullable(DateTime),
+          postedAt: Type.String({
+            format: 'date-time',
+            description: 'When it went out, as the worker reported',
+          }),
+          slotStart: Nullable(
+            Type.String({
+              format: 'date-time',
+              description: 'When the slot it was released into opened',
+            }),
+          ),
+          onTime: Type.Boolean({
+            description: 'Posted within the grace after its slot opened',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'With `post.item.posted` only: its proof of punctuality (GET /v2/posts/{postId}/deliveries has the rest)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

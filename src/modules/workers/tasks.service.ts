@@ -307,6 +307,7 @@ export async function reportResult(
   const moved = await ctx.db.transaction().execute(async (tx) => {
     const ok = await finishItem(tx, { id: row.id, postId: row.post_id }, outcome, at, {
       fromUnconfirmed: late,
+      graceMs: ctx.config.deliveryGraceMs,
     });
     if (ok && outcome.outcome === 'posted') {
       await notePosted(tx, row.account_id, outcome.postedAt, at);

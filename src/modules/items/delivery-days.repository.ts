@@ -1,0 +1,129 @@
+// The delivery counters (delivery_days): moved in the transaction of each outcome, read in
+// sums over a range of days. One row per subject (company, account or worker), company and
+// UTC day of release.
+import { sql } from 'kysely';
+import type { DbOrTx, DeliveryDaysTable } from '../../db/types.ts';
+import { LATENCY_BUCKETS, emptyCounts, type DeliveryCounts } from './delivery.rules.ts';
+
+export type DeliveryScope = 'company' | 'account' | 'worker';
+
+/** What one change adds to one subject's day. */
+export interface DeliveryBump {
+  scope: DeliveryScope;
+  scopeId: string;
+  companyId: string;
+  day: string;
+  counts: DeliveryCounts;
+}
+
+const BUCKET_COLUMNS = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `lat_${i}` as const);
+const COUNT_COLUMNS = ['posted', 'on_time', 'failed', 'unconfirmed', 'missed'] as const;
+
+function rowOf(b: DeliveryBump): DeliveryDaysTable {
+  const row: DeliveryDaysTable = {
+    scope: b.scope,
+    scope_id: b.scopeId,
+    day: b.day,
+    company_id: b.companyId,
+    posted: b.counts.posted,
+    on_time: b.counts.onTime,
+    failed: b.counts.failed,
+    unconfirmed: b.counts.unconfirmed,
+    missed: b.counts.missed,
+  };
+  BUCKET_COLUMNS.forEach((c, i) => (row[c] = b.counts.latency[i] ?? 0));
+  return row;
+}
+
+/**
+ * Adds the bumps to their rows, creating those missing, in one statement. The caller passes
+ * at most one bump per row, sorted by key, so that concurrent transactions take the rows in
+ * one order.
+ */
+export async function addToDays(tx: DbOrTx, bumps: readonly DeliveryBump[]): Promise<void> {
+  if (bumps.length === 0) return;
+  await tx
+    .insertInto('delivery_days')
+    .values(bumps.map(rowOf))
+    .onConflict((oc) =>
+      oc
+        .columns(['scope', 'scope_id', 'day', 'company_id'])
+        .doUpdateSet(
+          Object.fromEntries(
+            [...COUNT_COLUMNS, ...BUCKET_COLUMNS].map((c) => [
+              c,
+              sql<number>`${sql.ref(`delivery_days.${c}`)} + ${sql.ref(`excluded.${c}`)}`,
+            ]),
+          ),
+        ),
+    )
+    .execute();
+}
+
+/**
+ * The counters of each subject of `scope` since `fromDay` (inclusive), summed over days
+ * (and over companies, unless `companyId` restricts them): of the given subjects, or of
+ * every subject with a row when `scopeIds` is null.
+ */
+export async function sumDays(
+  db: DbOrTx,
+  scope: DeliveryScope,
+  scopeIds: readonly string[] | null,
+  fromDay: string,
+  companyId?: string,
+): Promise<Map<string, DeliveryCounts>> {
+  if (scopeIds !== null && scopeIds.length === 0) return new Map();
+  let q = db
+    .selectFrom('delivery_days')
+    .select('scope_id')
+    .select((eb) =>
+      [...COUNT_COLUMNS, ...BUCKET_COLUMNS].map((c) =>
+        eb.fn.sum<number | string>(sql.ref(c)).as(c),
+      ),
+    )
+    .where('scope', '=', scope)
+    .where('day', '>=', fromDay)
+    .groupBy('scope_id');
+  if (scopeIds !== null) q = q.where('scope_id', 'in', [...scopeIds]);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  const rows = (await q.execute()) as unknown as Record<string, string | number>[];
+  const out = new Map<string, DeliveryCounts>();
+  for (const r of rows) {
+    const c = emptyCounts();
+    c.posted = Number(r.posted);
+    c.onTime = Number(r.on_time);
+    c.failed = Number(r.failed);
+    c.unconfirmed = Number(r.unconfirmed);
+    c.missed = Number(r.missed);
+    c.latency = BUCKET_COLUMNS.map((col) => Number(r[col] ?? 0));
+    out.set(String(r.scope_id), c);
+  }
+  return out;
+}
+
+/** The worker operating each account now (accounts without one are left out). */
+export async function workersOfAccounts(
+  db: DbOrTx,
+  accountIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['id', 'worker_id'])
+    .where('id', 'in', [...new Set(accountIds)])
+    .execute();
+  return new Map(rows.flatMap((r) => (r.worker_id ? [[r.id, r.worker_id] as const] : [])));
+}
+
+/** The release of an item: when, and the start of the slot it went into (if recorded). */
+export async function releaseOf(
+  db: DbOrTx,
+  itemId: string,
+): Promise<{ released_at: string | null; slot_start: string | null } | undefined> {
+  return db
+    .selectFrom('queue_items')
+    .leftJoin('releases', 'releases.queue_item_id', 'queue_items.id')
+    .select(['queue_items.released_at', 'releases.slot_start'])
+    .where('queue_items.id', '=', itemId)
+    .executeTakeFirst();
+}
