@@ -27,7 +27,23 @@ export interface ScrapeSources {
   itemCounts(): Promise<Record<string, number>>;
   /** Jobs waiting plus running, per media lane. */
   backlog(): Record<MediaLane, number>;
+  /** Delivery figures of every company together, per period (`7d`, `30d`). */
+  delivery(): Promise<Record<string, DeliveryAggregate>>;
 }
+
+/** The service-wide delivery figures of one period (aggregates only, no per-item labels). */
+export interface DeliveryAggregate {
+  delivered: number;
+  onTimeRatio: number | null;
+  failedRatio: number | null;
+  unconfirmedRatio: number | null;
+  releaseToPostedP50Minutes: number | null;
+  releaseToPostedP95Minutes: number | null;
+  windowsMissed: number;
+}
+
+/** How long one reading of the delivery figures serves scrapes. */
+const DELIVERY_TTL_MS = 60_000;
 
 /** How long one reading of the item counts serves scrapes. */
 const ITEM_COUNTS_TTL_MS = 5_000;
@@ -38,6 +54,10 @@ export class PromMetrics implements MetricsRecorder {
   readonly registry = new Registry();
   private sources: ScrapeSources | null = null;
   private itemsCache: { at: number; counts: Promise<Record<string, number>> } | null = null;
+  private deliveryCache: {
+    at: number;
+    figures: Promise<Record<string, DeliveryAggregate>>;
+  } | null = null;
 
   private readonly requests = new Counter<Labels>({
     name: 'slotline_http_requests_total',
@@ -163,6 +183,68 @@ export class PromMetrics implements MetricsRecorder {
         for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
       },
     });
+    const delivery = (from: ScrapeSources) => this.deliveryFigures(from);
+    const deliveryGauge = (
+      name: string,
+      help: string,
+      read: (f: DeliveryAggregate) => number | null,
+    ) =>
+      new Gauge<'period'>({
+        name,
+        help: `${help}, over the last 7 and 30 UTC days (read at most every minute)`,
+        labelNames: ['period'],
+        registers: [this.registry],
+        async collect() {
+          const from = sources();
+          if (!from) return;
+          let figures: Record<string, DeliveryAggregate>;
+          try {
+            figures = await delivery(from);
+          } catch {
+            return;
+          }
+          this.reset();
+          for (const [period, f] of Object.entries(figures)) {
+            const value = read(f);
+            if (value !== null) this.set({ period }, value);
+          }
+        },
+      });
+    deliveryGauge(
+      'slotline_delivery_items',
+      'Released items with an outcome (posted, failed or unconfirmed)',
+      (f) => f.delivered,
+    );
+    deliveryGauge(
+      'slotline_delivery_on_time_ratio',
+      'Share of delivered items posted within the grace after their slot opened',
+      (f) => f.onTimeRatio,
+    );
+    deliveryGauge(
+      'slotline_delivery_failed_ratio',
+      'Share of delivered items that failed',
+      (f) => f.failedRatio,
+    );
+    deliveryGauge(
+      'slotline_delivery_unconfirmed_ratio',
+      'Share of delivered items claimed and never reported',
+      (f) => f.unconfirmedRatio,
+    );
+    deliveryGauge(
+      'slotline_delivery_release_to_posted_p50_minutes',
+      'Median minutes from release to the reported posting',
+      (f) => f.releaseToPostedP50Minutes,
+    );
+    deliveryGauge(
+      'slotline_delivery_release_to_posted_p95_minutes',
+      '95th percentile of minutes from release to the reported posting',
+      (f) => f.releaseToPostedP95Minutes,
+    );
+    deliveryGauge(
+      'slotline_delivery_windows_missed',
+      'Windows that released nothing although an item was due',
+      (f) => f.windowsMissed,
+    );
     new Gauge<'lane'>({
       name: 'slotline_media_backlog',
       help: 'Background media jobs waiting or running, by lane',
@@ -240,5 +322,19 @@ export class PromMetrics implements MetricsRecorder {
       if (this.itemsCache === entry) this.itemsCache = null;
     });
     return counts;
+  }
+
+  private deliveryFigures(sources: ScrapeSources): Promise<Record<string, DeliveryAggregate>> {
+    const now = Date.now();
+    if (this.deliveryCache && now - this.deliveryCache.at < DELIVERY_TTL_MS) {
+      return this.deliveryCache.figures;
+    }
+    const figures = sources.delivery();
+    const entry = { at: now, figures };
+    this.deliveryCache = entry;
+    figures.catch(() => {
+      if (this.deliveryCache === entry) this.deliveryCache = null;
+    });
+    return figures;
   }
 }

@@ -1,6 +1,6 @@
 // What the scrape-time gauges of PromMetrics read, over an opened context.
 import type { OpenedContext } from '../bootstrap.ts';
-import { itemCountsByStatus } from '../modules/items/index.ts';
+import { DELIVERY_PERIODS, deliveryTotals, itemCountsByStatus } from '../modules/items/index.ts';
 import type { ScrapeSources } from './prom-metrics.ts';
 
 export function scrapeSources(opened: OpenedContext): ScrapeSources {
@@ -12,5 +12,15 @@ export function scrapeSources(opened: OpenedContext): ScrapeSources {
       thumbnails: ctx.thumbnails.queued + ctx.thumbnails.running,
       renders: ctx.renders.queued + ctx.renders.running,
     }),
+    delivery: async () => {
+      const now = ctx.clock.now();
+      const periods = await Promise.all(
+        DELIVERY_PERIODS.map(async (days) => {
+          const figures = await deliveryTotals(ctx.db, 'company', now, days);
+          return [`${days}d`, figures] as const;
+        }),
+      );
+      return Object.fromEntries(periods);
+    },
   };
 }

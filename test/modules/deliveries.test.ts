@@ -10,7 +10,7 @@ import { assertApiError } from '../helpers/api-error.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
-import { deliveryFigures } from '../../src/modules/items/index.ts';
+import { deliveryFigures, deliveryTotals } from '../../src/modules/items/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 interface World {
@@ -245,6 +245,9 @@ describeEachDialect('proof and punctuality', (get) => {
       releaseToPostedP95Minutes: null,
       windowsMissed: 0,
     });
+    // The service-wide totals (the metrics scrape) include this company's items.
+    const totals = await deliveryTotals(t.ctx.db, 'company', now, 30);
+    assert.ok(totals.delivered >= 7 && totals.posted >= 5, JSON.stringify(totals));
     // A company's own read is bound to it: another company's id reads nothing.
     const other = await seedCompany(t);
     const restricted = await deliveryFigures(t.ctx.db, 'account', [a], now, 30, other.companyId);

@@ -168,3 +168,52 @@ test('the separate listener serves /metrics only, with the token when one is set
     await guarded.close();
   }
 });
+
+test('delivery figures are gauges per period, aggregates only, absent while unknown', async () => {
+  const metrics = new PromMetrics();
+  const figures = {
+    delivered: 7,
+    onTimeRatio: 0.5714,
+    failedRatio: 0.2857,
+    unconfirmedRatio: 0,
+    releaseToPostedP50Minutes: 20,
+    releaseToPostedP95Minutes: 120,
+    windowsMissed: 1,
+  };
+  let reads = 0;
+  metrics.observe({
+    poolStats: () => null,
+    itemCounts: () => Promise.resolve({}),
+    backlog: () => ({ thumbnails: 0, renders: 0 }),
+    delivery: () => {
+      reads += 1;
+      return Promise.resolve({
+        '7d': {
+          ...figures,
+          delivered: 0,
+          onTimeRatio: null,
+          failedRatio: null,
+          unconfirmedRatio: null,
+          releaseToPostedP50Minutes: null,
+          releaseToPostedP95Minutes: null,
+          windowsMissed: 0,
+        },
+        '30d': figures,
+      });
+    },
+  });
+  const text = (await metrics.scrape()).body;
+  assert.equal(sample(text, 'slotline_delivery_items{period="30d"}'), 7);
+  assert.equal(sample(text, 'slotline_delivery_items{period="7d"}'), 0);
+  assert.equal(sample(text, 'slotline_delivery_on_time_ratio{period="30d"}'), 0.5714);
+  assert.equal(sample(text, 'slotline_delivery_on_time_ratio{period="7d"}'), null);
+  assert.equal(sample(text, 'slotline_delivery_failed_ratio{period="30d"}'), 0.2857);
+  assert.equal(sample(text, 'slotline_delivery_unconfirmed_ratio{period="30d"}'), 0);
+  assert.equal(sample(text, 'slotline_delivery_release_to_posted_p50_minutes{period="30d"}'), 20);
+  assert.equal(sample(text, 'slotline_delivery_release_to_posted_p95_minutes{period="30d"}'), 120);
+  assert.equal(sample(text, 'slotline_delivery_windows_missed{period="30d"}'), 1);
+  assert.doesNotMatch(text, /slotline_delivery_[a-z_]+\{[^}]*(account|worker|company|item)/);
+  // One reading serves the scrapes of a minute.
+  await metrics.scrape();
+  assert.equal(reads, 1);
+});
