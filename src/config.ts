@@ -1,5 +1,6 @@
 // The service's configuration, read from the environment once at start-up.
 // Nothing else in the code base reads process.env.
+import { compilePostUrlPattern, type PostUrlPattern } from './lib/post-url-pattern.ts';
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './plans.ts';
@@ -81,6 +82,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** A post is on time when reported within this long after its slot's start. */
   readonly deliveryGraceMs: number;
+  /** What a published post's URL looks like per platform; null where it is not checked. */
+  readonly postUrlPatterns: Readonly<Record<'platformA' | 'platformB', PostUrlPattern | null>>;
 }
 
 export class ConfigError extends OperatorError {}
@@ -101,6 +104,26 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
   }
   return n;
+}
+
+/** Post URLs of the platforms as the service knows them; an operator may change either. */
+export const DEFAULT_POST_URL_PATTERNS = {
+  platformA: 'https://platform-a.example/@{username}/video/{id}',
+  platformB: 'https://platform-b.example/p/{id}/',
+} as const;
+
+function postUrlPattern(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: string,
+): PostUrlPattern | null {
+  const raw = env[name] || fallback;
+  if (raw === 'off') return null;
+  try {
+    return compilePostUrlPattern(raw);
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message} (or "off" to accept any URL)`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -195,5 +218,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 300_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
     deliveryGraceMs: int(env, 'DELIVERY_GRACE_MINUTES', 60, 1, 1_440) * 60_000,
+    postUrlPatterns: {
+      platformA: postUrlPattern(
+        env,
+        'POST_URL_PATTERN_PLATFORMA',
+        DEFAULT_POST_URL_PATTERNS.platformA,
+      ),
+      platformB: postUrlPattern(
+        env,
+        'POST_URL_PATTERN_PLATFORMB',
+        DEFAULT_POST_URL_PATTERNS.platformB,
+      ),
+    },
   });
 }

@@ -51,6 +51,7 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   queuePost: ['posts:write'],
   getPost: ['posts:read'],
   listPosts: ['posts:read'],
+  listPostDeliveries: ['posts:read'],
   updatePost: ['posts:write'],
   cancelPost: ['posts:write'],
   downloadPostMedia: null,

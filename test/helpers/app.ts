@@ -52,6 +52,10 @@ export async function createTestApp(
   const config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://slotline.test',
+    // Reports may carry any post URL here; the tests of the URL rule set the patterns
+    // (an empty value restores the service's defaults).
+    POST_URL_PATTERN_PLATFORMA: 'off',
+    POST_URL_PATTERN_PLATFORMB: 'off',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...options.env,
   });

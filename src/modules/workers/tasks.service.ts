@@ -2,6 +2,7 @@
 // the accounts it operates, downloads their media through signed URLs, reports each outcome,
 // and pushes analytics. Every status change goes through items.state.ts. A worker sees only
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
+import { matchPostUrl } from '../../lib/post-url-pattern.ts';
 import * as accountWorkers from '../accounts/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -252,6 +253,47 @@ function sameOutcome(row: items.TaskRow, input: ResultInput): boolean {
   return row.status === 'failed' && row.failure_reason === input.reason;
 }
 
+const PLATFORMS = ['platformA', 'platformB'] as const;
+
+/**
+ * A reported post's URL must be a post of the task's account on its platform, as the
+ * configured patterns describe them (POST_URL_PATTERN_*): a URL of another platform, or of
+ * another account, is refused with what it is and what was expected.
+ */
+function checkPostUrl(
+  ctx: AppContext,
+  task: { platform: string; username: string },
+  url: string,
+): void {
+  const platform = task.platform as (typeof PLATFORMS)[number];
+  const pattern = ctx.config.postUrlPatterns[platform];
+  if (!pattern) return;
+  const expected = pattern.template.replace('{username}', task.username).replace('{id}', '...');
+  const hint = `Send the address of the published post, like ${expected}`;
+  const match = matchPostUrl(pattern, url);
+  if (match) {
+    if (match.username === null || match.username.toLowerCase() === task.username.toLowerCase()) {
+      return;
+    }
+    throw new ApiError(
+      'invalid_request',
+      `/postUrl is a post of @${match.username}, not of this task's account @${task.username}`,
+      { hint },
+    );
+  }
+  const other = PLATFORMS.find((p) => {
+    const otherPattern = p !== platform ? ctx.config.postUrlPatterns[p] : null;
+    return otherPattern ? matchPostUrl(otherPattern, url) !== null : false;
+  });
+  throw new ApiError(
+    'invalid_request',
+    other
+      ? `/postUrl is a ${other} post, but this task's account @${task.username} is on ${platform}`
+      : `/postUrl is not the address of a ${platform} post`,
+    { hint },
+  );
+}
+
 /**
  * Records the outcome of a claimed task. Repeating the same report is harmless (the task
  * comes back unchanged); a different outcome for a finished task is refused. A task that
@@ -300,6 +342,7 @@ export async function reportResult(
         hint: `The task was released at ${row.released_at as string}.`,
       });
     }
+    checkPostUrl(ctx, row, input.postUrl);
     outcome = { outcome: 'posted', postUrl: input.postUrl, postedAt: postedAt.toISOString() };
   } else {
     outcome = { outcome: 'failed', reason: input.reason };
