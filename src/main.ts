@@ -126,6 +126,8 @@ export async function serve(config: Config): Promise<void> {
     simulator = startSimulator(ctx, SIMULATOR_INTERVAL_MS, {
       onPass: (r) =>
         (r.claimed > 0 || r.posted > 0) && logger.info(r, 'simulated workers claimed or posted'),
+      // An expected refusal of the worker rules: one line, once per report.
+      onRefused: (refusal) => logger.warn(refusal, 'simulated worker report refused'),
       onError: (err) => logger.error({ err }, 'simulator pass failed'),
     });
   }

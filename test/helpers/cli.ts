@@ -22,8 +22,16 @@ export interface CliHarness {
   cliJson(...args: string[]): Promise<any>;
   /** Runs a command that must fail as an operator error (exit code 1); its stderr. */
   cliFails(...args: string[]): Promise<string>;
+  /** Runs a command, failing or not, with `env` added; its exit code, stdout and stderr. */
+  cliRun(args: string[], env?: Record<string, string>): Promise<CliRun>;
   /** The CLI's database, opened in this process. */
   withDb<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T>;
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
 }
 
 /**
@@ -70,6 +78,18 @@ export function useCli(dialect: Dialect, extraEnv: Record<string, string> = {}):
         return e.stderr;
       }
       assert.fail(`expected failure: ${args.join(' ')}`);
+    },
+    async cliRun(args, extra = {}) {
+      try {
+        const { stdout, stderr } = await run(process.execPath, ['bin/slotline.js', ...args], {
+          env: { ...env, ...extra },
+          timeout: 60_000,
+        });
+        return { code: 0, stdout, stderr };
+      } catch (err) {
+        const e = err as { code: number; stdout: string; stderr: string };
+        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+      }
     },
     async withDb(fn) {
       const opened = await openContext(loadConfig(env), { skipMigrations: true });

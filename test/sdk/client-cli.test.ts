@@ -137,7 +137,8 @@ describe('slotline-client', { timeout: 300_000 }, () => {
     assert.equal(claimed.status, 200, JSON.stringify(claimed.body));
     const taskOf = (accountId: string) =>
       claimed.body.data.find((task: any) => task.accountId === accountId).taskId;
-    const url = 'https://platform-a.example/p/1';
+    const username = claimed.body.data.find((task: any) => task.accountId === accA).username;
+    const url = `https://platform-a.example/@${username}/video/1`;
     const done = await work('POST', `/worker/v1/tasks/${taskOf(accA)}/result`, {
       outcome: 'posted',
       postUrl: url,
