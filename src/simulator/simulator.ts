@@ -16,6 +16,7 @@
 // A report the worker rules refuse is noted once (onRefused) and never sent again while the
 // memory of refusals lives (a loop keeps one for the life of its process): a refused result
 // leaves the task to its report deadline, which the dispatcher enforces.
+import { DEFAULT_POST_URL_PATTERNS } from '../config.ts';
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -190,14 +191,26 @@ function digits(seed: string, n: number): string {
 
 const CODE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 
-/** Where a simulated post "went out", fixed by the task id. */
-export function simulatedPostUrl(taskId: string, platform: string, username: string): string {
+/**
+ * Where a simulated post "went out", fixed by the task id: the platform's post URL as the
+ * service is configured to check it (POST_URL_PATTERN_*), or the default one where it is not.
+ */
+export function simulatedPostUrl(
+  taskId: string,
+  platform: string,
+  username: string,
+  template?: string,
+): string {
+  let id: string;
   if (platform === 'platformB') {
     const h = createHash('sha256').update(`${taskId}\ncode`).digest();
-    const code = [...h.subarray(0, 11)].map((b) => CODE_CHARS[b % 64]).join('');
-    return `https://platform-b.example/p/${code}/`;
+    id = [...h.subarray(0, 11)].map((b) => CODE_CHARS[b % 64]).join('');
+  } else {
+    id = `7${digits(taskId, 18)}`;
   }
-  return `https://platform-a.example/@${encodeURIComponent(username)}/video/7${digits(taskId, 18)}`;
+  const pattern =
+    template ?? DEFAULT_POST_URL_PATTERNS[platform === 'platformB' ? 'platformB' : 'platformA'];
+  return pattern.replaceAll('{username}', encodeURIComponent(username)).replaceAll('{id}', id);
 }
 
 export interface SimulatedFigures {
@@ -407,7 +420,12 @@ async function driveWorker(pass: Pass): Promise<void> {
       const done = await send(pass, 'result', task.taskId, () =>
         calls.reportResult(ctx, worker, task.taskId, {
           outcome: 'posted',
-          postUrl: simulatedPostUrl(task.taskId, task.platform, task.username),
+          postUrl: simulatedPostUrl(
+            task.taskId,
+            task.platform,
+            task.username,
+            ctx.config.postUrlPatterns[task.platform]?.template,
+          ),
           postedAt: new Date(postedAt).toISOString(),
         }),
       );

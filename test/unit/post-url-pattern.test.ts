@@ -68,3 +68,9 @@ test("the simulated workers' URLs are posts of their account under the default p
     });
   }
 });
+
+test('with another pattern configured, the simulated URLs follow it', () => {
+  const template = 'https://a.example/u/{username}/posts/{id}';
+  const url = simulatedPostUrl('qit_9', 'platformA', 'chef', template);
+  assert.deepEqual(matchPostUrl(compilePostUrlPattern(template), url), { username: 'chef' });
+});
