@@ -11,7 +11,7 @@ import { client, seedCompany, validAccount, type TestApp } from './helpers/app.t
 import { SCOPES, type Scope } from '../src/access.ts';
 import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
-import { uploadFile } from './helpers/uploads.ts';
+import { fixture, uploadFile } from './helpers/uploads.ts';
 import { releaseDue } from '../src/dispatch/dispatcher.ts';
 import {
   assignAccounts,
@@ -81,6 +81,7 @@ const WORKER_OPERATIONS = [
   'createWorkerTaskAnalytics',
   'putWorkerAccountStats',
   'putWorkerAccountStatus',
+  'putWorkerTaskProof',
 ];
 
 /** Ids of company A that sample bodies refer to (set in the setup test). */
@@ -420,8 +421,27 @@ describeEachDialect('security suite', (get) => {
       await t.ctx.db.selectFrom('account_status_events').selectAll().orderBy('id').execute(),
     ]);
   };
-  const sendAs = (t: TestApp, token: string | null, op: Operation, ids: Record<string, string>) =>
-    client(t, token)(op.method, fill(op.path, ids), SAMPLE_BODIES[op.operationId]?.());
+  const sendAs = async (
+    t: TestApp,
+    token: string | null,
+    op: Operation,
+    ids: Record<string, string>,
+  ) => {
+    if (op.operationId !== 'putWorkerTaskProof') {
+      return client(t, token)(op.method, fill(op.path, ids), SAMPLE_BODIES[op.operationId]?.());
+    }
+    // The proof's body is an image, not JSON.
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: fill(op.path, ids),
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        'content-type': 'image/png',
+      },
+      payload: await fixture('image.png'),
+    });
+    return { status: res.statusCode, body: res.json(), headers: res.headers, raw: res };
+  };
 
   test('worker setup: two workers, A with a posted, a claimed and a released task', async () => {
     const t = get();

@@ -905,6 +905,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/worker/v1/tasks/{taskId}/proof': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Send a screenshot as proof of the task's post
+     * @description The body is the image itself (PNG, JPEG, WebP or HEIC, at most 15 MiB and 8192 px a side), with its `Content-Type`; it is checked like any image upload and kept with the task's post, where the company sees it (GET /v2/posts/{postId}/deliveries). The task must be claimed by this worker, before or after its report. The same image again changes nothing; another one replaces it.
+     */
+    put: operations['putWorkerTaskProof'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/worker/v1/tasks/{taskId}/analytics': {
     parameters: {
       query?: never;
@@ -1760,6 +1780,11 @@ export interface components {
       /** Format: uri */
       postUrl: string | null;
       failureReason: string | null;
+      /**
+       * Format: uri
+       * @description The screenshot sent as proof of the post (an expiring signed URL)
+       */
+      proofScreenshotUrl: string | null;
     };
     WorkerAccount: {
       accountId: string;
@@ -6582,6 +6607,100 @@ export interface operations {
       };
       /** @description Error codes: `unsupported_media_type` */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  putWorkerTaskProof: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        taskId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Send a screenshot as proof of the task's post */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkerTask'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `task_not_claimed` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large`, `file_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `invalid_media_specs` */
+      422: {
         headers: {
           [name: string]: unknown;
         };

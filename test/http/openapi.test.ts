@@ -48,6 +48,7 @@ const WORKER_OPERATIONS = [
   'get /worker/v1/tasks',
   'get /worker/v1/tasks/{taskId}',
   'post /worker/v1/tasks/{taskId}/result',
+  'put /worker/v1/tasks/{taskId}/proof',
   'post /worker/v1/tasks/{taskId}/analytics',
   'put /worker/v1/accounts/{accountId}/stats',
   'put /worker/v1/accounts/{accountId}/status',

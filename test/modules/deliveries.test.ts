@@ -7,6 +7,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import type { Scope } from '../../src/access.ts';
 import { assertApiError } from '../helpers/api-error.ts';
+import { fixture } from '../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
@@ -16,6 +17,7 @@ import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts
 interface World {
   call: CallFn;
   keyWith: (scopes: Scope[]) => Promise<string>;
+  token: string;
   work: CallFn;
   companyId: string;
   workerId: string;
@@ -34,6 +36,7 @@ async function world(t: TestApp, day: string, accounts: number): Promise<World> 
   return {
     call,
     keyWith: co.keyWith,
+    token: worker.token,
     work: client(t, worker.token),
     companyId: co.companyId,
     workerId: worker.workerId,
@@ -146,6 +149,82 @@ describeEachDialect('proof and punctuality', (get) => {
     const writeOnly = await w.keyWith(['posts:write']);
     const refused = await client(t, writeOnly)('GET', `/v2/posts/${postId}/deliveries`);
     assertApiError(refused, 403, 'insufficient_scope');
+  });
+
+  test('a screenshot sent as proof is checked like an image, kept, and shown to the company', async () => {
+    const t = get();
+    const day = '2026-05-05';
+    const w = await world(t, day, 2);
+    const [a, b] = w.accounts as [string, string];
+    const postId = await post(w, [a, b]);
+    t.clock.set(`${day}T11:00:00.000Z`);
+    assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 2);
+    const workerToken = w.token;
+    const put = (taskId: string, body: Buffer | string, contentType?: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/worker/v1/tasks/${taskId}/proof`,
+        headers: {
+          authorization: `Bearer ${workerToken}`,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
+        payload: body,
+      });
+    const png = await fixture('image.png');
+    const listed = await w.work('GET', '/worker/v1/tasks');
+    const unclaimed = listed.body.data.find((x: any) => x.accountId === b).taskId as string;
+    const early = await put(unclaimed, png, 'image/png');
+    assert.equal(early.statusCode, 409, early.body);
+    assert.equal(early.json().error.code, 'task_not_claimed');
+
+    const task = await claim(w, a);
+    assert.equal(
+      (await put(task, 'hello', 'text/plain')).json().error.code,
+      'unsupported_media_type',
+    );
+    const lie = await put(task, await fixture('image.jpg'), 'image/png');
+    assert.equal(lie.statusCode, 415, lie.body);
+    assert.match(lie.json().error.message, /^Screenshot: /);
+    const tall = await put(task, await fixture('image-16x8200.jpg'), 'image/jpeg');
+    assert.equal(tall.statusCode, 422, tall.body);
+    assert.equal(tall.json().error.code, 'invalid_media_specs');
+    const huge = await put(task, Buffer.alloc(15 * 1024 * 1024 + 1), 'image/png');
+    assert.equal(huge.statusCode, 413, huge.body);
+
+    const sent = await put(task, png, 'image/png');
+    assert.equal(sent.statusCode, 200, sent.body);
+    const proofUrl = sent.json().proofScreenshotUrl as string;
+    assert.ok(proofUrl);
+    const again = await put(task, png, 'image/png');
+    assert.equal(again.statusCode, 200);
+    const uploadOf = (url: string) => new URL(url).pathname.split('/')[3];
+    assert.equal(
+      uploadOf(again.json().proofScreenshotUrl),
+      uploadOf(proofUrl),
+      'same image, same proof',
+    );
+    await report(w, task, { outcome: 'posted', postUrl: 'https://platform-a.example/v/p' });
+
+    const deliveries = await w.call('GET', `/v2/posts/${postId}/deliveries`);
+    const entry = deliveries.body.deliveries.find((e: any) => e.accountId === a);
+    assert.equal(uploadOf(entry.proofScreenshotUrl), uploadOf(proofUrl));
+    const image = await t.app.inject({
+      method: 'GET',
+      url: new URL(entry.proofScreenshotUrl).pathname + new URL(entry.proofScreenshotUrl).search,
+    });
+    assert.equal(image.statusCode, 200);
+    assert.equal(image.headers['content-type'], 'image/png');
+    assert.deepEqual(image.rawPayload, png);
+    // Another worker cannot see the task at all.
+    const other = await createWorker(t.ctx.db, t.ctx.clock, { name: 'other', timezone: 'UTC' });
+    const stranger = await t.app.inject({
+      method: 'PUT',
+      url: `/worker/v1/tasks/${task}/proof`,
+      headers: { authorization: `Bearer ${other.token}`, 'content-type': 'image/png' },
+      payload: png,
+    });
+    assert.equal(stranger.statusCode, 404);
+    assert.equal(stranger.json().error.code, 'task_not_found');
   });
 
   test('figures per company, account and worker over 7 and 30 days, with known answers', async () => {

@@ -32,6 +32,7 @@ export type {
 } from './item-reads.service.ts';
 export {
   UNCONFIRMED_REASON,
+  attachProof,
   cancelItems,
   claimItem,
   claimItems,

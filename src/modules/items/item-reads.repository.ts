@@ -197,6 +197,7 @@ export async function findTasks(db: DbOrTx, itemIds: readonly string[]) {
       'queue_items.posted_at',
       'queue_items.post_url',
       'queue_items.failure_reason',
+      'queue_items.proof_upload_id',
       'accounts.platform',
       'accounts.username',
       'accounts.worker_id',

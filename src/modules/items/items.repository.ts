@@ -435,3 +435,19 @@ export async function setPriority(
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+/** Sets the proof screenshot of a claimed or posted item; returns whether it was set. */
+export async function setProof(
+  tx: DbOrTx,
+  itemId: string,
+  uploadId: string,
+  at: string,
+): Promise<boolean> {
+  const r = await tx
+    .updateTable('queue_items')
+    .set({ proof_upload_id: uploadId, updated_at: at })
+    .where('id', '=', itemId)
+    .where('status', 'in', ['posting', 'posted', 'failed'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -356,3 +356,16 @@ export async function failUnreported(
   }
   return failed;
 }
+
+/**
+ * Keeps the screenshot a worker sent as proof of an item's post (an image upload of the
+ * item's company). The status does not change; a later screenshot replaces an earlier one.
+ */
+export function attachProof(
+  tx: DbOrTx,
+  itemId: string,
+  uploadId: string,
+  at: string,
+): Promise<boolean> {
+  return repo.setProof(tx, itemId, uploadId, at);
+}

@@ -2,13 +2,20 @@
 // the accounts it operates, downloads their media through signed URLs, reports each outcome,
 // and pushes analytics. Every status change goes through items.state.ts. A worker sees only
 // tasks of accounts it operates now, or tasks it claimed itself; anything else is not found.
+import { createHash } from 'node:crypto';
 import { matchPostUrl } from '../../lib/post-url-pattern.ts';
 import * as accountWorkers from '../accounts/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
 import { newId } from '../../lib/ids.ts';
-import { claimItem, claimItems, finishItem, UNCONFIRMED_REASON } from '../items/index.ts';
+import {
+  attachProof,
+  claimItem,
+  claimItems,
+  finishItem,
+  UNCONFIRMED_REASON,
+} from '../items/index.ts';
 import { postMediaItems, readyThumbnails, thumbnailUrlUntil } from '../posts/index.ts';
 import type { SoundInput } from '../posts/index.ts';
 import type { WorkerPrincipal } from '../../access.ts';
@@ -17,7 +24,7 @@ import { accountNotFound, toWorkerAccount } from './worker-accounts.service.ts';
 import { changeStatus, noteFollowers, notePosted } from '../accounts/index.ts';
 import * as items from '../items/index.ts';
 import { storeAccountStats, storeSnapshot } from '../analytics/index.ts';
-import { uploadFacts } from '../uploads/index.ts';
+import { mediaPath, storeProofImage, uploadFacts } from '../uploads/index.ts';
 import type {
   AccountStatsInput,
   ClaimInput,
@@ -60,9 +67,10 @@ function deadline(ctx: AppContext, row: items.TaskRow): string | null {
 }
 
 async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise<TaskOut[]> {
-  const uploads = rows.flatMap((r) =>
-    r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[]),
-  );
+  const uploads = rows.flatMap((r) => [
+    ...(r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[])),
+    ...(r.proof_upload_id ? [r.proof_upload_id] : []),
+  ]);
   const [facts, ready] = await Promise.all([
     uploadFacts(ctx.db, [...new Set(uploads)]),
     readyThumbnails(ctx, rows),
@@ -112,8 +120,56 @@ async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise
       postedAt: r.posted_at,
       postUrl: r.post_url,
       failureReason: r.failure_reason,
+      proofScreenshotUrl: proofUrl(ctx, r.proof_upload_id, facts, expires),
     };
   });
+}
+
+function proofUrl(
+  ctx: AppContext,
+  uploadId: string | null,
+  facts: Awaited<ReturnType<typeof uploadFacts>>,
+  expires: Date,
+): string | null {
+  const fact = uploadId ? facts.get(uploadId) : undefined;
+  if (!uploadId || !fact) return null;
+  return ctx.media.url(
+    { path: mediaPath(uploadId), key: fact.blob_key, contentType: fact.content_type },
+    expires,
+  );
+}
+
+/**
+ * Keeps a screenshot as proof of the task's post (PUT .../proof): an image checked like any
+ * image upload and stored with the post's company. The task must be claimed by this worker
+ * (before or after its report). Sending the same image again changes nothing; another one
+ * replaces it.
+ */
+export async function attachTaskProof(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  taskId: string,
+  image: { contentType: string | undefined; bytes: Buffer },
+  onReady: Parameters<typeof storeProofImage>[3],
+): Promise<TaskOut> {
+  const row = await loadTask(ctx, worker, taskId);
+  if (row.claimed_by !== worker.workerId) {
+    throw new ApiError(
+      'task_not_claimed',
+      row.claimed_by
+        ? `Task ${taskId} is claimed by another worker`
+        : `Task ${taskId} is not claimed yet; claim it before sending its proof`,
+    );
+  }
+  if (row.proof_upload_id) {
+    const sha = createHash('sha256').update(image.bytes).digest('hex');
+    const current = (await uploadFacts(ctx.db, [row.proof_upload_id])).get(row.proof_upload_id);
+    if (current?.sha256 === sha) return getTask(ctx, worker, taskId);
+  }
+  const uploadId = await storeProofImage(ctx, row.company_id, image, onReady);
+  const at = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute((tx) => attachProof(tx, row.id, uploadId, at));
+  return getTask(ctx, worker, taskId);
 }
 
 async function loadTask(

@@ -10,7 +10,9 @@ import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
 import { AccountIdParams } from '../accounts/index.ts';
 import { AccountAnalytics, AnalyticsSnapshot } from '../analytics/index.ts';
+import { PROOF_MAX_BYTES, thumbnailScheduler } from '../uploads/index.ts';
 import {
+  attachTaskProof,
   claimTasks,
   getTask,
   heartbeat,
@@ -170,6 +172,57 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (req) => reportResult(ctx, workerOf(req), req.params.taskId, req.body),
     );
+
+    // The proof screenshot: the image file itself is the body.
+    await app.register(async (raw) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: PROOF_MAX_BYTES },
+        (_req, body, done) => done(null, body),
+      );
+      const onReady = thumbnailScheduler(ctx);
+      raw.withTypeProvider<TypeBoxTypeProvider>().put(
+        '/tasks/:taskId/proof',
+        {
+          config: worker,
+          schema: {
+            operationId: 'putWorkerTaskProof',
+            tags: [WORKER_TAG],
+            summary: "Send a screenshot as proof of the task's post",
+            description:
+              'The body is the image itself (PNG, JPEG, WebP or HEIC, at most 15 MiB and 8192 px ' +
+              'a side), with its `Content-Type`; it is checked like any image upload and kept ' +
+              "with the task's post, where the company sees it (GET /v2/posts/{postId}/" +
+              'deliveries). The task must be claimed by this worker, before or after its report. ' +
+              'The same image again changes nothing; another one replaces it.',
+            params: TaskIdParams,
+            response: {
+              200: ref(Task),
+              ...errorResponses([
+                ...WORKER_AUTH_ERRORS,
+                ...BODY_ERRORS,
+                'file_too_large',
+                'invalid_media_specs',
+                'task_not_found',
+                'task_not_claimed',
+              ]),
+            },
+          },
+        },
+        async (req) =>
+          attachTaskProof(
+            ctx,
+            workerOf(req),
+            req.params.taskId,
+            {
+              contentType: req.headers['content-type'],
+              bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+            },
+            onReady,
+          ),
+      );
+    });
 
     app.post(
       '/tasks/:taskId/analytics',

@@ -65,6 +65,12 @@ export const Task = Type.Object(
     postedAt: Nullable(Type.String({ format: 'date-time' })),
     postUrl: Nullable(Type.String({ format: 'uri' })),
     failureReason: Nullable(Type.String()),
+    proofScreenshotUrl: Nullable(
+      Type.String({
+        format: 'uri',
+        description: 'The screenshot sent as proof of the post (an expiring signed URL)',
+      }),
+    ),
   },
   { $id: 'WorkerTask', additionalProperties: false },
 );
