@@ -936,7 +936,7 @@ export interface paths {
     put?: never;
     /**
      * Add an analytics snapshot of a posted task
-     * @description The counters as read on the platform at `collectedAt` (default now). Each snapshot is kept; GET /v2/posts/{postId}/analytics sums the latest one of every account.
+     * @description The counters as read on the platform at `collectedAt` (default now; not in the future, not before the post). Each snapshot is kept; GET /v2/posts/{postId}/analytics sums the latest one of every account. Views only grow: fewer views than a snapshot of the same task counted earlier, or more than one counted later, is `invalid_request`. The same snapshot (time and figures) sent again is answered with the one stored, so a retry never counts twice.
      */
     post: operations['createWorkerTaskAnalytics'];
     delete?: never;

@@ -227,6 +227,55 @@ describeEachDialect('proof and punctuality', (get) => {
     assert.equal(stranger.json().error.code, 'task_not_found');
   });
 
+  test('analytics snapshots only grow in views, and the same one sent twice is kept once', async () => {
+    const t = get();
+    const day = '2026-05-06';
+    const w = await world(t, day, 1);
+    const [a] = w.accounts as [string];
+    await post(w, [a]);
+    t.clock.set(`${day}T11:00:00.000Z`);
+    assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 1);
+    const task = await claim(w, a);
+    await report(w, task, { outcome: 'posted', postUrl: 'https://platform-a.example/v/s' });
+    t.clock.set(`${day}T12:00:00.000Z`);
+    const snap = (views: number, time: string) =>
+      w.work('POST', `/worker/v1/tasks/${task}/analytics`, {
+        views,
+        likes: 1,
+        comments: 0,
+        shares: 0,
+        saves: 0,
+        collectedAt: `${day}T${time}:00.000Z`,
+      });
+    const first = await snap(100, '11:20');
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.equal((await snap(200, '11:40')).status, 201);
+    const fewer = await snap(150, '11:50');
+    assertApiError(fewer, 400, 'invalid_request');
+    assert.equal(
+      fewer.body.error.message,
+      `/views must not be fewer than the 200 views counted at ${day}T11:40:00.000Z`,
+    );
+    const more = await snap(250, '11:30');
+    assertApiError(more, 400, 'invalid_request');
+    assert.equal(
+      more.body.error.message,
+      `/views must not be more than the 200 views counted later, at ${day}T11:40:00.000Z`,
+    );
+    const future = await snap(300, '12:30');
+    assertApiError(future, 400, 'invalid_request');
+    assert.match(future.body.error.message, /^\/collectedAt must not be in the future/);
+    const retry = await snap(100, '11:20');
+    assert.equal(retry.status, 201);
+    assert.equal(retry.body.id, first.body.id, 'a retry is the snapshot already stored');
+    const rows = await t.ctx.db
+      .selectFrom('post_analytics')
+      .select('id')
+      .where('queue_item_id', '=', task)
+      .execute();
+    assert.equal(rows.length, 2);
+  });
+
   test('figures per company, account and worker over 7 and 30 days, with known answers', async () => {
     const t = get();
     // Day 1 (19 days before the read): one post to two accounts, both on time.

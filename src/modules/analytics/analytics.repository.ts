@@ -60,6 +60,56 @@ export async function findAccountStats(
     .executeTakeFirst();
 }
 
+/**
+ * The item's snapshots around `at`: the one with the most views at or before it and the one
+ * with the fewest after it (views only grow, so these are what a new one must fit).
+ */
+export async function snapshotsAround(
+  db: DbOrTx,
+  itemId: string,
+  at: string,
+): Promise<{ before?: PostAnalyticsTable; after?: PostAnalyticsTable }> {
+  const [before, after] = await Promise.all([
+    db
+      .selectFrom('post_analytics')
+      .selectAll()
+      .where('queue_item_id', '=', itemId)
+      .where('collected_at', '<=', at)
+      .orderBy('views', 'desc')
+      .orderBy('collected_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('post_analytics')
+      .selectAll()
+      .where('queue_item_id', '=', itemId)
+      .where('collected_at', '>', at)
+      .orderBy('views')
+      .orderBy('collected_at')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { ...(before ? { before } : {}), ...(after ? { after } : {}) };
+}
+
+/** A snapshot of the item with the same time and figures as `row`, if one is stored. */
+export async function findSameSnapshot(
+  db: DbOrTx,
+  row: PostAnalyticsTable,
+): Promise<PostAnalyticsTable | undefined> {
+  return db
+    .selectFrom('post_analytics')
+    .selectAll()
+    .where('queue_item_id', '=', row.queue_item_id)
+    .where('collected_at', '=', row.collected_at)
+    .where('views', '=', row.views)
+    .where('likes', '=', row.likes)
+    .where('comments', '=', row.comments)
+    .where('shares', '=', row.shares)
+    .where('saves', '=', row.saves)
+    .executeTakeFirst();
+}
+
 export async function insertSnapshot(db: DbOrTx, row: PostAnalyticsTable): Promise<void> {
   await db.insertInto('post_analytics').values(row).execute();
 }

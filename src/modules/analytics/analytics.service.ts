@@ -153,10 +153,34 @@ export async function getAccountAnalytics(
  * Stores a worker's analytics snapshot of a posted item, received `at`, and records the
  * post's analytics.updated event (coalesced per interval) in the same transaction.
  */
-export function storeSnapshot(db: Db, row: PostAnalyticsTable, at: string): Promise<void> {
+export function storeSnapshot(
+  db: Db,
+  row: PostAnalyticsTable,
+  at: string,
+): Promise<PostAnalyticsTable> {
   return db.transaction().execute(async (tx) => {
+    // The same snapshot sent again (a retry on a poor connection) is the one stored.
+    const same = await repo.findSameSnapshot(tx, row);
+    if (same) return same;
+    const { before, after } = await repo.snapshotsAround(tx, row.queue_item_id, row.collected_at);
+    const views = Number(row.views);
+    if (before && Number(before.views) > views) {
+      throw new ApiError(
+        'invalid_request',
+        `/views must not be fewer than the ${Number(before.views)} views counted at ${before.collected_at}`,
+        { hint: 'Views only grow: send the figures as the platform shows them now.' },
+      );
+    }
+    if (after && Number(after.views) < views) {
+      throw new ApiError(
+        'invalid_request',
+        `/views must not be more than the ${Number(after.views)} views counted later, at ${after.collected_at}`,
+        { hint: 'Check collectedAt: it is the time the figures were read.' },
+      );
+    }
     await repo.insertSnapshot(tx, row);
     await recordAnalyticsUpdated(tx, row.company_id, row.post_id, at);
+    return row;
   });
 }
 

@@ -463,19 +463,19 @@ export async function recordSnapshot(
     saves: input.saves,
     collected_at: collectedAt.toISOString(),
   };
-  await storeSnapshot(ctx.db, snapshot, now.toISOString());
+  const stored = await storeSnapshot(ctx.db, snapshot, now.toISOString());
   return {
-    id: snapshot.id,
+    id: stored.id,
     videoId: row.post_id,
     accountId: row.account_id,
     platform: row.platform as 'platformA' | 'platformB',
     postUrl: row.post_url,
-    views: input.views,
-    likes: input.likes,
-    comments: input.comments,
-    shares: input.shares,
-    saves: input.saves,
-    collectedAt: snapshot.collected_at,
+    views: Number(stored.views),
+    likes: Number(stored.likes),
+    comments: Number(stored.comments),
+    shares: Number(stored.shares),
+    saves: Number(stored.saves),
+    collectedAt: stored.collected_at,
     taskId: row.id,
   };
 }
