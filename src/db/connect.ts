@@ -62,7 +62,14 @@ export function connect(opts: ConnectOptions): DbHandle {
       // (readiness says why meanwhile).
       connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     });
-    pool.on('error', (err) => opts.onError?.(err));
+    // An idle connection the server dropped; reported without the client it came with (which
+    // holds connection details and statements). Connections ending with the pool are not news.
+    let closing = false;
+    pool.on('error', (err: Error & { code?: string }) => {
+      if (closing) return;
+      const lost = new Error(`an idle database connection was lost: ${err.message}`);
+      opts.onError?.(Object.assign(lost, err.code ? { code: err.code } : {}));
+    });
     pool.on('connect', nameHotStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     registerDialect(db, 'postgres');
@@ -75,6 +82,7 @@ export function connect(opts: ConnectOptions): DbHandle {
       db,
       dialect: 'postgres',
       close: async () => {
+        closing = true;
         await stopWatching();
         await stopListening();
         await db.destroy();
