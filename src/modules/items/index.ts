@@ -56,3 +56,5 @@ export {
 export type { ItemStatus, PostStatus } from './item-status.rules.ts';
 export { DELIVERY_PERIODS, deliveryFigures, deliveryTotals } from './deliveries.service.ts';
 export type { DeliveryFigures, DeliveryPeriod, DeliveryScope } from './deliveries.service.ts';
+export { DUE_SOON_MS, fulfilmentBoard } from './board.service.ts';
+export type { BoardFilter, BoardSection, BoardTask, FulfilmentBoard } from './board.service.ts';
