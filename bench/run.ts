@@ -11,6 +11,7 @@ import { benchDashboard } from './dashboard.ts';
 import { benchS3Upload } from './s3-upload.ts';
 import { benchPg } from './pg.ts';
 import { benchWebhooks } from './webhooks.ts';
+import { benchOperator } from './operator.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   s3: benchS3Upload,
   pg: benchPg,
   webhooks: benchWebhooks,
+  operator: benchOperator,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

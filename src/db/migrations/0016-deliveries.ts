@@ -35,6 +35,12 @@ export const deliveries: Migration = {
     await table
       .addPrimaryKeyConstraint('delivery_days_pk', ['scope', 'scope_id', 'day', 'company_id'])
       .execute();
+    // The fulfilment board of one company reads its open and recently failed items.
+    await db.schema
+      .createIndex('queue_items_status_company_released')
+      .on('queue_items')
+      .columns(['status', 'company_id', 'released_at'])
+      .execute();
     // The operator's lists read every subject of a scope over a range of days.
     await db.schema
       .createIndex('delivery_days_scope_day')

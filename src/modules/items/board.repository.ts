@@ -28,18 +28,21 @@ export interface BoardRow {
 
 export type BoardSection = 'unclaimed' | 'claimed' | 'unconfirmed' | 'failed';
 
+/** The items in view: of one company, or of the accounts one worker operates or its claims. */
 function base(db: DbOrTx, filter: BoardFilter) {
-  let q = db
-    .selectFrom('queue_items')
-    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
-    .innerJoin('companies', 'companies.id', 'queue_items.company_id')
-    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
-    .leftJoin('workers', 'workers.id', 'accounts.worker_id');
+  let q = db.selectFrom('queue_items');
   if (filter.companyId) q = q.where('queue_items.company_id', '=', filter.companyId);
   if (filter.workerId) {
     const worker = filter.workerId;
     q = q.where((eb) =>
-      eb.or([eb('accounts.worker_id', '=', worker), eb('queue_items.claimed_by', '=', worker)]),
+      eb.or([
+        eb(
+          'queue_items.account_id',
+          'in',
+          eb.selectFrom('accounts').select('accounts.id').where('accounts.worker_id', '=', worker),
+        ),
+        eb('queue_items.claimed_by', '=', worker),
+      ]),
     );
   }
   return q;
@@ -94,6 +97,10 @@ export async function boardSection(
   const order = section === 'claimed' ? 'queue_items.claimed_at' : 'queue_items.released_at';
   const [rows, count] = await Promise.all([
     scoped()
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .innerJoin('companies', 'companies.id', 'queue_items.company_id')
+      .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+      .leftJoin('workers', 'workers.id', 'accounts.worker_id')
       .select([
         'queue_items.id',
         'queue_items.post_id',
