@@ -112,11 +112,7 @@ export async function benchOperator(): Promise<unknown> {
           fulfilmentBoard(ctx.db, { companyId: bigCompany }, { now, reportTimeoutMs: timeout }),
         ),
         await time('board, one worker', () =>
-          fulfilmentBoard(
-            ctx.db,
-            { workerId: workers[7] as string },
-            { now, reportTimeoutMs: timeout },
-          ),
+          fulfilmentBoard(ctx.db, { workerId: workers[7] }, { now, reportTimeoutMs: timeout }),
         ),
         await time('figures, every company, 30 days', () =>
           deliveryFigures(ctx.db, 'company', null, now, 30),
