@@ -2,25 +2,14 @@
 // every page: pages import this file, the plugin imports the pages, and neither is
 // imported back, so the plugin and its pages form no cycle.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { inLayout } from '../http/page-session.ts';
 import { BASE, maskToken } from './session.ts';
 
 /**
  * Sends `template` inside `layout` as HTML that is never cached: every page of the
- * dashboard and of the workers' page goes out this way. The layout is per page, not
- * global: @fastify/view refuses a per-page layout beside a global one, and the workers'
- * pages have their own.
+ * dashboard and of the workers' page goes out this way (http/page-session.ts).
  */
-export function inLayout(
-  reply: FastifyReply,
-  template: string,
-  layout: string,
-  data: Record<string, unknown>,
-) {
-  return reply
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .view(template, data, { layout });
-}
+export { inLayout };
 
 /** Renders a page inside the layout, with what every page shows (user, CSRF token, nav). */
 export function page(

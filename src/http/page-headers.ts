@@ -1,0 +1,47 @@
+// The headers every response of the server-rendered pages carries (the dashboard, the
+// workers' pages and the operator console: pages, redirects, error pages and assets). The
+// pages load their scripts and stylesheet from this origin and have no inline script,
+// style element, style attribute or event-handler attribute, so the policy allows nothing
+// inline; no other site may frame them (clickjacking).
+import type { AppContext } from '../context.ts';
+
+/**
+ * Where the pages' media come from: this origin, the public URL (the service's own signed
+ * media URLs name it, and it may differ from the address a person browses) and, with
+ * object storage, the bucket that presigned URLs point to.
+ */
+function mediaSources(ctx: AppContext): string[] {
+  const sources = new Set(["'self'", new URL(ctx.config.publicUrl).origin]);
+  // One presigned URL names the bucket's origin as the store builds them (path-style or
+  // virtual-hosted, public endpoint or not); a store that presigns nothing adds none.
+  const presigned = ctx.blobs.presignGet('dashboard/origin', {
+    contentType: 'application/octet-stream',
+    expiresInSeconds: 60,
+  });
+  if (presigned) sources.add(new URL(presigned).origin);
+  return [...sources];
+}
+
+/** The pages' security headers, computed once per app. */
+export function pageHeaders(ctx: AppContext): Readonly<Record<string, string>> {
+  const media = mediaSources(ctx).join(' ');
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${media}`,
+    `media-src ${media}`,
+    // htmx's requests and the workspace upload script's PUTs.
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return Object.freeze({
+    'content-security-policy': csp,
+    // For browsers that predate frame-ancestors.
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+  });
+}
