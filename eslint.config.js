@@ -16,6 +16,7 @@ const SRC_FOLDERS = [
   'lib',
   'media',
   'modules',
+  'operator',
   'ops',
   'schedule',
   'schemas',
@@ -370,6 +371,51 @@ export default tseslint.config(
               ['cli'],
               ['app', 'bootstrap', 'main'],
               'the composition root registers the dashboard: the dashboard never imports it',
+            ),
+            THROUGH_FACES,
+            NO_RUNNERS,
+            NO_OPS,
+            NO_PROM,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The operator console is a plugin above the modules, beside the dashboard: it calls
+    // module faces and reads their types, never a repository or the database, and it
+    // imports neither the composition root that registers it, nor the runners and ops/,
+    // nor the dashboard's pages (what both use lives in http/, the pages' shared
+    // plumbing). Fastify and http/ are its own; of db/, types and errors.ts.
+    files: ['src/operator/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: REPOSITORY,
+              message: 'the operator console calls module services, never a repository',
+            },
+            {
+              regex: '^(?:\\.\\./)+db/(?!errors\\.ts$)',
+              message: 'the operator console never touches the database: call a module service',
+              allowTypeImports: true,
+            },
+            {
+              regex: '^(?:kysely|pg|better-sqlite3)$',
+              message: 'the operator console never touches the database: call a module service',
+              allowTypeImports: true,
+            },
+            climbingTo(
+              ['cli'],
+              ['app', 'bootstrap', 'main'],
+              'the composition root registers the operator console: it never imports it',
+            ),
+            climbingTo(
+              ['dashboard'],
+              [],
+              'the console shares pieces with the dashboard through http/, never its pages',
             ),
             THROUGH_FACES,
             NO_RUNNERS,

@@ -30,6 +30,8 @@ export interface Principal {
   companyId: string;
   scopes: ReadonlySet<string>;
   plan: string;
+  /** True when the key's company is suspended by an operator: the key is refused meanwhile. */
+  suspended?: boolean;
 }
 
 /** A worker token, verified (DECISIONS 6). */

@@ -28,6 +28,7 @@ import { analyticsRoutes, analyticsSchemas } from './modules/analytics/index.ts'
 import { workerSchemas, workersRoutes } from './modules/workers/index.ts';
 import { webhookSchemas, webhooksRoutes, webhookDocs } from './modules/webhooks/index.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
+import { operatorPlugin } from './operator/operator.plugin.ts';
 import { docsRoutes } from './http/docs.routes.ts';
 
 export type App = FastifyInstance;
@@ -171,6 +172,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(workersRoutes(ctx), { prefix: '/worker/v1' });
   // The dashboard: pages for a company's people, signed in with a session cookie.
   await app.register(dashboardPlugin(ctx), { prefix: '/dashboard' });
+  // The operator console: the service's own staff, signed in with two factors.
+  await app.register(operatorPlugin(ctx), { prefix: '/operator' });
 
   return app;
 }

@@ -13,6 +13,10 @@ import { revokeKey } from '../src/modules/keys/keys.service.ts';
 import { createKey } from '../src/modules/keys/keys.service.ts';
 import { fixture, uploadFile } from './helpers/uploads.ts';
 import { releaseDue } from '../src/dispatch/dispatcher.ts';
+import { browser, hidden, signIn, userIn, type Browser } from './helpers/dashboard.ts';
+import { OPERATOR_PASSWORD, enrolledOperator, passwordStep } from './helpers/operator.ts';
+import { ADMIN_CLI, createOperator } from '../src/modules/operators/index.ts';
+import { setCompanySuspended } from '../src/modules/companies/index.ts';
 import {
   assignAccounts,
   createWorker,
@@ -297,6 +301,34 @@ describeEachDialect('security suite', (get) => {
       assert.deepEqual(bodies.unknown, bodies.revoked);
       assert.deepEqual(bodies.unknown, bodies['wrong secret']);
     }
+  });
+
+  test('a suspended company’s keys are 401 on every operation, saying so; resuming restores them', async () => {
+    const t = get();
+    const call = client(t, a.key);
+    assert.equal((await call('GET', '/v2/accounts')).status, 200);
+    await setCompanySuspended(t.ctx.db, t.ctx.clock, a.companyId, true);
+    try {
+      const before = await t.ctx.db.selectFrom('accounts').selectAll().orderBy('id').execute();
+      for (const op of ops.filter((o) => o.scopes !== null)) {
+        const res = await sendSample(t, op, fill(op.path, idsOfA), {
+          authorization: `Bearer ${a.key}`,
+        });
+        assert.equal(res.statusCode, 401, op.operationId);
+        const json = res.json();
+        assert.equal(json.error.code, 'unauthorized', op.operationId);
+        assert.match(json.error.message, /company is suspended/, op.operationId);
+        assert.match(json.error.hint, /Contact the Slotline operator/, op.operationId);
+        assert.equal(res.headers['www-authenticate'], 'Bearer');
+      }
+      const after = await t.ctx.db.selectFrom('accounts').selectAll().orderBy('id').execute();
+      assert.deepEqual(after, before);
+      // Another company's keys are untouched.
+      assert.equal((await client(t, b.key)('GET', '/v2/accounts')).status, 200);
+    } finally {
+      await setCompanySuspended(t.ctx.db, t.ctx.clock, a.companyId, false);
+    }
+    assert.equal((await call('GET', '/v2/accounts')).status, 200);
   });
 
   test('a key lacking the scope gets 403 insufficient_scope naming it, with no side effect', async () => {
@@ -640,3 +672,256 @@ describeEachDialect('security suite', (get) => {
     }
   });
 });
+
+// The operator console (README, Operators): pages, not API operations, so they are read from
+// Fastify's route tree rather than the OpenAPI document, and none may appear there. Every
+// console route is in the table below with the sign-in step it needs; a route missing from
+// it fails the suite. Each is refused without a console session (whatever else comes: a
+// company user's cookie, an API key), a session half-way through signing in opens only its
+// own step, and every state-changing request without its CSRF token is refused, changing
+// nothing.
+type Step = 'none' | 'password' | 'enrol' | 'full' | 'any' | 'asset';
+const CONSOLE_ROUTES: Record<string, Step> = {
+  'GET /operator': 'full',
+  'GET /operator/': 'full',
+  'GET /operator/*': 'asset',
+  'GET /operator/sign-in': 'none',
+  'POST /operator/sign-in': 'none',
+  'GET /operator/sign-in/code': 'password',
+  'POST /operator/sign-in/code': 'password',
+  'POST /operator/sign-out': 'any',
+  'GET /operator/welcome': 'none',
+  'POST /operator/welcome': 'none',
+  'GET /operator/welcome/authenticator': 'enrol',
+  'POST /operator/welcome/authenticator': 'enrol',
+  'GET /operator/companies': 'full',
+  'POST /operator/companies': 'full',
+  'GET /operator/companies/new': 'full',
+  'GET /operator/companies/:companyId': 'full',
+  'POST /operator/companies/:companyId/settings': 'full',
+  'GET /operator/companies/:companyId/suspend': 'full',
+  'POST /operator/companies/:companyId/suspend': 'full',
+  'POST /operator/companies/:companyId/resume': 'full',
+  'POST /operator/companies/:companyId/invite': 'full',
+  'GET /operator/log': 'full',
+};
+
+/** Every route of the app as `METHOD /path` (HEAD left out), read from Fastify's route tree. */
+function routeList(t: TestApp): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (.*?)(?: \(([^)]*)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = (m[1] as string).length / 4;
+    stack.length = depth;
+    stack.push(m[2] as string);
+    const path = stack.join('');
+    for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
+      if (method && method !== 'HEAD') out.push(`${method} ${path}`);
+    }
+  }
+  return out;
+}
+
+describeEachDialect('operator console security', (get) => {
+  let routes: [method: 'GET' | 'POST', path: string, step: Step][] = [];
+  let companyId = '';
+  let userCookie = '';
+  let apiKey = '';
+  let full: Browser;
+  let pending: Browser;
+  let enrolling: Browser;
+
+  const url = (path: string) => path.replace(':companyId', companyId);
+  const snapshot = async (t: TestApp) =>
+    JSON.stringify(
+      await Promise.all(
+        [
+          'companies',
+          'users',
+          'user_links',
+          'activity_log',
+          'operator_log',
+          'operator_links',
+          'operator_recovery_codes',
+          'sign_in_attempts',
+        ].map((table) =>
+          t.ctx.db
+            .selectFrom(table as 'companies')
+            .selectAll()
+            .execute()
+            .then((rows) => rows.map((r) => JSON.stringify(r)).sort()),
+        ),
+      ).then(async (tables) => [
+        ...tables,
+        await t.ctx.db
+          .selectFrom('operators')
+          .select(['id', 'password_hash', 'totp_secret', 'totp_enabled_at', 'disabled_at'])
+          .orderBy('id')
+          .execute(),
+        await t.ctx.db
+          .selectFrom('operator_sessions')
+          .select(['id', 'step'])
+          .orderBy('id')
+          .execute(),
+      ]),
+    );
+
+  test('setup: every console route is in the table; none is in the API document', async () => {
+    const t = get();
+    const found = routeList(t).filter((r) => / \/operator(\/|$)/.test(r));
+    assert.deepEqual([...found].sort(), Object.keys(CONSOLE_ROUTES).sort());
+    routes = found.map((r) => {
+      const [method, path] = r.split(' ') as ['GET' | 'POST', string];
+      return [method, path, CONSOLE_ROUTES[r] as Step];
+    });
+    const doc = (await t.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json<Doc>();
+    assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/operator')));
+
+    const co = await seedCompany(t, { name: 'Guarded Co' });
+    companyId = co.companyId;
+    apiKey = co.key;
+    const user = await userIn(t, co.companyId, 'admin');
+    const ub = browser(t, '203.0.113.50');
+    assert.equal((await signIn(ub, user.email, user.password)).status, 303);
+    userCookie = ub.cookies.get('slotline_session') as string;
+    const op = await enrolledOperator(t, 'Sam');
+    full = op.browser;
+    pending = browser(t, '203.0.113.51');
+    t.clock.advance(30_000);
+    assert.equal((await passwordStep(pending, op.email)).status, 303);
+    const { link } = await createOperator(
+      t.ctx.db,
+      t.ctx.clock,
+      { email: 'enrolling@guard.example' },
+      ADMIN_CLI,
+    );
+    enrolling = browser(t, '203.0.113.52');
+    const w = await enrolling.get(`/operator/welcome?token=${link.token}`);
+    const set = await enrolling.post('/operator/welcome', {
+      _csrf: hidden(w.body, '_csrf'),
+      token: link.token,
+      password: OPERATOR_PASSWORD,
+      confirmation: OPERATOR_PASSWORD,
+    });
+    assert.equal(set.status, 303);
+  });
+
+  test('without a console session every route but sign-in, welcome and assets is refused', async () => {
+    const t = get();
+    const before = await snapshot(t);
+    const outsiders: [string, Record<string, string>][] = [
+      ['no cookie', {}],
+      ['a company user’s cookie as the console’s', { cookie: `slotline_operator=${userCookie}` }],
+      ['a company user’s own cookie', { cookie: `slotline_session=${userCookie}` }],
+      ['an API key', { authorization: `Bearer ${apiKey}` }],
+      ['a forged cookie', { cookie: `slotline_operator=${'a'.repeat(52)}` }],
+    ];
+    for (const [method, path, step] of routes) {
+      if (step === 'none' || step === 'asset') continue;
+      for (const [who, headers] of outsiders) {
+        const res = await t.app.inject({
+          method,
+          url: url(path),
+          headers: {
+            ...headers,
+            ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          },
+          ...(method === 'POST'
+            ? { payload: '_csrf=x&plan=scale&name=Evil&email=e%40vil.example&code=123456' }
+            : {}),
+        });
+        assert.equal(res.statusCode, 303, `${method} ${path} with ${who}`);
+        assert.match(
+          String(res.headers.location),
+          /^\/operator\/sign-in(\?|$)/,
+          `${method} ${path}`,
+        );
+      }
+    }
+    assert.equal(await snapshot(t), before, 'a refused request changed data');
+  });
+
+  test('a session half-way through signing in opens only its own step', async () => {
+    const t = get();
+    const before = await snapshot(t);
+    for (const [method, path, step] of routes) {
+      if (step !== 'full') continue;
+      for (const [b, home] of [
+        [pending, '/operator/sign-in/code'],
+        [enrolling, '/operator/welcome/authenticator'],
+      ] as const) {
+        const res =
+          method === 'GET' ? await b.get(url(path)) : await b.post(url(path), { _csrf: 'x' });
+        assert.equal(res.status, 303, `${method} ${path}`);
+        assert.equal(res.location, home, `${method} ${path}`);
+      }
+    }
+    // A fully signed-in browser has no step left to take.
+    assert.equal((await full.get('/operator/sign-in/code')).location, '/operator/companies');
+    assert.equal(
+      (await full.get('/operator/welcome/authenticator')).location,
+      '/operator/companies',
+    );
+    assert.equal(await snapshot(t), before);
+  });
+
+  test('every state-changing request without its CSRF token is refused and changes nothing', async () => {
+    const t = get();
+    const before = await snapshot(t);
+    const sessionFor: Record<string, Browser> = {
+      full: full,
+      any: full,
+      password: pending,
+      enrol: enrolling,
+    };
+    for (const [method, path, step] of routes) {
+      if (method !== 'POST') continue;
+      const b = step === 'none' ? browser(t, '203.0.113.53') : (sessionFor[step] as Browser);
+      if (step === 'none')
+        await b.get(path === '/operator/welcome' ? '/operator/welcome?token=x' : path);
+      const form = {
+        plan: 'scale',
+        name: 'Forged Co',
+        email: 'forged@evil.example',
+        code: '123456',
+        password: 'p',
+        token: 'x',
+      };
+      for (const csrf of [undefined, '', 'forged', maskedElsewhere]) {
+        const res = await b.post(url(path), {
+          ...form,
+          ...(csrf === undefined ? {} : { _csrf: csrf }),
+        });
+        assert.equal(res.status, 403, `${method} ${path} with ${JSON.stringify(csrf)}`);
+        assert.match(res.body, /This form has expired/);
+      }
+    }
+    assert.equal(await snapshot(t), before, 'a refused request changed data');
+    // The sessions are all still there: sign-out without a token signed nobody out.
+    assert.equal((await full.get('/operator/companies')).status, 200);
+    assert.equal((await pending.get('/operator/sign-in/code')).status, 200);
+    assert.equal((await enrolling.get('/operator/welcome/authenticator')).status, 200);
+  });
+
+  test('with a full session every page answers (no route is left unreachable)', async () => {
+    for (const [method, path, step] of routes) {
+      if (method !== 'GET' || step !== 'full') continue;
+      const res = await full.get(url(path));
+      assert.ok([200, 303].includes(res.status), `${path}: ${res.status}`);
+    }
+    const css = await get().app.inject({ method: 'GET', url: '/operator/assets/operator.css' });
+    assert.equal(css.statusCode, 200);
+    const other = await get().app.inject({
+      method: 'GET',
+      url: '/operator/assets/../../package.json',
+    });
+    assert.notEqual(other.statusCode, 200);
+  });
+});
+
+/** A CSRF token masked from another session's secret: well formed, but not this session's. */
+const maskedElsewhere = Buffer.concat([Buffer.alloc(24, 7), Buffer.from('a'.repeat(24))]).toString(
+  'base64url',
+);

@@ -8,6 +8,7 @@ import { registerApprovals } from './approvals.command.ts';
 import { registerCompany } from './company.command.ts';
 import { registerLoops } from './dispatch.command.ts';
 import { registerKey } from './key.command.ts';
+import { registerOperator } from './operator.command.ts';
 import { registerSeed } from './seed.command.ts';
 import { registerServe } from './serve.command.ts';
 import { registerUser } from './user.command.ts';
@@ -33,6 +34,7 @@ export function buildCli(): Command {
   registerCompany(program);
   registerKey(program);
   registerUser(program);
+  registerOperator(program);
   registerWorker(program);
   registerWorkspace(program);
   registerApprovals(program);

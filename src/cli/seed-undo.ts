@@ -34,6 +34,7 @@ const TENANT_TABLES = [
   'image_folders',
   'content_tags',
   'sessions',
+  'user_links',
   'users',
   'activity_log',
   'usage_counters',

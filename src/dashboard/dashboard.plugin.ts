@@ -29,6 +29,8 @@ import { schedulePages } from './schedule.pages.ts';
 import { keyPages } from './keys.pages.ts';
 import {
   BASE,
+  COMPANY_SUSPENDED,
+  PageError,
   SESSION_COOKIE,
   checkCsrf,
   errorPageOf,
@@ -41,6 +43,7 @@ import { workerPages } from './worker.pages.ts';
 import { tagPages } from './tags.pages.ts';
 import { usagePages } from './usage.pages.ts';
 import { webhookPages } from './webhooks.pages.ts';
+import { welcomePages } from './welcome.pages.ts';
 import { workspacePages } from './workspace.pages.ts';
 
 // src/dashboard/ and dist/dashboard/ are both two levels below the package root, where
@@ -104,6 +107,9 @@ export function dashboardPlugin(ctx: AppContext) {
         const back = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : '';
         return redirect(req, reply, `${BASE}/sign-in${back}`);
       }
+      // A suspended company's users keep their sessions, which open nothing until an
+      // operator resumes it (the page says so, with no navigation to follow).
+      if (user.companySuspended) throw new PageError(403, COMPANY_SUSPENDED);
       req.dashboardUser = user;
       if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, user);
       if (config.role) requireRole(user, config.role);
@@ -127,6 +133,7 @@ export function dashboardPlugin(ctx: AppContext) {
 
     app.get('/', async (req, reply) => redirect(req, reply, `${BASE}/approvals`));
     await app.register(signInPages(ctx, secure));
+    await app.register(welcomePages(ctx, secure));
     await app.register(approvalPages(ctx));
     await app.register(activityPages(ctx));
     await app.register(calendarPages(ctx));

@@ -8,6 +8,7 @@ import { SignInRefused, signIn, signOut } from '../modules/users/index.ts';
 import { page } from './layout.ts';
 import {
   BASE,
+  COMPANY_SUSPENDED,
   SESSION_COOKIE,
   SIGN_IN_COOKIE,
   checkSignInToken,
@@ -79,11 +80,13 @@ export function signInPages(ctx: AppContext, secure: boolean) {
           const message =
             err.reason === 'limited'
               ? `Too many failed sign-ins. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`
-              : 'Wrong email or password.';
+              : err.reason === 'suspended'
+                ? COMPANY_SUSPENDED
+                : 'Wrong email or password.';
           const again = form(next, message, email);
           reply.setCookie(SIGN_IN_COOKIE, again.token, cookieOptions(secure, 3600));
           if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
-          reply.code(err.reason === 'limited' ? 429 : 401);
+          reply.code(err.reason === 'limited' ? 429 : err.reason === 'suspended' ? 403 : 401);
           return page(req, reply, 'sign-in.eta', 'Sign in', again.data);
         }
       },

@@ -14,6 +14,8 @@ export interface CompaniesTable {
   schedule_windows: string | null;
   created_at: string;
   updated_at: string;
+  /** When an operator suspended the company (its keys and users are refused); null when not. */
+  suspended_at: string | null;
 }
 
 export interface ApiKeysTable {
@@ -421,6 +423,80 @@ export interface DeliveryDaysTable {
   [bucket: `lat_${number}`]: number;
 }
 
+/** The service's own staff (operator console); bound to no company. */
+export interface OperatorsTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  /** argon2id; null until set through a one-time sign-in link. */
+  password_hash: string | null;
+  /** The TOTP secret (base32), sealed (lib/seal.ts). */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  /** Time step of the last TOTP code accepted (no code is accepted twice). */
+  totp_last_step: number | null;
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+}
+
+/** An operator's single-use recovery code, stored as its digest. */
+export interface OperatorRecoveryCodesTable {
+  id: string;
+  operator_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export type OperatorSessionStep = 'password' | 'enrol' | 'full';
+
+/** An operator signed in to the console; the id is the digest of the cookie's secret. */
+export interface OperatorSessionsTable {
+  id: string;
+  operator_id: string;
+  step: OperatorSessionStep;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A one-time sign-in link of an operator; the id is the digest of its token. */
+export interface OperatorLinksTable {
+  id: string;
+  operator_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A one-time sign-in link of a company user (an invitation); the id is its token's digest. */
+export interface UserLinksTable {
+  id: string;
+  user_id: string;
+  company_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** What operators did; `company_id` when the action touched a company. */
+export interface OperatorLogTable {
+  id: string;
+  /** Null for the admin CLI. */
+  operator_id: string | null;
+  actor_label: string;
+  action: string;
+  company_id: string | null;
+  target: string;
+  /** JSON object. */
+  details: string;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -450,6 +526,12 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  operators: OperatorsTable;
+  operator_recovery_codes: OperatorRecoveryCodesTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_links: OperatorLinksTable;
+  user_links: UserLinksTable;
+  operator_log: OperatorLogTable;
   delivery_days: DeliveryDaysTable;
 }
 

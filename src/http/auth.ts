@@ -90,6 +90,13 @@ function admit(
   principal: Principal | null,
 ): Promise<void> | undefined {
   if (!principal) throw unauthorized('API key is invalid or revoked');
+  // Before the scope check: nothing of a suspended company's is open to any of its keys.
+  if (principal.suspended) {
+    throw unauthorized(
+      "This API key's company is suspended",
+      'Contact the Slotline operator to resume the company; its keys work again once it is resumed, and nothing was deleted.',
+    );
+  }
   const config = req.routeOptions.config;
   const scopes = config.scopes;
   if (!scopes || scopes.length === 0) {

@@ -195,6 +195,22 @@ const FORBIDDEN: [string, string, string][] = [
     'composition root',
   ],
   ['src/dashboard/worker.pages.ts', "import { runPass } from '../dispatch/loop.ts';", 'runners'],
+  // The operator console, like the dashboard: module faces only, and no dashboard page.
+  [
+    'src/operator/companies.pages.ts',
+    "import { findCompany } from '../modules/companies/companies.repository.ts';",
+    'never a repository',
+  ],
+  [
+    'src/operator/companies.pages.ts',
+    "import { createCompany } from '../modules/companies/companies.service.ts';",
+    'face',
+  ],
+  ['src/operator/session.ts', "import { connect } from '../db/connect.ts';", 'database'],
+  ['src/operator/log.pages.ts', "import { sql } from 'kysely';", 'database'],
+  ['src/operator/operator.plugin.ts', "import { buildApp } from '../app.ts';", 'composition root'],
+  ['src/operator/layout.ts', "import { page } from '../dashboard/layout.ts';", 'http/'],
+  ['src/operator/log.pages.ts', "import { runPass } from '../dispatch/loop.ts';", 'runners'],
   // The command files' own rule stays in force beside the boundaries.
   [
     'src/cli/key.command.ts',
@@ -247,6 +263,13 @@ const ALLOWED: [string, string][] = [
   ['src/dashboard/session.ts', "import { isUnstorableText } from '../db/errors.ts';"],
   ['src/dashboard/dashboard.plugin.ts', "import type { FastifyInstance } from 'fastify';"],
   ['src/dashboard/accounts.pages.ts', "import { validationError } from '../http/validation.ts';"],
+  [
+    'src/operator/companies.pages.ts',
+    "import { companyOverview } from '../modules/operators/index.ts';",
+  ],
+  ['src/operator/layout.ts', "import { inLayout } from '../http/page-session.ts';"],
+  ['src/operator/session.ts', "import type { OperatorSessionStep } from '../db/types.ts';"],
+  ['src/operator/operator.plugin.ts', "import type { FastifyInstance } from 'fastify';"],
 ];
 
 /** The import, then an export of its binding so that nothing is unused. */

@@ -13,6 +13,7 @@ import { keyLastUsed } from './0011-key-last-used.ts';
 import { authNotify } from './0012-auth-notify.ts';
 import { webhooks } from './0013-webhooks.ts';
 import { uploadDeadlines } from './0014-upload-deadlines.ts';
+import { operators } from './0015-operators.ts';
 import { deliveries } from './0016-deliveries.ts';
 
 /** Every migration in order; names are never changed once released. */
@@ -31,6 +32,7 @@ const ALL: Record<string, Migration> = {
   '0012-auth-notify': authNotify,
   '0013-webhooks': webhooks,
   '0014-upload-deadlines': uploadDeadlines,
+  '0015-operators': operators,
   '0016-deliveries': deliveries,
 };
 

@@ -40,6 +40,21 @@ export async function countAccounts(db: DbOrTx, companyId: string): Promise<numb
   return Number(row.n);
 }
 
+/** How many accounts each of these companies has (companies without any are left out). */
+export async function countAccountsOf(
+  db: DbOrTx,
+  companyIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (companyIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['company_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('company_id', 'in', companyIds)
+    .groupBy('company_id')
+    .execute();
+  return new Map(rows.map((r) => [r.company_id, Number(r.n)]));
+}
+
 export async function insertAccount(db: DbOrTx, row: AccountsTable): Promise<void> {
   await db.insertInto('accounts').values(row).execute();
 }

@@ -328,6 +328,15 @@ export function listCompanyAccounts(db: DbOrTx, companyId: string): Promise<Acco
   return repo.listAllAccounts(db, companyId);
 }
 
+/** How many accounts each of these companies has (0 for a company without any). */
+export async function countCompanyAccounts(
+  db: DbOrTx,
+  companyIds: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = await repo.countAccountsOf(db, [...new Set(companyIds)]);
+  return new Map(companyIds.map((id) => [id, counts.get(id) ?? 0]));
+}
+
 /** Replaces the account's schedule override; false when the company has no such account. */
 export function setAccountSchedule(
   db: DbOrTx,

@@ -35,6 +35,7 @@ export type { CreateAccountInput } from './accounts.schemas.ts';
 export {
   NO_ACTIVITY,
   activityOf,
+  countCompanyAccounts,
   createAccount,
   findTargetAccounts,
   getAccount,

@@ -1,4 +1,5 @@
 // The companies table: the tenant rows every other table hangs off.
+import { sql } from 'kysely';
 import { param, prepared } from '../../db/prepared.ts';
 import type { CompaniesTable, Db, DbOrTx } from '../../db/types.ts';
 import { noteAuthChange } from '../../db/auth-changes.ts';
@@ -18,8 +19,8 @@ export async function updateCompany(
     .set(patch)
     .where('id', '=', companyId)
     .executeTakeFirst();
-  // The plan is part of every verified key's principal.
-  if (patch.plan !== undefined) noteAuthChange(db);
+  // The plan and the suspension are part of every verified key's principal.
+  if (patch.plan !== undefined || patch.suspended_at !== undefined) noteAuthChange(db);
   return Number(res.numUpdatedRows) > 0;
 }
 
@@ -49,4 +50,33 @@ export async function lockCompany(
 
 export async function listCompanies(db: DbOrTx): Promise<CompaniesTable[]> {
   return db.selectFrom('companies').selectAll().orderBy('created_at').execute();
+}
+
+/** The companies with these ids (those that exist). */
+export async function findCompanies(
+  db: DbOrTx,
+  companyIds: readonly string[],
+): Promise<CompaniesTable[]> {
+  if (companyIds.length === 0) return [];
+  return db.selectFrom('companies').selectAll().where('id', 'in', companyIds).execute();
+}
+
+/**
+ * A page of companies, newest first, after the (created_at, id) of the last one seen;
+ * `nameContains` keeps those whose name holds the text, whatever its case.
+ */
+export async function pageCompanies(
+  db: DbOrTx,
+  opts: { before?: [string, string]; limit: number; nameContains?: string },
+): Promise<CompaniesTable[]> {
+  let q = db.selectFrom('companies').selectAll();
+  const before = opts.before;
+  if (before) {
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before[0], before[1])));
+  }
+  if (opts.nameContains) {
+    const pattern = `%${opts.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
 }

@@ -21,6 +21,8 @@ export interface KeyWithPlan {
   scopes: string;
   revoked_at: string | null;
   plan: string;
+  /** The company's suspension: a suspended company's keys are refused. */
+  suspended_at: string | null;
 }
 
 export async function insertKey(db: DbOrTx, row: KeyRow): Promise<void> {
@@ -39,11 +41,12 @@ const byPrefix = prepared((db) =>
       'api_keys.scopes',
       'api_keys.revoked_at',
       'companies.plan',
+      'companies.suspended_at',
     ])
     .where('api_keys.prefix', '=', param('prefix')),
 );
 
-/** The key with this visible prefix and its company's plan, for authentication. */
+/** The key with this visible prefix and its company's plan and suspension, for authentication. */
 export async function findKeyByPrefix(
   db: DbOrTx,
   prefix: string,

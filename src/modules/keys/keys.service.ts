@@ -170,6 +170,7 @@ export async function verifyKey(db: Db, secret: string): Promise<Principal | nul
     companyId: row.company_id,
     scopes: new Set(row.scopes.split(',')),
     plan: row.plan,
+    suspended: row.suspended_at !== null,
   };
   if (Object.isFrozen(row) || version !== null) {
     if (verified.size >= MAX_VERIFIED) verified.clear();

@@ -7,6 +7,7 @@ export {
   consumePostQuota,
   consumeVideoQuota,
   planOf,
+  postsCreatedToday,
   readUsageDetail,
   videosUploaded,
 } from './usage.service.ts';

@@ -141,3 +141,21 @@ export async function readCounters(
   for (const r of rows) out.set(`${r.metric}@${r.period}`, Number(r.count));
   return out;
 }
+
+/** One counter (metric and period) of each of these companies that has it. */
+export async function readCounterOf(
+  db: DbOrTx,
+  companyIds: readonly string[],
+  metric: string,
+  period: string,
+): Promise<Map<string, number>> {
+  if (companyIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('usage_counters')
+    .select(['company_id', 'count'])
+    .where('company_id', 'in', companyIds)
+    .where('metric', '=', metric)
+    .where('period', '=', period)
+    .execute();
+  return new Map(rows.map((r) => [r.company_id, Number(r.count)]));
+}

@@ -176,6 +176,19 @@ export async function readUsage(
   };
 }
 
+/**
+ * Posts created today (UTC) by each of these companies, counted as `GET /v2/usage` counts
+ * its `postsCreatedToday` (one per queue item created); 0 for a company without any.
+ */
+export async function postsCreatedToday(
+  db: DbOrTx,
+  companyIds: readonly string[],
+  now: Date,
+): Promise<Map<string, number>> {
+  const counts = await repo.readCounterOf(db, [...new Set(companyIds)], 'posts', utcDay(now));
+  return new Map(companyIds.map((id) => [id, counts.get(id) ?? 0]));
+}
+
 /** Videos the company has uploaded, all time: what its plan's video quota counts. */
 export async function videosUploaded(db: DbOrTx, companyId: string): Promise<number> {
   const counters = await repo.readCounters(db, companyId, [{ metric: 'videos', period: 'all' }]);

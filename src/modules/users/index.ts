@@ -3,6 +3,8 @@
 export {
   MAX_FAILURES_PER_ADDRESS,
   SignInRefused,
+  UserError,
+  clearSignInAttempts,
   createUser,
   disableUser,
   findUserByEmail,
@@ -15,4 +17,13 @@ export {
   signIn,
   signOut,
 } from './users.service.ts';
-export type { SessionUser, UserInfo } from './users.service.ts';
+export type { AttemptLimit, SessionUser, UserInfo } from './users.service.ts';
+export {
+  USER_LINK_MS,
+  UserLinkRefused,
+  acceptUserLink,
+  inviteUser,
+  userLinkInfo,
+  userWelcomeUrl,
+} from './user-links.service.ts';
+export type { IssuedUserLink, UserLinkInfo } from './user-links.service.ts';

@@ -28,6 +28,15 @@ export const MAX_FAILURES_PER_ADDRESS = 20;
 /** Verified against when the email is unknown, so both answers take as long. */
 let decoyHash: Promise<string> | null = null;
 
+/**
+ * A password hash no password is known to match (the hash of a random secret that is kept
+ * nowhere): the password of a user invited by a link until the link sets one.
+ */
+export function unusablePasswordHash(): Promise<string> {
+  decoyHash ??= hash(randomToken(12));
+  return decoyHash;
+}
+
 export class UserError extends OperatorError {}
 
 export interface UserInfo {
@@ -40,7 +49,7 @@ export interface UserInfo {
   lastSignInAt: string | null;
 }
 
-function info(row: UsersTable): UserInfo {
+export function info(row: UsersTable): UserInfo {
   return {
     userId: row.id,
     companyId: row.company_id,
@@ -56,7 +65,7 @@ export function isRole(value: string): value is UserRole {
   return (ROLES as readonly string[]).includes(value);
 }
 
-function normalEmail(email: string): string {
+export function normalEmail(email: string): string {
   const e = email.trim().toLowerCase();
   if (e.length < 3 || e.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(e)) {
     throw new UserError(`"${email}" is not an email address`);
@@ -69,16 +78,17 @@ function newPassword(): string {
   return randomToken(15).slice(0, 20);
 }
 
-function userExists(email: string): UserError {
+export function userExists(email: string): UserError {
   return new UserError(`user ${email} already exists`);
 }
 
 /** Records what was done to a user, in the user's company, inside the change's transaction. */
-function recordUserActivity(
+export function recordUserActivity(
   tx: DbOrTx,
   row: UsersTable,
   actor: Actor,
-  action: 'user.created' | 'user.disabled' | 'user.password_reset',
+  action:
+    'user.created' | 'user.invited' | 'user.disabled' | 'user.password_reset' | 'user.password_set',
   at: string,
 ): Promise<void> {
   return recordActivity(
@@ -191,14 +201,23 @@ export async function resetPassword(
 
 // ---- Sign-in and sessions -------------------------------------------------------------
 
-/** Why a sign-in was refused; the message never tells whether the account exists. */
+/**
+ * Why a sign-in was refused; the message never tells whether the account exists. Only the
+ * right password of an enabled user learns that its company is suspended (`suspended`).
+ */
 export class SignInRefused extends Error {
   constructor(
-    readonly reason: 'invalid' | 'limited',
+    readonly reason: 'invalid' | 'limited' | 'suspended',
     /** Seconds until a limited sign-in may be tried again. */
     readonly retryAfter = 0,
   ) {
-    super(reason === 'limited' ? 'too many failed sign-ins' : 'wrong email or password');
+    super(
+      reason === 'limited'
+        ? 'too many failed sign-ins'
+        : reason === 'suspended'
+          ? "the user's company is suspended"
+          : 'wrong email or password',
+    );
   }
 }
 
@@ -211,6 +230,11 @@ export interface SessionUser {
   role: UserRole;
   csrfToken: string;
   expiresAt: string;
+  /**
+   * The user's company is suspended by an operator: the session stays, but opens nothing
+   * until the company is resumed.
+   */
+  companySuspended: boolean;
 }
 
 function sessionId(token: string): string {
@@ -258,6 +282,11 @@ export async function reserveSignInAttempt(
   return 0;
 }
 
+/** Forgets every attempt counted under `key` (an account's sign-in succeeded). */
+export async function clearSignInAttempts(db: Db, key: string): Promise<void> {
+  await attempts.clearAttempts(db, key);
+}
+
 /** Gives back attempts reserved by `reserveSignInAttempt` (the sign-in succeeded). */
 export async function releaseSignInAttempts(db: Db, keys: readonly string[]): Promise<void> {
   for (const key of keys) await attempts.releaseAttempt(db, key);
@@ -282,14 +311,26 @@ export async function signIn(
   ]);
   if (wait > 0) throw new SignInRefused('limited', wait);
   const user = email.length <= 254 ? await repo.findByEmail(db, email) : undefined;
-  decoyHash ??= hash(randomToken(12));
-  const passwordHash = user?.password_hash ?? (await decoyHash);
+  const passwordHash = user?.password_hash ?? (await unusablePasswordHash());
   const ok = input.password.length <= 1024 && (await verify(passwordHash, input.password));
   // A refused attempt keeps its reservations: they are its count as a failure.
   if (!user || !ok || user.disabled_at !== null) throw new SignInRefused('invalid');
   // A success wipes the account's failures and gives back the address's reservation.
   await attempts.clearAttempts(db, keys.account);
   await releaseSignInAttempts(db, [keys.address]);
+  // The right password: the user may learn that its company is suspended, and nothing more.
+  if ((await getCompanyRow(db, user.company_id))?.suspended_at != null) {
+    throw new SignInRefused('suspended');
+  }
+  return openSession(db, now, user);
+}
+
+/** Opens a session of the user: its cookie secret and the session. */
+export async function openSession(
+  db: Db,
+  now: Date,
+  user: UsersTable,
+): Promise<{ token: string; session: SessionUser }> {
   const token = randomToken(32);
   const at = now.toISOString();
   const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
@@ -318,6 +359,7 @@ export async function signIn(
       role: user.role,
       csrfToken: row.csrf_token,
       expiresAt,
+      companySuspended: false,
     },
   };
 }
@@ -344,6 +386,7 @@ export async function resolveSession(
     (r) => r.disabled_at !== null,
   );
   if (!row) return null;
+  const company = await getCompanyRow(db, row.user_company_id);
   return {
     sessionId: id,
     userId: row.user_id,
@@ -352,6 +395,7 @@ export async function resolveSession(
     role: row.role,
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
+    companySuspended: company?.suspended_at != null,
   };
 }
 

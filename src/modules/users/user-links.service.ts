@@ -1,0 +1,194 @@
+// One-time sign-in links of company users: an operator invites a company's first admin
+// with one, and the person sets a password through it on the dashboard's welcome page.
+// Only the digest of the link's token is stored; a link is valid 24 hours and used once,
+// and a newer link of the same user ends the older ones.
+import { hash } from '@node-rs/argon2';
+import type { Db, DbOrTx, UsersTable } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { newId, randomToken } from '../../lib/ids.ts';
+import { passwordProblem } from '../../lib/password-rules.ts';
+import type { Actor } from '../activity/index.ts';
+import { getCompanyRow } from '../companies/index.ts';
+import * as links from './user-links.repository.ts';
+import * as repo from './users.repository.ts';
+import {
+  ROLES,
+  UserError,
+  info,
+  isRole,
+  normalEmail,
+  openSession,
+  recordUserActivity,
+  unusablePasswordHash,
+  userExists,
+  type SessionUser,
+  type UserInfo,
+} from './users.service.ts';
+
+/** How long a sign-in link stays valid. */
+export const USER_LINK_MS = 24 * 60 * 60 * 1000;
+/** Where on the service a user's sign-in link leads (the dashboard's welcome page). */
+export const USER_WELCOME_PATH = '/dashboard/welcome';
+
+/** The address of a user's sign-in link. */
+export function userWelcomeUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}${USER_WELCOME_PATH}?token=${encodeURIComponent(token)}`;
+}
+
+function linkId(token: string): string {
+  return sha256(`user-link\n${token}`).toString('hex');
+}
+
+/** A sign-in link just made: its token (shown once) and when it stops working. */
+export interface IssuedUserLink {
+  token: string;
+  expiresAt: string;
+}
+
+async function issueLink(tx: DbOrTx, user: UsersTable, now: Date): Promise<IssuedUserLink> {
+  const token = randomToken(32);
+  const at = now.toISOString();
+  const expiresAt = new Date(now.getTime() + USER_LINK_MS).toISOString();
+  await links.expireLinksOfUser(tx, user.id, at);
+  await links.insertLink(tx, {
+    id: linkId(token),
+    user_id: user.id,
+    company_id: user.company_id,
+    created_at: at,
+    expires_at: expiresAt,
+    used_at: null,
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * A new user of the company who signs in first through a one-time link (returned once):
+ * it has no password until the link sets one. Records `user.invited` in the company's
+ * activity log. Its writes belong together: run it inside a transaction.
+ */
+export async function inviteUser(
+  db: DbOrTx,
+  clock: Clock,
+  input: { companyId: string; email: string; role: string },
+  actor: Actor,
+): Promise<{ user: UserInfo; link: IssuedUserLink }> {
+  if (!isRole(input.role)) throw new UserError(`role must be one of ${ROLES.join(', ')}`);
+  const email = normalEmail(input.email);
+  if (!(await getCompanyRow(db, input.companyId))) {
+    throw new UserError(`company ${input.companyId} does not exist`);
+  }
+  if (await repo.findByEmail(db, email)) throw userExists(email);
+  const now = clock.now();
+  const at = now.toISOString();
+  const row: UsersTable = {
+    id: newId('usr', now.getTime()),
+    company_id: input.companyId,
+    email,
+    role: input.role,
+    password_hash: await unusablePasswordHash(),
+    created_at: at,
+    updated_at: at,
+    disabled_at: null,
+    last_sign_in_at: null,
+  };
+  await repo.insertUser(db, row);
+  const link = await issueLink(db, row, now);
+  await recordUserActivity(
+    db,
+    { ...row, email: `${email} (${row.role})` },
+    actor,
+    'user.invited',
+    at,
+  );
+  return { user: info(row), link };
+}
+
+/** What a live link names, for the welcome page; null for any link that does not work. */
+export interface UserLinkInfo {
+  userId: string;
+  companyId: string;
+  email: string;
+  role: string;
+  expiresAt: string;
+  /** The company is suspended: the link waits until it is resumed. */
+  companySuspended: boolean;
+}
+
+async function liveLink(db: DbOrTx, now: Date, token: string) {
+  if (token.length === 0 || token.length > 200) return null;
+  const link = await links.findLink(db, linkId(token));
+  if (!link || link.used_at !== null || Date.parse(link.expires_at) <= now.getTime()) return null;
+  const user = await repo.findUser(db, link.user_id);
+  if (!user || user.disabled_at !== null) return null;
+  const company = await getCompanyRow(db, user.company_id);
+  return { link, user, companySuspended: company?.suspended_at != null };
+}
+
+export async function userLinkInfo(
+  db: Db,
+  clock: Clock,
+  token: string,
+): Promise<UserLinkInfo | null> {
+  const live = await liveLink(db, clock.now(), token);
+  if (!live) return null;
+  return {
+    userId: live.user.id,
+    companyId: live.user.company_id,
+    email: live.user.email,
+    role: live.user.role,
+    expiresAt: live.link.expires_at,
+    companySuspended: live.companySuspended,
+  };
+}
+
+/** Why a link could not set a password: it does not work, the password, or a suspension. */
+export class UserLinkRefused extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'password' | 'suspended',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sets the user's password through its link, uses the link up and signs the user in:
+ * the session's cookie secret and the session. Records `user.password_set`.
+ */
+export async function acceptUserLink(
+  db: Db,
+  clock: Clock,
+  input: { token: string; password: string; confirmation: string },
+): Promise<{ token: string; session: SessionUser }> {
+  const now = clock.now();
+  const live = await liveLink(db, now, input.token);
+  if (!live) {
+    throw new UserLinkRefused('invalid', 'This link does not work any more.');
+  }
+  if (live.companySuspended) {
+    throw new UserLinkRefused(
+      'suspended',
+      'Your company’s access to Slotline is suspended. Contact the Slotline operator.',
+    );
+  }
+  const problem = passwordProblem(input.password, input.confirmation, live.user.email);
+  if (problem) throw new UserLinkRefused('password', problem);
+  const passwordHash = await hash(input.password);
+  const at = now.toISOString();
+  const used = await db.transaction().execute(async (tx) => {
+    if (!(await links.useLink(tx, live.link.id, at))) return false;
+    await repo.updateUser(tx, live.user.id, { password_hash: passwordHash, updated_at: at });
+    await recordUserActivity(
+      tx,
+      live.user,
+      { id: `user:${live.user.id}`, label: live.user.email },
+      'user.password_set',
+      at,
+    );
+    return true;
+  });
+  // Used by another request in the meantime.
+  if (!used) throw new UserLinkRefused('invalid', 'This link does not work any more.');
+  return openSession(db, now, { ...live.user, password_hash: passwordHash });
+}

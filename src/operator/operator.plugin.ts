@@ -1,0 +1,123 @@
+// The operator console: server-rendered pages at /operator for the service's own staff, an
+// encapsulated plugin with its own body parser (forms), templates, session cookie and
+// hook. Like the dashboard's, its routes are outside the API's bearer-key check and its
+// OpenAPI document; its hook admits them by an operator session that passed both factors
+// (or the sign-in step a route belongs to), checks CSRF on every state-changing request,
+// and every response carries the pages' security headers. It shares the dashboard's
+// stylesheet and script, served from the installed files, never a CDN.
+import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { readAsBrowsersSend } from '../http/page-forms.ts';
+import { pageHeaders } from '../http/page-headers.ts';
+import { checkCsrf, errorPageOf, redirect } from '../http/page-session.ts';
+import { validationError } from '../http/validation.ts';
+import { resolveOperatorSession } from '../modules/operators/index.ts';
+import { companyPages } from './companies.pages.ts';
+import { consolePage } from './layout.ts';
+import { logPages } from './log.pages.ts';
+import { OPERATOR_BASE, OPERATOR_COOKIE, cookieOptions } from './session.ts';
+import { signInPages } from './sign-in.pages.ts';
+import { welcomePages } from './welcome.pages.ts';
+
+// src/operator/ and dist/operator/ are both two levels below the package root, where the
+// templates and stylesheets stay (they are not compiled).
+const ROOT = new URL('../../', import.meta.url);
+const VIEWS = fileURLToPath(new URL('src/operator/views/', ROOT));
+const ASSETS = fileURLToPath(new URL('src/operator/assets/', ROOT));
+const DASHBOARD_ASSETS = fileURLToPath(new URL('src/dashboard/assets/', ROOT));
+
+/** Where a session at each step belongs. */
+const HOME = {
+  full: `${OPERATOR_BASE}/companies`,
+  password: `${OPERATOR_BASE}/sign-in/code`,
+  enrol: `${OPERATOR_BASE}/welcome/authenticator`,
+} as const;
+
+export function operatorPlugin(ctx: AppContext) {
+  return async function operator(app: FastifyInstance): Promise<void> {
+    const secure = ctx.config.publicUrl.startsWith('https:');
+    // Every route of this plugin (the assets' too, so this comes first) is outside the
+    // API's bearer-key check and its OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    const headers = pageHeaders(ctx);
+    app.addHook('onSend', async (_req, reply, payload) => {
+      reply.headers(headers);
+      return payload;
+    });
+    // Every page masks its CSRF token afresh, so compressed sizes tell nothing about it.
+    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+    await app.register(cookie);
+    await app.register(formbody, { bodyLimit: 64 * 1024 });
+    await app.register(view, {
+      engine: { eta: new Eta({ views: VIEWS, autoEscape: true }) },
+      root: VIEWS,
+      production: true,
+      defaultContext: { base: OPERATOR_BASE },
+    });
+    await app.register(fastifyStatic, {
+      root: [ASSETS, DASHBOARD_ASSETS],
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      allowedPath: (path) => /^\/(operator\.css|dashboard\.(css|js))$/.test(path),
+      maxAge: '1h',
+    });
+    app.decorateRequest('operatorSession', null);
+    app.setSchemaErrorFormatter(validationError);
+
+    app.addHook('preValidation', readAsBrowsersSend);
+    // Before validation: who asks, and whether the form is theirs (CSRF), is settled before
+    // what they sent, so a signed-out visitor is sent to sign in whatever the query.
+    app.addHook('preValidation', async (req, reply) => {
+      const needed = req.routeOptions.config.operatorStep ?? 'full';
+      if (needed === 'none' || req.is404 || req.url.startsWith(`${OPERATOR_BASE}/assets/`)) {
+        return;
+      }
+      const secret = req.cookies[OPERATOR_COOKIE] ?? '';
+      const session = await resolveOperatorSession(ctx.db, ctx.clock, secret);
+      if (!session) {
+        if (secret) reply.clearCookie(OPERATOR_COOKIE, cookieOptions(secure));
+        const back =
+          req.method === 'GET' && needed === 'full' ? `?next=${encodeURIComponent(req.url)}` : '';
+        return redirect(req, reply, `${OPERATOR_BASE}/sign-in${back}`);
+      }
+      // A browser half-way through signing in is sent to its step; one signed in fully
+      // has nothing left to do on the steps' pages.
+      if (needed !== 'any' && session.step !== needed) {
+        return redirect(req, reply, HOME[session.step]);
+      }
+      req.operatorSession = session;
+      if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, session);
+    });
+
+    app.setErrorHandler(async (err: FastifyError, req, reply) => {
+      const { status, message, internal } = errorPageOf(err, req.id);
+      if (internal) req.log.error({ err }, 'operator console request failed');
+      reply.code(status);
+      return consolePage(req, reply, 'error.eta', 'Error', { message, status });
+    });
+    app.setNotFoundHandler(async (req, reply) => {
+      reply.code(404);
+      return consolePage(req, reply, 'error.eta', 'Not found', {
+        message: 'There is no page at this address.',
+        status: 404,
+      });
+    });
+
+    app.get('/', async (req, reply) => redirect(req, reply, HOME.full));
+    await app.register(signInPages(ctx, secure));
+    await app.register(welcomePages(ctx, secure));
+    await app.register(companyPages(ctx));
+    await app.register(logPages(ctx));
+  };
+}

@@ -1,0 +1,184 @@
+// Signing in to the operator console, in two steps: email and password, then a code from
+// the authenticator app (or a recovery code); and signing out. Refusals keep the dashboard's
+// limits and answer 401, or 429 with Retry-After once the attempts of the window are used.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { setScopedFlash } from '../http/page-flash.ts';
+import { checkFormCookie, redirect } from '../http/page-session.ts';
+import { randomToken } from '../lib/ids.ts';
+import {
+  OperatorSignInRefused,
+  TOTP_PERIOD_SECONDS,
+  passSecondFactor,
+  signInOperator,
+  signOutOperator,
+} from '../modules/operators/index.ts';
+import { consolePage } from './layout.ts';
+import {
+  OPERATOR_BASE,
+  OPERATOR_COOKIE,
+  OPERATOR_FLASH,
+  OPERATOR_FORM_COOKIE,
+  cookieOptions,
+  maxAgeOf,
+  sessionOf,
+} from './session.ts';
+
+/** Where to go once signed in: any text, checked by `safeNext`. */
+const SignInQuery = Type.Object({ next: Type.Optional(Type.String()) });
+const SignInForm = Type.Object({
+  email: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  next: Type.Optional(Type.String()),
+});
+const CodeForm = Type.Object({
+  code: Type.Optional(Type.String()),
+  next: Type.Optional(Type.String()),
+});
+
+/** Only a console path may be where sign-in returns to (no open redirect). */
+function safeNext(next: string | undefined): string {
+  return next !== undefined && /^\/operator\/[^/\\]/.test(next) && !next.includes('//')
+    ? next
+    : `${OPERATOR_BASE}/companies`;
+}
+
+function limitedText(err: OperatorSignInRefused): string {
+  return `Too many failed attempts. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`;
+}
+
+export function signInPages(ctx: AppContext, secure: boolean) {
+  const cookie = (maxAge?: number) => cookieOptions(secure, maxAge);
+
+  function signInForm(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    next: string,
+    error: string | null,
+    email = '',
+  ) {
+    const csrf = randomToken(18);
+    reply.setCookie(OPERATOR_FORM_COOKIE, csrf, cookie(3600));
+    return consolePage(req, reply, 'sign-in.eta', 'Operator sign-in', {
+      csrf,
+      next,
+      error,
+      email,
+    });
+  }
+
+  function codeForm(req: FastifyRequest, reply: FastifyReply, next: string, error: string | null) {
+    return consolePage(req, reply, 'sign-in-code.eta', 'Two-factor sign-in', {
+      next,
+      error,
+      period: TOTP_PERIOD_SECONDS,
+    });
+  }
+
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const anonymous = { operatorStep: 'none' as const };
+
+    app.get(
+      '/sign-in',
+      { config: anonymous, schema: { querystring: SignInQuery } },
+      async (req, reply) => signInForm(req, reply, safeNext(req.query.next), null),
+    );
+
+    app.post(
+      '/sign-in',
+      {
+        config: anonymous,
+        schema: { body: SignInForm },
+        // The form's own token first, as every other form's is checked before its fields.
+        preValidation: async (req) => checkFormCookie(req, OPERATOR_FORM_COOKIE),
+      },
+      async (req, reply) => {
+        const email = req.body.email ?? '';
+        const next = safeNext(req.body.next);
+        try {
+          const { secret, session } = await signInOperator(ctx.db, ctx.clock, {
+            email,
+            password: req.body.password ?? '',
+            address: req.ip,
+          });
+          reply.clearCookie(OPERATOR_FORM_COOKIE, cookie());
+          reply.setCookie(
+            OPERATOR_COOKIE,
+            secret,
+            cookie(maxAgeOf(session.expiresAt, ctx.clock.now())),
+          );
+          return redirect(
+            req,
+            reply,
+            `${OPERATOR_BASE}/sign-in/code?next=${encodeURIComponent(next)}`,
+          );
+        } catch (err) {
+          if (!(err instanceof OperatorSignInRefused)) throw err;
+          const message =
+            err.reason === 'limited'
+              ? limitedText(err)
+              : err.reason === 'no_totp'
+                ? 'Two-factor sign-in was never set up for this account, so the password alone does not sign in. Ask another operator for a new sign-in link (slotline operator reset).'
+                : 'Wrong email or password.';
+          if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
+          reply.code(err.reason === 'limited' ? 429 : err.reason === 'no_totp' ? 403 : 401);
+          return signInForm(req, reply, next, message, email);
+        }
+      },
+    );
+
+    const codeStep = { config: { operatorStep: 'password' as const } };
+    app.get(
+      '/sign-in/code',
+      { ...codeStep, schema: { querystring: SignInQuery } },
+      async (req, reply) => codeForm(req, reply, safeNext(req.query.next), null),
+    );
+
+    app.post('/sign-in/code', { ...codeStep, schema: { body: CodeForm } }, async (req, reply) => {
+      const next = safeNext(req.body.next);
+      try {
+        const passed = await passSecondFactor(ctx.db, ctx.clock, ctx.sealer, sessionOf(req), {
+          code: req.body.code ?? '',
+          address: req.ip,
+        });
+        reply.setCookie(
+          OPERATOR_COOKIE,
+          passed.secret,
+          cookie(maxAgeOf(passed.session.expiresAt, ctx.clock.now())),
+        );
+        if (passed.recoveryCodeUsed) {
+          // The notice belongs to the new session (its token keys the notice's MAC).
+          req.operatorSession = passed.session;
+          setScopedFlash(
+            ctx,
+            req,
+            reply,
+            `You signed in with a recovery code; ${passed.recoveryCodesLeft} of them ${passed.recoveryCodesLeft === 1 ? 'is' : 'are'} left. Each works once.`,
+            OPERATOR_FLASH,
+          );
+        }
+        return redirect(req, reply, next);
+      } catch (err) {
+        if (!(err instanceof OperatorSignInRefused)) throw err;
+        const message =
+          err.reason === 'limited'
+            ? limitedText(err)
+            : err.reason === 'reused'
+              ? 'That code was used already. Wait for your app to show the next one.'
+              : 'That code is not right. Type the 6 digits your app shows now, or an unused recovery code.';
+        if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
+        reply.code(err.reason === 'limited' ? 429 : 401);
+        return codeForm(req, reply, next, message);
+      }
+    });
+
+    app.post('/sign-out', { config: { operatorStep: 'any' } }, async (req, reply) => {
+      await signOutOperator(ctx.db, sessionOf(req));
+      reply.clearCookie(OPERATOR_COOKIE, cookie());
+      return redirect(req, reply, `${OPERATOR_BASE}/sign-in`);
+    });
+  };
+}

@@ -1,0 +1,163 @@
+// The operator's one-time sign-in link: choose a password, then set up the authenticator
+// app (a QR code and the key to type), confirm it with a code, and keep the ten recovery
+// codes shown once. The link's token comes in the address and goes back in the form; only
+// its digest is stored. The steps after the password run in an `enrol` session.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { PageError, checkFormCookie, redirect } from '../http/page-session.ts';
+import { randomToken } from '../lib/ids.ts';
+import { MIN_PASSWORD } from '../lib/password-rules.ts';
+import {
+  OperatorLinkRefused,
+  OperatorSignInRefused,
+  RECOVERY_CODE_COUNT,
+  acceptOperatorLink,
+  confirmEnrolment,
+  enrolmentOf,
+  operatorLinkInfo,
+  type OperatorLinkInfo,
+} from '../modules/operators/index.ts';
+import { consolePage } from './layout.ts';
+import { qrSvg } from './qr.ts';
+import {
+  OPERATOR_BASE,
+  OPERATOR_COOKIE,
+  OPERATOR_FORM_COOKIE,
+  cookieOptions,
+  maxAgeOf,
+  sessionOf,
+} from './session.ts';
+
+const WelcomeQuery = Type.Object({ token: Type.Optional(Type.String()) });
+const WelcomeForm = Type.Object({
+  token: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  confirmation: Type.Optional(Type.String()),
+});
+const CodeForm = Type.Object({ code: Type.Optional(Type.String()) });
+
+export function welcomePages(ctx: AppContext, secure: boolean) {
+  const cookie = (maxAge?: number) => cookieOptions(secure, maxAge);
+
+  function passwordPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    link: OperatorLinkInfo | null,
+    error: string | null,
+  ) {
+    const csrf = randomToken(18);
+    reply.setCookie(OPERATOR_FORM_COOKIE, csrf, cookie(3600));
+    if (!link) reply.code(404);
+    return consolePage(req, reply, 'welcome.eta', 'Welcome to the operator console', {
+      csrf,
+      token,
+      link,
+      error,
+      minPassword: MIN_PASSWORD,
+    });
+  }
+
+  async function enrolPage(req: FastifyRequest, reply: FastifyReply, error: string | null) {
+    const enrolment = await enrolmentOf(ctx.db, ctx.sealer, sessionOf(req));
+    if (!enrolment) throw new PageError(404, 'There is no authenticator waiting to be set up.');
+    return consolePage(req, reply, 'enrol.eta', 'Set up two-factor sign-in', {
+      enrolment,
+      qr: await qrSvg(enrolment.uri, `QR code of the Slotline key for ${enrolment.email}`),
+      error,
+    });
+  }
+
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const anonymous = { operatorStep: 'none' as const };
+
+    app.get(
+      '/welcome',
+      { config: anonymous, schema: { querystring: WelcomeQuery } },
+      async (req, reply) => {
+        const token = req.query.token ?? '';
+        const link = await operatorLinkInfo(ctx.db, ctx.clock, token);
+        return passwordPage(req, reply, token, link, null);
+      },
+    );
+
+    app.post(
+      '/welcome',
+      {
+        config: anonymous,
+        schema: { body: WelcomeForm },
+        preValidation: async (req) => checkFormCookie(req, OPERATOR_FORM_COOKIE),
+      },
+      async (req, reply) => {
+        const token = req.body.token ?? '';
+        try {
+          const { secret, session } = await acceptOperatorLink(ctx.db, ctx.clock, ctx.sealer, {
+            token,
+            password: req.body.password ?? '',
+            confirmation: req.body.confirmation ?? '',
+          });
+          reply.clearCookie(OPERATOR_FORM_COOKIE, cookie());
+          reply.setCookie(
+            OPERATOR_COOKIE,
+            secret,
+            cookie(maxAgeOf(session.expiresAt, ctx.clock.now())),
+          );
+          return redirect(req, reply, `${OPERATOR_BASE}/welcome/authenticator`);
+        } catch (err) {
+          if (!(err instanceof OperatorLinkRefused)) throw err;
+          const link = await operatorLinkInfo(ctx.db, ctx.clock, token);
+          if (link) reply.code(400);
+          return passwordPage(
+            req,
+            reply,
+            token,
+            link,
+            err.reason === 'password' ? err.message : null,
+          );
+        }
+      },
+    );
+
+    const enrolStep = { config: { operatorStep: 'enrol' as const } };
+    app.get('/welcome/authenticator', enrolStep, async (req, reply) => enrolPage(req, reply, null));
+
+    app.post(
+      '/welcome/authenticator',
+      { ...enrolStep, schema: { body: CodeForm } },
+      async (req, reply) => {
+        try {
+          const done = await confirmEnrolment(ctx.db, ctx.clock, ctx.sealer, sessionOf(req), {
+            code: req.body.code ?? '',
+            address: req.ip,
+          });
+          reply.setCookie(
+            OPERATOR_COOKIE,
+            done.secret,
+            cookie(maxAgeOf(done.session.expiresAt, ctx.clock.now())),
+          );
+          req.operatorSession = done.session;
+          // The codes exist only in this response (they are stored as digests), so this
+          // page is the answer to the POST rather than a redirect; it is never cached.
+          return consolePage(req, reply, 'recovery-codes.eta', 'Your recovery codes', {
+            codes: done.recoveryCodes,
+            count: RECOVERY_CODE_COUNT,
+          });
+        } catch (err) {
+          if (!(err instanceof OperatorSignInRefused)) throw err;
+          const message =
+            err.reason === 'limited'
+              ? `Too many wrong codes. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`
+              : err.reason === 'reused'
+                ? 'That code was used already. Wait for your app to show the next one.'
+                : 'That code is not right. Type the 6 digits the app shows now for Slotline.';
+          if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
+          reply.code(err.reason === 'limited' ? 429 : 400);
+          return enrolPage(req, reply, message);
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,184 @@
+// The operator console in a real browser: an operator follows its sign-in link (password,
+// authenticator from the key on the page, recovery codes), creates a company, invites its
+// first admin and suspends it; the API refuses the company's key meanwhile. Every page on
+// the way is checked with axe-core (WCAG 2 A and AA rules) at desktop and phone width, and
+// no page scrolls sideways on the phone.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+import { client, seedCompany, type TestApp } from '../helpers/app.ts';
+import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { ADMIN_CLI, createOperator } from '../../src/modules/operators/index.ts';
+
+const missing = browserMissing();
+const STEP = 15_000;
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const PASSWORD = 'an operator passphrase for e2e';
+
+interface AxeResult {
+  violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+}
+
+/** axe-core's violations of the page, one line each. */
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate<AxeResult>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })",
+  );
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+const code = (t: TestApp, secret: string) =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: t.clock.now().getTime() });
+
+describe('operator console in a browser', { skip: missing ?? false, timeout: 240_000 }, () => {
+  const app = useBrowserApp();
+
+  /** Opens `path` at phone width in a context of the same cookies, and checks it there. */
+  async function onPhone(browser: Browser, page: Page, path: string, label: string) {
+    const phone = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      bypassCSP: true,
+      storageState: await page.context().storageState(),
+    });
+    const p = await phone.newPage();
+    p.setDefaultTimeout(STEP);
+    await p.goto(path);
+    const width = await p.evaluate<number>('document.documentElement.scrollWidth');
+    assert.ok(width <= 360, `${label} scrolls sideways on a phone (${width} px)`);
+    assert.deepEqual(await violations(p), [], `${label} at phone width`);
+    await phone.close();
+  }
+
+  test('sign-in link to suspension, every page accessible', async () => {
+    const { t, url, browser } = app();
+    const checked: string[] = [];
+    // The axe script is added by the test, so the pages' own policy is bypassed for it alone.
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP);
+    page.setDefaultNavigationTimeout(STEP);
+    const check = async (label: string, phone = true) => {
+      assert.deepEqual(await violations(page), [], label);
+      if (phone) await onPhone(browser, page, page.url(), label);
+      checked.push(label);
+    };
+
+    const { link } = await createOperator(
+      t.ctx.db,
+      t.ctx.clock,
+      { email: 'e2e.ops@slotline.example', name: 'Eve Ops' },
+      ADMIN_CLI,
+    );
+    await page.goto(`${url}/operator/welcome?token=${link.token}`);
+    await page.getByRole('heading', { name: 'Welcome to the operator console' }).waitFor();
+    await check('welcome');
+    await page.getByLabel('New password').fill('short');
+    await page.getByLabel('The same password again').fill('short');
+    // The browser's own check would stop a short password; the server's answer is checked.
+    await page.evaluate("document.querySelector('form').noValidate = true");
+    await page.getByRole('button', { name: 'Set password and continue' }).click();
+    await page.getByRole('alert').filter({ hasText: 'at least 12 characters' }).waitFor();
+    await check('welcome with an error', false);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('The same password again').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password and continue' }).click();
+    await page.waitForURL(`${url}/operator/welcome/authenticator`);
+    await page.getByRole('img', { name: /QR code of the Slotline key/ }).waitFor();
+    await check('authenticator set-up');
+    const key = (await page.getByLabel('Key to type instead of scanning').inputValue()).replace(
+      /\s/g,
+      '',
+    );
+    await page.getByLabel('Code from the app').fill(code(t, key));
+    await page.getByRole('button', { name: 'Confirm and finish' }).click();
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    const codes = (await page.getByLabel('Recovery codes').inputValue()).split('\n');
+    assert.equal(codes.length, 10);
+    await check('recovery codes', false);
+    await page.getByRole('link', { name: /continue to the console/ }).click();
+    await page.waitForURL(`${url}/operator/companies`);
+    await check('companies');
+
+    // A company with accounts, created through the API, next to one created here.
+    const existing = await seedCompany(t, { name: 'Existing Studio' });
+    await page.getByRole('link', { name: 'New company' }).click();
+    await page.waitForURL(`${url}/operator/companies/new`);
+    await check('new company');
+    await page.getByLabel('Name').fill('Browser Made Co');
+    await page.getByLabel('Plan', { exact: true }).selectOption('growth');
+    await page.getByLabel('May publish platformB feed posts').check();
+    await page.getByLabel('Default timezone (optional)').fill('Nowhere/Town');
+    await page.getByRole('button', { name: 'Create company' }).click();
+    await page.getByText('is not an IANA timezone').waitFor();
+    await check('new company with an error', false);
+    await page.getByLabel('Default timezone (optional)').fill('Europe/Lisbon');
+    await page.getByRole('button', { name: 'Create company' }).click();
+    await page.getByRole('heading', { name: /Browser Made Co/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Company “Browser Made Co” created.' })
+      .waitFor();
+    await check('company');
+
+    const form = page.getByRole('form', { name: 'Invite an admin' });
+    await form.getByLabel('Email').fill('first.admin@browser.example');
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await page
+      .getByRole('heading', { name: 'Invitation for first.admin@browser.example' })
+      .waitFor();
+    const invite = await page.getByLabel('Sign-in link').inputValue();
+    assert.match(invite, /\/dashboard\/welcome\?token=/);
+    await check('invitation link', false);
+
+    // Suspending the existing company: its key is refused until it is resumed.
+    const call = client(t, existing.key);
+    assert.equal((await call('GET', '/v2/accounts')).status, 200);
+    await page.goto(`${url}/operator/companies?q=Existing`);
+    await page.getByRole('link', { name: 'Existing Studio' }).click();
+    await page.getByRole('link', { name: 'Suspend Existing Studio…' }).click();
+    await page.getByRole('heading', { name: 'Suspend “Existing Studio”?' }).waitFor();
+    await check('suspend');
+    await page.getByLabel('Reason (optional, kept in the logs)').fill('Checked in the browser');
+    await page.getByRole('button', { name: 'Suspend company' }).click();
+    await page.getByRole('status').filter({ hasText: 'is suspended' }).waitFor();
+    await check('suspended company');
+    const refused = await call('GET', '/v2/accounts');
+    assert.equal(refused.status, 401);
+    assert.match(refused.body.error.hint, /Contact the Slotline operator/);
+    await page.getByRole('button', { name: 'Resume Existing Studio' }).click();
+    await page.getByRole('status').filter({ hasText: 'is resumed' }).waitFor();
+    assert.equal((await call('GET', '/v2/accounts')).status, 200);
+
+    await page
+      .getByRole('navigation', { name: 'Operator console' })
+      .getByRole('link', { name: 'Operator log' })
+      .click();
+    await page.waitForURL(`${url}/operator/log`);
+    await page.getByRole('cell', { name: 'Resumed “Existing Studio”.' }).waitFor();
+    await check('operator log');
+    await page.goto(`${url}/operator/companies/cmp_unknown`);
+    await check('not found', false);
+
+    // Signing out, then in again with both factors.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${url}/operator/sign-in`);
+    await check('sign-in');
+    await page.getByLabel('Email').fill('e2e.ops@slotline.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(/\/operator\/sign-in\/code/);
+    await check('code step');
+    t.clock.advance(30_000);
+    await page.getByLabel('Code').fill(code(t, key));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${url}/operator/companies`);
+    assert.equal(checked.length, 15);
+    await context.close();
+  });
+});
