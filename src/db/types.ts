@@ -319,6 +319,17 @@ export interface WorkerSessionsTable {
   expires_at: string;
 }
 
+/** A one-time sign-in link of the workers' app; the id is the digest of its token. */
+export interface WorkerSignInLinksTable {
+  id: string;
+  worker_id: string;
+  /** The worker's token when the link was made: rotating the token voids the link. */
+  token_prefix: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface SignInAttemptsTable {
   key: string;
   window_start: string;
@@ -521,6 +532,7 @@ export interface Database {
   sessions: SessionsTable;
   sign_in_attempts: SignInAttemptsTable;
   worker_sessions: WorkerSessionsTable;
+  worker_sign_in_links: WorkerSignInLinksTable;
   activity_log: ActivityLogTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

@@ -15,6 +15,7 @@ import { webhooks } from './0013-webhooks.ts';
 import { uploadDeadlines } from './0014-upload-deadlines.ts';
 import { operators } from './0015-operators.ts';
 import { deliveries } from './0016-deliveries.ts';
+import { workerLinks } from './0017-worker-links.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const ALL: Record<string, Migration> = {
   '0014-upload-deadlines': uploadDeadlines,
   '0015-operators': operators,
   '0016-deliveries': deliveries,
+  '0017-worker-links': workerLinks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,9 +12,13 @@ export {
 } from './tasks.service.ts';
 export { reportAccountStatus, workerAccountFacts } from './worker-accounts.service.ts';
 export {
+  WORKER_LINK_MS,
+  WORKER_LINK_PATH,
   WorkerSignInRefused,
+  createWorkerSignInLink,
   resolveWorkerSession,
   signInWorker,
+  signInWorkerByLink,
   signOutWorker,
 } from './worker-sessions.service.ts';
 export type { WorkerSession } from './worker-sessions.service.ts';

@@ -1,6 +1,11 @@
 // The worker_sessions table: one row per worker signed in on the workers' page, keyed by
 // the digest of its cookie.
-import type { DbOrTx, WorkerSessionsTable, WorkersTable } from '../../db/types.ts';
+import type {
+  DbOrTx,
+  WorkerSessionsTable,
+  WorkerSignInLinksTable,
+  WorkersTable,
+} from '../../db/types.ts';
 
 export async function insertSession(db: DbOrTx, row: WorkerSessionsTable): Promise<void> {
   await db.insertInto('worker_sessions').values(row).execute();
@@ -40,4 +45,45 @@ export async function deleteSessionsOfWorker(db: DbOrTx, workerId: string): Prom
 /** Drops sessions past their expiry. */
 export async function deleteExpired(db: DbOrTx, now: string): Promise<void> {
   await db.deleteFrom('worker_sessions').where('expires_at', '<=', now).execute();
+}
+
+export async function insertLink(db: DbOrTx, row: WorkerSignInLinksTable): Promise<void> {
+  await db.insertInto('worker_sign_in_links').values(row).execute();
+}
+
+/**
+ * Marks the link used if it is unused, unexpired and still of the worker's current token;
+ * returns its worker when it was (a link is used once, whoever races for it).
+ */
+export async function useLink(
+  db: DbOrTx,
+  id: string,
+  at: string,
+): Promise<{ worker_id: string; token_prefix: string } | undefined> {
+  return db
+    .updateTable('worker_sign_in_links')
+    .set({ used_at: at })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('workers')
+          .select('workers.id')
+          .whereRef('workers.id', '=', 'worker_sign_in_links.worker_id')
+          .whereRef('workers.token_prefix', '=', 'worker_sign_in_links.token_prefix')
+          .where('workers.revoked_at', 'is', null),
+      ),
+    )
+    .returning(['worker_id', 'token_prefix'])
+    .executeTakeFirst();
+}
+
+/** Drops links used or past their expiry. */
+export async function deleteSpentLinks(db: DbOrTx, at: string): Promise<void> {
+  await db
+    .deleteFrom('worker_sign_in_links')
+    .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', at)]))
+    .execute();
 }

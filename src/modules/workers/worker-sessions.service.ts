@@ -16,7 +16,8 @@ import {
   reserveSignInAttempt,
 } from '../users/index.ts';
 import * as sessions from './worker-sessions.repository.ts';
-import { verifyWorkerToken } from './workers.service.ts';
+import { findWorker } from './workers.repository.ts';
+import { WorkerError, verifyWorkerToken } from './workers.service.ts';
 
 /** A signed-in worker, as every request of the workers' page sees it. */
 export interface WorkerSession {
@@ -64,6 +65,17 @@ export async function signInWorker(
   // A refused attempt keeps its reservation: that is its count as a failure.
   if (!worker) throw new WorkerSignInRefused('invalid');
   await releaseSignInAttempts(db, [key]);
+  // verifyWorkerToken accepted it, so it has the slw_<prefix>_<secret> shape.
+  return openSession(db, clock, worker, token.split('_')[1] as string);
+}
+
+/** Opens a session of the worker, bound to its token of the moment (`prefix`). */
+async function openSession(
+  db: Db,
+  clock: Clock,
+  worker: WorkerPrincipal,
+  prefix: string,
+): Promise<{ secret: string; session: WorkerSession }> {
   const now = clock.now();
   const at = now.toISOString();
   const secret = randomToken(32);
@@ -71,8 +83,7 @@ export async function signInWorker(
   const row = {
     id: sessionId(secret),
     worker_id: worker.workerId,
-    // verifyWorkerToken accepted it, so it has the slw_<prefix>_<secret> shape.
-    token_prefix: token.split('_')[1] as string,
+    token_prefix: prefix,
     csrf_token: randomToken(24),
     created_at: at,
     last_seen_at: at,
@@ -85,6 +96,76 @@ export async function signInWorker(
     secret,
     session: { sessionId: row.id, worker, csrfToken: row.csrf_token, expiresAt },
   };
+}
+
+/** How long a worker's sign-in link stays usable. */
+export const WORKER_LINK_MS = 24 * 3_600_000;
+
+/** The path of the workers' app that a sign-in link opens (the token is its query). */
+export const WORKER_LINK_PATH = '/dashboard/worker/link';
+
+function linkId(token: string): string {
+  return sha256(`worker-link\n${token}`).toString('hex');
+}
+
+/**
+ * A one-time sign-in link for the worker's phone: its URL under `publicUrl` and when it
+ * expires. Only the digest of its token is stored; rotating or revoking the worker's token
+ * voids it. The worker's token itself stays what automations use.
+ */
+export async function createWorkerSignInLink(
+  db: Db,
+  clock: Clock,
+  workerId: string,
+  publicUrl: string,
+): Promise<{ url: string; expiresAt: string }> {
+  const worker = await findWorker(db, workerId);
+  if (!worker || worker.revoked_at !== null) {
+    throw new WorkerError(`no active worker ${workerId}`);
+  }
+  const now = clock.now();
+  const token = randomToken(32);
+  const expiresAt = new Date(now.getTime() + WORKER_LINK_MS).toISOString();
+  await sessions.deleteSpentLinks(db, now.toISOString());
+  await sessions.insertLink(db, {
+    id: linkId(token),
+    worker_id: workerId,
+    token_prefix: worker.token_prefix,
+    created_at: now.toISOString(),
+    expires_at: expiresAt,
+    used_at: null,
+  });
+  return { url: `${publicUrl}${WORKER_LINK_PATH}?token=${encodeURIComponent(token)}`, expiresAt };
+}
+
+/**
+ * Signs a phone in with a link's token: used once, before it expires, while the worker's
+ * token is the one it was made under. Failures count against the address like a wrong
+ * worker token.
+ */
+export async function signInWorkerByLink(
+  db: Db,
+  clock: Clock,
+  input: { token: string; address: string },
+): Promise<{ secret: string; session: WorkerSession }> {
+  const key = addressKey(input.address);
+  const wait = await reserveSignInAttempt(db, clock, [{ key, max: MAX_FAILURES_PER_ADDRESS }]);
+  if (wait > 0) throw new WorkerSignInRefused('limited', wait);
+  const token = input.token.trim();
+  const at = clock.now().toISOString();
+  const used =
+    token.length > 0 && token.length <= 200
+      ? await sessions.useLink(db, linkId(token), at)
+      : undefined;
+  const worker = used ? await findWorker(db, used.worker_id) : undefined;
+  if (!used || !worker) throw new WorkerSignInRefused('invalid');
+  await releaseSignInAttempts(db, [key]);
+  return openSession(
+    db,
+    clock,
+    { workerId: worker.id, name: worker.name, timezone: worker.timezone },
+    used.token_prefix,
+  );
 }
 
 /**
