@@ -156,13 +156,15 @@ export async function releasedBetween(
 }
 
 /**
- * Every `queued` item of the accounts in the given statuses (those that receive releases):
- * the dispatcher's input. Items of other accounts stay queued and are not even read.
+ * Every `queued` item of the accounts in the given statuses (those that receive releases)
+ * of companies not suspended (whose posts wait, untouched, until they are resumed): the
+ * dispatcher's input. Items of other accounts stay queued and are not even read.
  */
 export async function queuedOfAccountsIn(db: DbOrTx, accountStatuses: readonly string[]) {
   return db
     .selectFrom('queue_items')
     .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .innerJoin('companies', 'companies.id', 'queue_items.company_id')
     .select([
       'queue_items.id',
       'queue_items.account_id',
@@ -175,6 +177,7 @@ export async function queuedOfAccountsIn(db: DbOrTx, accountStatuses: readonly s
     ])
     .where('queue_items.status', '=', 'queued')
     .where('accounts.status', 'in', [...accountStatuses])
+    .where('companies.suspended_at', 'is', null)
     .execute();
 }
 
