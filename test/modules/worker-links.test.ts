@@ -39,7 +39,7 @@ describeEachDialect('worker sign-in links', (get) => {
     assert.ok(stored.every((r) => !link.url.includes(r.id)));
 
     const late = await createWorkerSignInLink(db, clock, worker.workerId, t.config.publicUrl);
-    clock.advance(24 * 3_600_000);
+    t.clock.advance(24 * 3_600_000);
     await assert.rejects(signIn(late.url), WorkerSignInRefused, 'expired');
 
     const beforeRotation = await createWorkerSignInLink(
