@@ -8,6 +8,7 @@ import { DIALECTS } from './helpers/databases.ts';
 import { useCli } from './helpers/cli.ts';
 import { filesUnder, rowsLeft } from './helpers/rows-left.ts';
 import { signIn } from '../src/modules/users/users.service.ts';
+import { operatorLinkInfo } from '../src/modules/operators/index.ts';
 
 for (const dialect of DIALECTS) {
   describe(`slotline CLI [${dialect}]`, () => {
@@ -146,6 +147,12 @@ for (const dialect of DIALECTS) {
         }),
       );
       assert.equal(session.companyId, r.companyId);
+      // An operator whose one-time link opens the console's first step.
+      assert.equal(r.operator.email, 'operator@slotline.local');
+      const token = new URL(r.operator.signInUrl).searchParams.get('token') as string;
+      assert.match(r.operator.signInUrl, /\/operator\/welcome\?token=/);
+      const link = await withDb((ctx) => operatorLinkInfo(ctx.db, ctx.clock, token));
+      assert.equal(link?.email, 'operator@slotline.local');
       const rows = await withDb((ctx) =>
         ctx.db
           .selectFrom('accounts')
@@ -182,6 +189,11 @@ for (const dialect of DIALECTS) {
       assert.ok(signInLine, text);
       assert.notEqual(signInLine[1], r.user.password);
       assert.equal(signInLine[2], r.companyId);
+      // The demo operator starts over with a new link; the earlier one no longer works.
+      const operatorLine = /operator console: open (\S+) \(once, within 24 hours\)/.exec(text);
+      assert.ok(operatorLine, text);
+      assert.notEqual(operatorLine[1], r.operator.signInUrl);
+      assert.equal(await withDb((ctx) => operatorLinkInfo(ctx.db, ctx.clock, token)), null);
     });
   });
 

@@ -52,6 +52,8 @@ export function registerSeed(program: Command): void {
               (r.user.companyId !== r.companyId
                 ? ` (a new password; that user belongs to the demo company ${r.user.companyId}, seeded earlier)`
                 : ''),
+            `operator console: open ${r.operator.signInUrl} (once, within 24 hours) to set the ` +
+              `password and two-factor sign-in of ${r.operator.email}`,
           ].join('\n'),
         );
       }),

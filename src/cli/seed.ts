@@ -5,6 +5,13 @@
 // the demo user's password: the user is made once, in the first demo company, since an
 // email signs in to one company only, and every later run gives it a new password.
 // A run that fails part-way removes everything it made before it reports the failure.
+import {
+  ADMIN_CLI,
+  createOperator,
+  listOperators,
+  operatorWelcomeUrl,
+  resetOperator,
+} from '../modules/operators/index.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,6 +124,8 @@ const DEMO_TIMEZONES = [
 ];
 /** The dashboard user of the demo, an admin. */
 export const DEMO_EMAIL = 'demo@slotline.local';
+/** The operator of the demo, for the console. */
+export const DEMO_OPERATOR_EMAIL = 'operator@slotline.local';
 
 /** Posts are queued before the first window starts, with room for a slow seed. */
 const LEAD_MS = 5 * MINUTE_MS;
@@ -211,11 +220,19 @@ export interface SeedUser {
   signInUrl: string;
 }
 
+/** The demo operator: its one-time sign-in link to the console, new on every seed. */
+export interface SeedOperator {
+  email: string;
+  signInUrl: string;
+  expiresAt: string;
+}
+
 export interface SeedResult {
   companyId: string;
   apiKey: string;
   /** The dashboard's demo admin, with its (new) password. */
   user: SeedUser;
+  operator: SeedOperator;
   accountIds: string[];
   accounts: SeedAccount[];
   /** The simulated worker operating every demo account; its token is not kept. */
@@ -241,6 +258,24 @@ async function demoUser(ctx: AppContext, companyId: string): Promise<SeedUser> {
     companyId: user.companyId,
     password,
     signInUrl: `${ctx.config.publicUrl}/dashboard/`,
+  };
+}
+
+/** The operator of the demo, made once; later seeds start it over with a new link. */
+async function demoOperator(ctx: AppContext): Promise<SeedOperator> {
+  const existing = (await listOperators(ctx.db)).find((o) => o.email === DEMO_OPERATOR_EMAIL);
+  const { link } = existing
+    ? await resetOperator(ctx.db, ctx.clock, DEMO_OPERATOR_EMAIL, ADMIN_CLI)
+    : await createOperator(
+        ctx.db,
+        ctx.clock,
+        { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator' },
+        ADMIN_CLI,
+      );
+  return {
+    email: DEMO_OPERATOR_EMAIL,
+    signInUrl: operatorWelcomeUrl(ctx.config.publicUrl, link.token),
+    expiresAt: link.expiresAt,
   };
 }
 
@@ -428,12 +463,15 @@ async function seedInto(ctx: AppContext, timezone: string, made: Made): Promise<
     });
   }
 
-  // Last, since nothing could undo an existing demo user's new password.
+  // Last, since nothing could undo an existing demo user's new password, nor the demo
+  // operator's new start.
   const user = await demoUser(ctx, company.companyId);
+  const operator = await demoOperator(ctx);
   return {
     companyId: company.companyId,
     apiKey: key.secret,
     user,
+    operator,
     accountIds,
     accounts,
     worker: {
