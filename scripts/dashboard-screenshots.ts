@@ -14,6 +14,8 @@ import { approve } from '../src/modules/items/items.service.ts';
 import { reportWorkerStatus } from '../src/modules/accounts/accounts.state.ts';
 import { createWorker, assignAccounts } from '../src/modules/workers/workers.service.ts';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
+import { dispatchPass } from '../src/dispatch/loop.ts';
+import { simulatePass } from '../src/simulator/simulator.ts';
 
 const OUT = 'docs/dashboard';
 const VIEWPORTS = {
@@ -53,6 +55,19 @@ try {
     events: ['post.item.posted', 'post.item.failed', 'account.status_changed'],
     description: 'Order system',
   });
+  // A working day of the demo: the dispatcher releases at each window of the next ten hours
+  // and the simulated worker posts what it released, so the delivery pages have records.
+  const start = ctx.clock.now().getTime();
+  for (let m = 0; m <= 600; m += 5) {
+    await dispatchPass(ctx, new Date(start + m * 60_000));
+    await simulatePass(ctx, new Date(start + m * 60_000 + 60_000));
+  }
+  const delivered = await ctx.db
+    .selectFrom('queue_items')
+    .select('post_id')
+    .where('company_id', '=', demo.companyId)
+    .where('status', '=', 'posted')
+    .executeTakeFirst();
   await app.listen({ port, host: '127.0.0.1' });
   await mkdir(OUT, { recursive: true });
 
@@ -77,9 +92,11 @@ try {
     ['webhook', `/dashboard/webhooks/${hook.webhookId}`],
     ['workspace', '/dashboard/workspace'],
     ['usage', '/dashboard/usage'],
+    ['delivery', '/dashboard/delivery'],
     ['activity', '/dashboard/activity'],
   ];
   if (firstPost) pages.splice(3, 0, ['post', `/dashboard/posts/${firstPost.postId}`]);
+  if (delivered) pages.splice(4, 0, ['post-delivered', `/dashboard/posts/${delivered.post_id}`]);
   for (const [name, path] of pages) {
     const res = await page.goto(`${url}${path}`);
     if (!res || res.status() !== 200) {

@@ -41,6 +41,7 @@ import {
 import { signInPages } from './sign-in.pages.ts';
 import { workerPages } from './worker.pages.ts';
 import { tagPages } from './tags.pages.ts';
+import { deliveryPages } from './delivery.pages.ts';
 import { usagePages } from './usage.pages.ts';
 import { webhookPages } from './webhooks.pages.ts';
 import { welcomePages } from './welcome.pages.ts';
@@ -146,6 +147,7 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(keyPages(ctx));
     await app.register(webhookPages(ctx));
     await app.register(usagePages(ctx));
+    await app.register(deliveryPages(ctx));
     await app.register(workspacePages(ctx));
   };
 }

@@ -10,6 +10,7 @@ import { listAccounts } from '../modules/accounts/index.ts';
 import { getPostAnalytics } from '../modules/analytics/index.ts';
 import { POST_STATUSES } from '../modules/items/index.ts';
 import {
+  postDeliveries,
   readPost,
   listPosts,
   ListPostsQuery,
@@ -136,9 +137,10 @@ export function postPages(ctx: AppContext) {
         }
         throw err;
       }
-      const [slots, analytics] = await Promise.all([
+      const [slots, analytics, delivery] = await Promise.all([
         plannedSlotsOfPost(ctx, user.companyId, postId),
         historyOf(ctx, user.companyId, postId),
+        postDeliveries(ctx, user.companyId, postId),
       ]);
       const rows = chartRows(analytics.history);
       return page(req, reply, 'post.eta', `Post ${post.postId}`, {
@@ -151,6 +153,9 @@ export function postPages(ctx: AppContext) {
         rows,
         chart: chartSvg(rows, 'chart-title'),
         truncated: analytics.truncated,
+        // The delivery record of each account the post was released to.
+        deliveries: delivery.deliveries.filter((d) => d.releasedAt !== null),
+        graceMinutes: Math.round(ctx.config.deliveryGraceMs / 60_000),
       });
     });
   };

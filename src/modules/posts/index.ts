@@ -3,6 +3,8 @@
 export { carouselScheduler, carouselThumbnailKey, slideKey } from './carousel-render.jobs.ts';
 export { createPost, readPost } from './post-create.service.ts';
 export { listPosts } from './posts-list.service.ts';
+export { postDeliveries } from './post-deliveries.service.ts';
+export type { DeliveryOut } from './post-deliveries.schemas.ts';
 export { postExists } from './posts-lookup.service.ts';
 export { reviewMedia } from './review-media.service.ts';
 export { postSchemas, postsRoutes } from './posts.routes.ts';
