@@ -16,6 +16,7 @@ import { uploadDeadlines } from './0014-upload-deadlines.ts';
 import { operators } from './0015-operators.ts';
 import { deliveries } from './0016-deliveries.ts';
 import { workerLinks } from './0017-worker-links.ts';
+import { accountStatusIndex } from './0018-account-status-index.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const ALL: Record<string, Migration> = {
   '0015-operators': operators,
   '0016-deliveries': deliveries,
   '0017-worker-links': workerLinks,
+  '0018-account-status-index': accountStatusIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
