@@ -704,6 +704,22 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'POST /operator/companies/:companyId/resume': 'full',
   'POST /operator/companies/:companyId/invite': 'full',
   'GET /operator/log': 'full',
+  'GET /operator/workers': 'full',
+  'POST /operator/workers': 'full',
+  'GET /operator/workers/:workerId': 'full',
+  'POST /operator/workers/:workerId/settings': 'full',
+  'POST /operator/workers/:workerId/link': 'full',
+  'GET /operator/workers/:workerId/rotate': 'full',
+  'POST /operator/workers/:workerId/rotate': 'full',
+  'GET /operator/workers/:workerId/revoke': 'full',
+  'POST /operator/workers/:workerId/revoke': 'full',
+  'POST /operator/workers/:workerId/assign': 'full',
+  'POST /operator/workers/:workerId/unassign': 'full',
+  'GET /operator/setup': 'full',
+  'POST /operator/setup/:accountId/assign': 'full',
+  'GET /operator/board': 'full',
+  'GET /operator/board/accounts/:accountId': 'full',
+  'POST /operator/board/accounts/:accountId': 'full',
 };
 
 /** Every route of the app as `METHOD /path` (HEAD left out), read from Fastify's route tree. */
@@ -727,13 +743,19 @@ function routeList(t: TestApp): string[] {
 describeEachDialect('operator console security', (get) => {
   let routes: [method: 'GET' | 'POST', path: string, step: Step][] = [];
   let companyId = '';
+  let workerId = '';
+  let accountId = '';
   let userCookie = '';
   let apiKey = '';
   let full: Browser;
   let pending: Browser;
   let enrolling: Browser;
 
-  const url = (path: string) => path.replace(':companyId', companyId);
+  const url = (path: string) =>
+    path
+      .replace(':companyId', companyId)
+      .replace(':workerId', workerId)
+      .replace(':accountId', accountId);
   const snapshot = async (t: TestApp) =>
     JSON.stringify(
       await Promise.all(
@@ -746,6 +768,10 @@ describeEachDialect('operator console security', (get) => {
           'operator_links',
           'operator_recovery_codes',
           'sign_in_attempts',
+          'workers',
+          'worker_sign_in_links',
+          'worker_sessions',
+          'accounts',
         ].map((table) =>
           t.ctx.db
             .selectFrom(table as 'companies')
@@ -782,6 +808,10 @@ describeEachDialect('operator console security', (get) => {
     const co = await seedCompany(t, { name: 'Guarded Co' });
     companyId = co.companyId;
     apiKey = co.key;
+    accountId = (await client(t, co.key)('POST', '/v2/accounts', validAccount())).body.accountId;
+    workerId = (await createWorker(t.ctx.db, t.ctx.clock, { name: 'Guard', timezone: 'UTC' }))
+      .workerId;
+    await assignAccounts(t.ctx.db, t.ctx.clock, workerId, [accountId]);
     const user = await userIn(t, co.companyId, 'admin');
     const ub = browser(t, '203.0.113.50');
     assert.equal((await signIn(ub, user.email, user.password)).status, 303);

@@ -21,6 +21,7 @@ import {
   operatorSuspendCompany,
 } from '../modules/operators/index.ts';
 import { USER_LINK_MS, userWelcomeUrl } from '../modules/users/index.ts';
+import { TIMEZONES } from './fields.ts';
 import { consolePage } from './layout.ts';
 import { describeEntry } from './log-text.ts';
 import { OPERATOR_BASE, OPERATOR_FLASH, actorOf, sessionOf } from './session.ts';
@@ -58,9 +59,6 @@ interface NewCompanyFields {
   platformBFeedPosts: boolean;
   defaultTimezone: string;
 }
-
-/** Every IANA timezone the runtime knows, for the timezone field's suggestions. */
-const TIMEZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 function positionOf(before: string | undefined): [string, string] | undefined {
   const parts = before?.split('|') ?? [];

@@ -15,10 +15,34 @@ function isChange(value: unknown): value is CompanyChange {
   return typeof value === 'object' && value !== null && 'field' in value && 'to' in value;
 }
 
+/** The accounts an assignment entry lists: `@name (platform)`, with where each came from. */
+function accountsOf(value: unknown, withFrom: boolean): string {
+  const list = Array.isArray(value) ? value : [];
+  const names = list.map((a: unknown) => {
+    const r = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
+    const from = withFrom && text(r.from) ? ` (was ${text(r.from)}’s)` : '';
+    return `@${text(r.username)} (${text(r.platform)})${from}`;
+  });
+  return names.join(', ') || 'no account';
+}
+
+function workerChanges(value: unknown, accounts: unknown): string {
+  const changes = Array.isArray(value) ? value.filter(isChange) : [];
+  return changes
+    .map((c) =>
+      c.field === 'name'
+        ? `renamed “${String(c.from)}” → “${String(c.to)}”`
+        : `timezone ${String(c.from)} → ${String(c.to)} (its ${Number(accounts) || 0} account(s) follow)`,
+    )
+    .join('; ');
+}
+
 /** The entry as one sentence. */
 export function describeEntry(entry: OperatorLogEntry): string {
   const d = entry.details;
   const company = `“${text(d.name) || entry.companyName || 'a company'}”`;
+  const worker = `worker ${text(d.worker) || text(d.name)}`;
+  const of = entry.companyName ? ` of “${entry.companyName}”` : '';
   switch (entry.action) {
     case 'company.created':
       return `Created company ${company}: plan ${text(d.plan)}, platformB feed posts ${onOff(d.platformBFeedPosts)}, timezone ${text(d.defaultTimezone) || 'the default'}.`;
@@ -44,6 +68,27 @@ export function describeEntry(entry: OperatorLogEntry): string {
       return d.method === 'recovery_code'
         ? `Signed in with a recovery code (${String(d.recoveryCodesLeft)} left).`
         : 'Signed in.';
+    case 'worker.created':
+      return `Created ${worker} in ${text(d.timezone)}, with a token and a phone sign-in link.`;
+    case 'worker.updated':
+      return `Changed ${worker}: ${workerChanges(d.changes, d.accounts)}.`;
+    case 'worker.link_created':
+      return `Made a phone sign-in link for ${worker}.`;
+    case 'worker.token_rotated':
+      return d.reactivated === true
+        ? `Issued a new token to revoked ${worker}, making it active again.`
+        : `Issued a new token to ${worker}; its old token, phones and links stopped working.`;
+    case 'worker.revoked':
+      return `Revoked ${worker}.`;
+    case 'accounts.assigned':
+      return `Gave ${accountsOf(d.accounts, true)}${of} to ${worker} (${text(d.timezone)}).`;
+    case 'account.reassigned': {
+      const [moved] = Array.isArray(d.accounts) ? d.accounts : [];
+      const from = text((moved as Record<string, unknown> | undefined)?.from);
+      return `Moved ${accountsOf(d.accounts, false)}${of} from worker ${from} to ${worker} (${text(d.timezone)}).`;
+    }
+    case 'accounts.unassigned':
+      return `Took ${accountsOf(d.accounts, false)}${of} from ${worker}.`;
     default:
       return entry.action;
   }

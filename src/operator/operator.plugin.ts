@@ -4,7 +4,7 @@
 // OpenAPI document; its hook admits them by an operator session that passed both factors
 // (or the sign-in step a route belongs to), checks CSRF on every state-changing request,
 // and every response carries the pages' security headers. It shares the dashboard's
-// stylesheet and script, served from the installed files, never a CDN.
+// stylesheet and script, served from the installed files, never a CDN, beside its own.
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -20,11 +20,13 @@ import { checkCsrf, errorPageOf, redirect } from '../http/page-session.ts';
 import { validationError } from '../http/validation.ts';
 import { resolveOperatorSession } from '../modules/operators/index.ts';
 import { companyPages } from './companies.pages.ts';
+import { fulfilmentPages } from './fulfilment.pages.ts';
 import { consolePage } from './layout.ts';
 import { logPages } from './log.pages.ts';
 import { OPERATOR_BASE, OPERATOR_COOKIE, cookieOptions } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
 import { welcomePages } from './welcome.pages.ts';
+import { workerPages } from './workers.pages.ts';
 
 // src/operator/ and dist/operator/ are both two levels below the package root, where the
 // templates and stylesheets stay (they are not compiled).
@@ -69,7 +71,7 @@ export function operatorPlugin(ctx: AppContext) {
       prefix: '/assets/',
       decorateReply: false,
       index: false,
-      allowedPath: (path) => /^\/(operator\.css|dashboard\.(css|js))$/.test(path),
+      allowedPath: (path) => /^\/(operator\.(css|js)|dashboard\.(css|js))$/.test(path),
       maxAge: '1h',
     });
     app.decorateRequest('operatorSession', null);
@@ -118,6 +120,8 @@ export function operatorPlugin(ctx: AppContext) {
     await app.register(signInPages(ctx, secure));
     await app.register(welcomePages(ctx, secure));
     await app.register(companyPages(ctx));
+    await app.register(workerPages(ctx));
+    await app.register(fulfilmentPages(ctx));
     await app.register(logPages(ctx));
   };
 }

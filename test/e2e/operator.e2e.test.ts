@@ -1,8 +1,10 @@
 // The operator console in a real browser: an operator follows its sign-in link (password,
 // authenticator from the key on the page, recovery codes), creates a company, invites its
-// first admin and suspends it; the API refuses the company's key meanwhile. Every page on
-// the way is checked with axe-core (WCAG 2 A and AA rules) at desktop and phone width, and
-// no page scrolls sideways on the phone.
+// first admin and suspends it; the API refuses the company's key meanwhile. Then it creates
+// a worker (token, phone link and QR code), gives it the company's accounts with "Select
+// all", and works the setup queue and the fulfilment board, moving an account to another
+// worker. Every page on the way is checked with axe-core (WCAG 2 A and AA rules) at
+// desktop and phone width, and no page scrolls sideways on the phone.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -10,7 +12,10 @@ import type { Browser, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { makeAccounts, readyUpload } from '../helpers/posts.ts';
+import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { ADMIN_CLI, createOperator } from '../../src/modules/operators/index.ts';
+import { createWorker } from '../../src/modules/workers/index.ts';
 
 const missing = browserMissing();
 const STEP = 15_000;
@@ -68,6 +73,22 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
       if (phone) await onPhone(browser, page, page.url(), label);
       checked.push(label);
     };
+    // A page that answers a form (shown once, not at its address again): narrowed in place.
+    const checkInPlace = async (label: string) => {
+      assert.deepEqual(await violations(page), [], label);
+      const size = page.viewportSize();
+      await page.setViewportSize({ width: 360, height: 740 });
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      assert.ok(width <= 360, `${label} scrolls sideways on a phone (${width} px)`);
+      assert.deepEqual(await violations(page), [], `${label} at phone width`);
+      if (size) await page.setViewportSize(size);
+      checked.push(label);
+    };
+    const nav = (name: string) =>
+      page
+        .getByRole('navigation', { name: 'Operator console' })
+        .getByRole('link', { name })
+        .click();
 
     const { link } = await createOperator(
       t.ctx.db,
@@ -132,7 +153,7 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
     await page
       .getByRole('heading', { name: 'Invitation for first.admin@browser.example' })
       .waitFor();
-    const invite = await page.getByLabel('Sign-in link').inputValue();
+    const invite = await page.getByRole('textbox', { name: 'Sign-in link' }).inputValue();
     assert.match(invite, /\/dashboard\/welcome\?token=/);
     await check('invitation link', false);
 
@@ -162,6 +183,96 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
     await page.waitForURL(`${url}/operator/log`);
     await page.getByRole('cell', { name: 'Resumed “Existing Studio”.' }).waitFor();
     await check('operator log');
+
+    // Workers: none yet, then one made here, with its token and phone link shown once.
+    const accounts = await makeAccounts(call, 3);
+    const upload = await readyUpload(t, call, 'image.png');
+    await nav('Workers');
+    await page.waitForURL(`${url}/operator/workers`);
+    await page.getByText('There are no workers yet.').waitFor();
+    await check('workers, none yet');
+    await page.getByLabel('Name').fill('Phone Pat');
+    await page.getByLabel('Timezone').fill('UTC');
+    await page.getByRole('button', { name: 'Create worker' }).click();
+    await page.getByRole('heading', { name: 'Worker Phone Pat created' }).waitFor();
+    await page
+      .getByRole('img', { name: 'QR code of the phone sign-in link for Phone Pat' })
+      .waitFor();
+    const token = await page.getByLabel(/^Token/).inputValue();
+    assert.match(
+      await page.getByRole('textbox', { name: 'Sign-in link' }).inputValue(),
+      /\/dashboard\/worker\/link\?token=/,
+    );
+    await checkInPlace('new worker: token, phone link and QR code');
+    await page.getByRole('link', { name: /Done, to Phone Pat/ }).click();
+    await page
+      .getByRole('heading', { name: /Phone Pat/ })
+      .first()
+      .waitFor();
+    await check('worker');
+
+    // Giving it the company's accounts: "Select all" ticks every box.
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Existing Studio' });
+    await page.getByRole('button', { name: 'Show its accounts' }).click();
+    const selectAll = page.getByLabel('Select all 3');
+    await selectAll.waitFor();
+    await check('worker, accounts to give');
+    await selectAll.check();
+    const boxes = page.locator('#give-form input[name=account]');
+    assert.equal(await boxes.count(), 3);
+    for (let i = 0; i < 3; i++) assert.equal(await boxes.nth(i).isChecked(), true);
+    await page.getByRole('button', { name: 'Give the selected accounts to Phone Pat' }).click();
+    await page.getByRole('status').filter({ hasText: '3 accounts given to Phone Pat' }).waitFor();
+    await check('worker with accounts');
+
+    // Its automation sets one account up and loses another; a post goes out to the first.
+    const work = client(t, token);
+    const [live, lost] = accounts as [string, string, string];
+    assert.equal(
+      (await work('PUT', `/worker/v1/accounts/${live}/status`, { status: 'active' })).status,
+      200,
+    );
+    const lostReport = await work('PUT', `/worker/v1/accounts/${lost}/status`, {
+      status: 'disconnected',
+      reason: 'Locked out by a new password',
+    });
+    assert.equal(lostReport.status, 200);
+    const posted = await call('POST', '/v2/posts', {
+      media: [upload],
+      accountIds: [live],
+      skipApproval: true,
+      caption: 'Released in the browser test',
+    });
+    assert.equal(posted.status, 201, JSON.stringify(posted.body));
+    t.clock.set('2026-03-02T11:00:00.000Z');
+    assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 1);
+    await createWorker(t.ctx.db, t.ctx.clock, { name: 'Second Sam', timezone: 'Asia/Tokyo' });
+
+    await nav('Setup');
+    await page.waitForURL(`${url}/operator/setup`);
+    await page.getByRole('heading', { name: 'Account setup queue' }).waitFor();
+    await check('setup queue');
+
+    await nav('Board');
+    await page.waitForURL(`${url}/operator/board`);
+    await page.getByRole('heading', { name: /Released, not claimed/ }).waitFor();
+    await check('board');
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Existing Studio' });
+    await page.getByLabel('Worker', { exact: true }).selectOption({ label: 'Phone Pat' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/\/operator\/board\?company=.*&worker=/);
+    await check('board, filtered');
+    await page
+      .locator('#disconnected')
+      .getByRole('link', { name: /^Move @/ })
+      .click();
+    await page.getByRole('heading', { name: /to another worker/ }).waitFor();
+    await check('move an account');
+    await page.getByLabel('New worker').selectOption({ label: 'Second Sam (Asia/Tokyo)' });
+    await page.getByRole('button', { name: /^Move @/ }).click();
+    await page.getByRole('status').filter({ hasText: 'to Second Sam, in Asia/Tokyo' }).waitFor();
+    await check('board after a move');
+
     await page.goto(`${url}/operator/companies/cmp_unknown`);
     await check('not found', false);
 
@@ -178,7 +289,7 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
     await page.getByLabel('Code').fill(code(t, key));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${url}/operator/companies`);
-    assert.equal(checked.length, 15);
+    assert.equal(checked.length, 25);
     await context.close();
   });
 });

@@ -24,6 +24,14 @@ export {
   setPaused,
 } from './accounts.state.ts';
 export { listAccounts } from './accounts-list.service.ts';
+export {
+  accountSummaries,
+  companyAccountSummaries,
+  disconnectedAccounts,
+  setupQueue,
+  workerAccountSummaries,
+} from './accounts-overview.service.ts';
+export type { AccountSummary, Counted, SetupRequest } from './accounts-overview.service.ts';
 export { accountSchemas, accountsRoutes } from './accounts.routes.ts';
 export {
   AccountIdParams,

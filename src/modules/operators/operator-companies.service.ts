@@ -2,7 +2,8 @@
 // capabilities, suspend and resume it, invite its first admin. Each action is one
 // transaction holding the change, its entry in the operator log and its entry in the
 // company's activity log (naming the operator). Also the overview the console lists:
-// each company with its plan, accounts, posts created today and suspension.
+// each company with its plan, accounts, posts created today, delivery figures over 7 days
+// and suspension.
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -17,6 +18,7 @@ import {
   type CompanyChange,
   type CompanyInfo,
 } from '../companies/index.ts';
+import { deliveryFigures, type DeliveryFigures } from '../items/index.ts';
 import { postsCreatedToday } from '../usage/index.ts';
 import {
   inviteUser,
@@ -26,6 +28,7 @@ import {
   type UserInfo,
 } from '../users/index.ts';
 import { companyActor, recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
+import { CONSOLE_FIGURES_DAYS } from './operator-workers.service.ts';
 
 /** A company as the console lists it. */
 export interface CompanyOverview {
@@ -33,6 +36,8 @@ export interface CompanyOverview {
   accounts: number;
   /** Posts created today (UTC), counted as `GET /v2/usage` counts `postsCreatedToday`. */
   postsToday: number;
+  /** Delivery figures of its released items over the last 7 UTC days. */
+  figures: DeliveryFigures;
 }
 
 /**
@@ -46,14 +51,17 @@ export async function companyOverview(
 ): Promise<CompanyOverview[]> {
   const companies = await pageCompanies(db, opts);
   const ids = companies.map((c) => c.companyId);
-  const [accounts, posts] = await Promise.all([
+  const now = clock.now();
+  const [accounts, posts, figures] = await Promise.all([
     countCompanyAccounts(db, ids),
-    postsCreatedToday(db, ids, clock.now()),
+    postsCreatedToday(db, ids, now),
+    deliveryFigures(db, 'company', ids, now, CONSOLE_FIGURES_DAYS),
   ]);
   return companies.map((company) => ({
     company,
     accounts: accounts.get(company.companyId) ?? 0,
     postsToday: posts.get(company.companyId) ?? 0,
+    figures: figures.get(company.companyId) as DeliveryFigures,
   }));
 }
 
@@ -65,15 +73,18 @@ export async function companyDetail(
 ): Promise<(CompanyOverview & { users: UserInfo[] }) | undefined> {
   const company = await getCompany(db, companyId);
   if (!company) return undefined;
-  const [accounts, posts, users] = await Promise.all([
+  const now = clock.now();
+  const [accounts, posts, users, figures] = await Promise.all([
     countCompanyAccounts(db, [companyId]),
-    postsCreatedToday(db, [companyId], clock.now()),
+    postsCreatedToday(db, [companyId], now),
     listUsers(db, companyId),
+    deliveryFigures(db, 'company', [companyId], now, CONSOLE_FIGURES_DAYS),
   ]);
   return {
     company,
     accounts: accounts.get(companyId) ?? 0,
     postsToday: posts.get(companyId) ?? 0,
+    figures: figures.get(companyId) as DeliveryFigures,
     users,
   };
 }

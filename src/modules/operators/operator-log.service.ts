@@ -34,7 +34,15 @@ export type OperatorAction =
   | 'company.updated'
   | 'company.suspended'
   | 'company.resumed'
-  | 'user.invited';
+  | 'user.invited'
+  | 'worker.created'
+  | 'worker.updated'
+  | 'worker.link_created'
+  | 'worker.token_rotated'
+  | 'worker.revoked'
+  | 'accounts.assigned'
+  | 'accounts.unassigned'
+  | 'account.reassigned';
 
 export type LogDetails = Record<string, string | number | boolean | null | object>;
 

@@ -1,6 +1,7 @@
 // The workers module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
 export {
+  attachTaskProof,
   claimTask,
   claimTasks,
   getTask,
@@ -16,6 +17,7 @@ export {
   WORKER_LINK_PATH,
   WorkerSignInRefused,
   createWorkerSignInLink,
+  peekWorkerSignInLink,
   resolveWorkerSession,
   signInWorker,
   signInWorkerByLink,
@@ -23,14 +25,42 @@ export {
 } from './worker-sessions.service.ts';
 export type { WorkerSession } from './worker-sessions.service.ts';
 export { workerSchemas, workersRoutes } from './workers.routes.ts';
-export { ResultBody, TaskListQuery } from './workers.schemas.ts';
-export type { ResultInput, TaskOut } from './workers.schemas.ts';
 export {
+  AccountStatsBody,
+  AccountStatusBody,
+  ResultBody,
+  SnapshotBody,
+  TaskListQuery,
+} from './workers.schemas.ts';
+export type {
+  AccountStatsInput,
+  AccountStatusInput,
+  ResultInput,
+  SnapshotInput,
+  TaskOut,
+} from './workers.schemas.ts';
+export {
+  latestTaskFigures,
+  recentlyPostedTasks,
+  taskWindows,
+  workerAppAccount,
+  workerAppAccounts,
+} from './worker-app.service.ts';
+export type {
+  AccountFigures,
+  PostedTask,
+  TaskFigures,
+  TaskWindow,
+  WorkerAppAccount,
+} from './worker-app.service.ts';
+export {
+  MAX_WORKER_NAME,
   WorkerError,
   assignAccounts,
   createWorker,
   deleteIdleWorker,
   getWorker,
+  isWorkerTimezone,
   listSimulatedWorkers,
   listWorkers,
   revokeWorker,
@@ -38,4 +68,4 @@ export {
   updateWorker,
   verifyWorkerToken,
 } from './workers.service.ts';
-export type { WorkerInfo } from './workers.service.ts';
+export type { IssuedWorker, WorkerInfo } from './workers.service.ts';

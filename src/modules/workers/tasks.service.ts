@@ -55,7 +55,7 @@ function stateOf(row: items.TaskRow): TaskOut['state'] {
 }
 
 /** A task is the worker's while it operates the account, and always if it claimed it. */
-function visibleTo(row: items.TaskRow, worker: WorkerPrincipal): boolean {
+export function visibleTo(row: items.TaskRow, worker: WorkerPrincipal): boolean {
   if (!['posting', 'posted', 'failed'].includes(row.status)) return false;
   return row.worker_id === worker.workerId || row.claimed_by === worker.workerId;
 }
@@ -66,7 +66,8 @@ function deadline(ctx: AppContext, row: items.TaskRow): string | null {
   return new Date(from + ctx.config.taskReportTimeoutMs).toISOString();
 }
 
-async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise<TaskOut[]> {
+/** Tasks as the worker API shows them, with media URLs signed afresh. */
+export async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): Promise<TaskOut[]> {
   const uploads = rows.flatMap((r) => [
     ...(r.media_keys ? [] : (JSON.parse(r.media_upload_ids) as string[])),
     ...(r.proof_upload_id ? [r.proof_upload_id] : []),
@@ -172,7 +173,8 @@ export async function attachTaskProof(
   return getTask(ctx, worker, taskId);
 }
 
-async function loadTask(
+/** A task the worker may see (task_not_found otherwise), as stored. */
+export async function loadTask(
   ctx: AppContext,
   worker: WorkerPrincipal,
   taskId: string,

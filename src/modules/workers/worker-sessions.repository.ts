@@ -80,6 +80,27 @@ export async function useLink(
     .executeTakeFirst();
 }
 
+/**
+ * The worker a link would sign in now (unused, unexpired, of the worker's current token and
+ * the worker not revoked), or undefined; reads only, so showing the link's page uses nothing.
+ */
+export async function findUsableLink(
+  db: DbOrTx,
+  id: string,
+  at: string,
+): Promise<{ worker_id: string; name: string } | undefined> {
+  return db
+    .selectFrom('worker_sign_in_links')
+    .innerJoin('workers', 'workers.id', 'worker_sign_in_links.worker_id')
+    .select(['worker_sign_in_links.worker_id', 'workers.name'])
+    .where('worker_sign_in_links.id', '=', id)
+    .where('worker_sign_in_links.used_at', 'is', null)
+    .where('worker_sign_in_links.expires_at', '>', at)
+    .whereRef('workers.token_prefix', '=', 'worker_sign_in_links.token_prefix')
+    .where('workers.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
 /** Drops links used or past their expiry. */
 export async function deleteSpentLinks(db: DbOrTx, at: string): Promise<void> {
   await db

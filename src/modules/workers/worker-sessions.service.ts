@@ -5,7 +5,7 @@
 // rotated. Failed sign-ins are limited per client address through the users' attempt
 // counter.
 import type { WorkerPrincipal } from '../../access.ts';
-import type { Db } from '../../db/types.ts';
+import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { randomToken } from '../../lib/ids.ts';
@@ -114,7 +114,7 @@ function linkId(token: string): string {
  * voids it. The worker's token itself stays what automations use.
  */
 export async function createWorkerSignInLink(
-  db: Db,
+  db: DbOrTx,
   clock: Clock,
   workerId: string,
   publicUrl: string,
@@ -136,6 +136,22 @@ export async function createWorkerSignInLink(
     used_at: null,
   });
   return { url: `${publicUrl}${WORKER_LINK_PATH}?token=${encodeURIComponent(token)}`, expiresAt };
+}
+
+/**
+ * Whose phone a link would sign in, without using it: the page a link opens shows this
+ * before its button, so previews and link scanners that fetch the address use nothing.
+ * Null for a link that is used, expired, voided by a new token, or unknown.
+ */
+export async function peekWorkerSignInLink(
+  db: Db,
+  clock: Clock,
+  token: string,
+): Promise<{ workerName: string } | null> {
+  const trimmed = token.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) return null;
+  const link = await sessions.findUsableLink(db, linkId(trimmed), clock.now().toISOString());
+  return link ? { workerName: link.name } : null;
 }
 
 /**

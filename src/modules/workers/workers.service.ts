@@ -4,7 +4,7 @@
 // secret beside a visible prefix, compared in constant time. Managed from the admin CLI.
 import * as accountWorkers from '../accounts/index.ts';
 import type { WorkerPrincipal } from '../../access.ts';
-import type { Db } from '../../db/types.ts';
+import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
@@ -14,7 +14,8 @@ import { deleteSessionsOfWorker } from './worker-sessions.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 
 const TOKEN_PATTERN = /^slw_([0-9a-z]{12})_([0-9a-z]{32})$/;
-const MAX_NAME = 80;
+/** The longest worker name, in characters. */
+export const MAX_WORKER_NAME = 80;
 
 /** Operator mistakes in worker administration; the CLI prints them without a stack trace. */
 export class WorkerError extends OperatorError {}
@@ -39,10 +40,15 @@ export interface IssuedWorker extends WorkerInfo {
 /** The worker behind a verified token. */
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || [...trimmed].length > MAX_NAME) {
-    throw new WorkerError(`worker name must be 1-${MAX_NAME} characters`);
+  if (trimmed.length === 0 || [...trimmed].length > MAX_WORKER_NAME) {
+    throw new WorkerError(`worker name must be 1-${MAX_WORKER_NAME} characters`);
   }
   return trimmed;
+}
+
+/** Whether `timezone` is an IANA timezone a worker may have. */
+export function isWorkerTimezone(timezone: string): boolean {
+  return validTimezone(timezone);
 }
 
 function checkTimezone(timezone: string): string {
@@ -72,14 +78,19 @@ function info(row: repo.WorkerRow, accounts: number): WorkerInfo {
   };
 }
 
-async function requireWorker(db: Db, workerId: string): Promise<repo.WorkerRow> {
+/** Runs `fn` in the caller's transaction, or in one of its own. */
+function atomically<T>(db: DbOrTx, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+async function requireWorker(db: DbOrTx, workerId: string): Promise<repo.WorkerRow> {
   const row = await repo.findWorker(db, workerId);
   if (!row) throw new WorkerError(`worker ${workerId} does not exist`);
   return row;
 }
 
 export async function createWorker(
-  db: Db,
+  db: DbOrTx,
   clock: Clock,
   input: { name: string; timezone: string; simulated?: boolean },
 ): Promise<IssuedWorker> {
@@ -103,19 +114,22 @@ export async function createWorker(
   return { ...info(row, 0), token };
 }
 
-export async function listWorkers(db: Db): Promise<WorkerInfo[]> {
+export async function listWorkers(db: DbOrTx): Promise<WorkerInfo[]> {
   const rows = await repo.listWorkers(db);
   return rows.map((r) => info(r, Number(r.accounts)));
 }
 
-export async function getWorker(db: Db, workerId: string): Promise<WorkerInfo> {
+export async function getWorker(db: DbOrTx, workerId: string): Promise<WorkerInfo> {
   const row = await requireWorker(db, workerId);
   return info(row, (await accountWorkers.accountsOfWorker(db, workerId)).length);
 }
 
-/** Renames a worker or moves it to another timezone, and its accounts with it. */
+/**
+ * Renames a worker or moves it to another timezone, and its accounts with it; in the
+ * caller's transaction when given one.
+ */
 export async function updateWorker(
-  db: Db,
+  db: DbOrTx,
   clock: Clock,
   workerId: string,
   input: { name?: string; timezone?: string },
@@ -123,7 +137,7 @@ export async function updateWorker(
   const name = input.name === undefined ? undefined : checkName(input.name);
   const timezone = input.timezone === undefined ? undefined : checkTimezone(input.timezone);
   const at = clock.now().toISOString();
-  await db.transaction().execute(async (tx) => {
+  await atomically(db, async (tx) => {
     const row = await repo.findWorker(tx, workerId);
     if (!row) throw new WorkerError(`worker ${workerId} does not exist`);
     await repo.updateWorker(tx, workerId, {
@@ -137,15 +151,18 @@ export async function updateWorker(
   return getWorker(db, workerId);
 }
 
-/** A new token for the worker; the old one stops working at once. */
+/**
+ * A new token for the worker; the old one stops working at once, with the sessions and
+ * sign-in links made under it. A revoked worker is active again with the new token.
+ */
 export async function rotateWorkerToken(
-  db: Db,
+  db: DbOrTx,
   clock: Clock,
   workerId: string,
 ): Promise<IssuedWorker> {
   await requireWorker(db, workerId);
   const { prefix, token, hash } = newToken();
-  await db.transaction().execute(async (tx) => {
+  await atomically(db, async (tx) => {
     await repo.updateWorker(tx, workerId, {
       token_prefix: prefix,
       token_hash: hash,
@@ -159,7 +176,11 @@ export async function rotateWorkerToken(
 }
 
 /** Revokes the worker's token; its accounts stay assigned until moved to another worker. */
-export async function revokeWorker(db: Db, clock: Clock, workerId: string): Promise<WorkerInfo> {
+export async function revokeWorker(
+  db: DbOrTx,
+  clock: Clock,
+  workerId: string,
+): Promise<WorkerInfo> {
   const row = await requireWorker(db, workerId);
   if (row.revoked_at === null) {
     const at = clock.now().toISOString();
@@ -189,9 +210,10 @@ export async function deleteIdleWorker(db: Db, workerId: string): Promise<void> 
 /**
  * Hands accounts to a worker (or takes them from their worker, `workerId` null). Assigned
  * accounts take the worker's timezone; their future windows follow it (SPEC 4.5 rule 4).
+ * In the caller's transaction when given one.
  */
 export async function assignAccounts(
-  db: Db,
+  db: DbOrTx,
   clock: Clock,
   workerId: string | null,
   accountIds: readonly string[],
@@ -199,7 +221,7 @@ export async function assignAccounts(
   const ids = [...new Set(accountIds)];
   if (ids.length === 0) throw new WorkerError('name at least one account');
   const at = clock.now().toISOString();
-  await db.transaction().execute(async (tx) => {
+  await atomically(db, async (tx) => {
     const worker = workerId === null ? null : await repo.findWorker(tx, workerId);
     if (workerId !== null && !worker) throw new WorkerError(`worker ${workerId} does not exist`);
     if (worker?.revoked_at) throw new WorkerError(`worker ${workerId} is revoked`);

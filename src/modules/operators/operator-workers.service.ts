@@ -1,0 +1,317 @@
+// Workers as operators see and manage them in the console: the list with each worker's
+// accounts, open tasks, last heartbeat and delivery figures over 7 days; one worker with
+// the accounts it operates; creating one (its token and a phone sign-in link), renaming it
+// or moving it to another timezone (its accounts' windows follow), a new phone link, a new
+// token, revoking it. Each action is one transaction with its entry in the operator log,
+// and an entry in the activity log of every company whose accounts it changed.
+import type { Db, DbOrTx } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
+import { workerAccountSummaries, type AccountSummary } from '../accounts/index.ts';
+import { recordActivity } from '../activity/index.ts';
+import { getCompanies } from '../companies/index.ts';
+import { deliveryFigures, openTaskCounts, type DeliveryFigures } from '../items/index.ts';
+import {
+  WorkerError,
+  createWorker,
+  createWorkerSignInLink,
+  getWorker,
+  listWorkers,
+  revokeWorker,
+  rotateWorkerToken,
+  updateWorker,
+  type IssuedWorker,
+  type WorkerInfo,
+} from '../workers/index.ts';
+import { companyActor, recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
+
+/** The period of the delivery figures the console shows, in days. */
+export const CONSOLE_FIGURES_DAYS = 7;
+
+/**
+ * A console action refused for a reason the operator can act on, worded for people:
+ * `status` 404 for an id naming nothing, 409 for a state that forbids it, 400 otherwise.
+ */
+export class ConsoleRefusal extends OperatorError {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface WorkerOverview {
+  worker: WorkerInfo;
+  /** Released tasks of its accounts nobody claimed, and tasks it claimed, still open. */
+  openTasks: { released: number; claimed: number };
+  figures: DeliveryFigures;
+}
+
+/** An account with the name of its company. */
+export type NamedAccount = AccountSummary & { companyName: string };
+
+export interface WorkerDetail extends WorkerOverview {
+  accounts: NamedAccount[];
+}
+
+/** One-time phone sign-in link: its URL (with the token) and when it stops working. */
+export interface WorkerLink {
+  url: string;
+  expiresAt: string;
+}
+
+/** Active workers first, each group by name. */
+function byName(a: WorkerInfo, b: WorkerInfo): number {
+  if ((a.revokedAt === null) !== (b.revokedAt === null)) return a.revokedAt === null ? -1 : 1;
+  return (
+    a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
+    (a.workerId < b.workerId ? -1 : 1)
+  );
+}
+
+async function overviewOf(db: DbOrTx, workers: WorkerInfo[], now: Date): Promise<WorkerOverview[]> {
+  const [figures, open] = await Promise.all([
+    deliveryFigures(
+      db,
+      'worker',
+      workers.map((w) => w.workerId),
+      now,
+      CONSOLE_FIGURES_DAYS,
+    ),
+    Promise.all(workers.map((w) => openTaskCounts(db, w.workerId))),
+  ]);
+  return workers.map((worker, i) => ({
+    worker,
+    openTasks: open[i] ?? { released: 0, claimed: 0 },
+    figures: figures.get(worker.workerId) as DeliveryFigures,
+  }));
+}
+
+/** Every worker with its counts and figures: active ones first, by name. */
+export async function workerOverview(db: Db, clock: Clock): Promise<WorkerOverview[]> {
+  const workers = (await listWorkers(db)).sort(byName);
+  return overviewOf(db, workers, clock.now());
+}
+
+/** Names of accounts' companies, for accounts read across companies. */
+export async function withCompanyNames<T extends { companyId: string }>(
+  db: DbOrTx,
+  rows: readonly T[],
+): Promise<(T & { companyName: string })[]> {
+  const companies = await getCompanies(db, [...new Set(rows.map((r) => r.companyId))]);
+  return rows.map((r) => ({ ...r, companyName: companies.get(r.companyId)?.name ?? '' }));
+}
+
+/** A worker that exists, or a 404 refusal. */
+export async function requireWorker(db: DbOrTx, workerId: string): Promise<WorkerInfo> {
+  try {
+    return await getWorker(db, workerId);
+  } catch (err) {
+    if (err instanceof WorkerError)
+      throw new ConsoleRefusal(404, 'There is no worker with this id.');
+    throw err;
+  }
+}
+
+/** One worker with its counts, figures and accounts; a 404 refusal for an unknown id. */
+export async function workerDetail(db: Db, clock: Clock, workerId: string): Promise<WorkerDetail> {
+  const worker = await requireWorker(db, workerId);
+  const [[overview], accounts] = await Promise.all([
+    overviewOf(db, [worker], clock.now()),
+    workerAccountSummaries(db, workerId),
+  ]);
+  const named = await withCompanyNames(db, accounts);
+  named.sort(
+    (a, b) =>
+      a.companyName.localeCompare(b.companyName, 'en', { sensitivity: 'base' }) ||
+      a.username.localeCompare(b.username, 'en', { sensitivity: 'base' }),
+  );
+  return { ...(overview as WorkerOverview), accounts: named };
+}
+
+/** Every worker's name by id (revoked ones too: past tasks still name them). */
+export async function workerNames(db: DbOrTx): Promise<Map<string, string>> {
+  return new Map((await listWorkers(db)).map((w) => [w.workerId, w.name]));
+}
+
+/** How an account reads in a company's activity log. */
+export function accountLabel(a: Pick<AccountSummary, 'username' | 'platform'>): string {
+  return `@${a.username} (${a.platform})`;
+}
+
+/**
+ * Creates a worker: its token for automations (returned once) and a one-time sign-in link
+ * for its phone, under `publicUrl`.
+ */
+export async function operatorCreateWorker(
+  db: Db,
+  clock: Clock,
+  actor: OperatorActor,
+  input: { name: string; timezone: string },
+  publicUrl: string,
+): Promise<{ worker: IssuedWorker; link: WorkerLink }> {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
+    const worker = await createWorker(tx, clock, input);
+    const link = await createWorkerSignInLink(tx, clock, worker.workerId, publicUrl);
+    await recordOperatorAction(
+      tx,
+      actor,
+      {
+        action: 'worker.created',
+        target: worker.workerId,
+        details: { name: worker.name, timezone: worker.timezone },
+      },
+      now,
+    );
+    return { worker, link };
+  });
+}
+
+export interface WorkerChange {
+  field: 'name' | 'timezone';
+  from: string;
+  to: string;
+}
+
+/**
+ * Renames the worker and/or moves it to another timezone, as `slotline worker update`
+ * does: its accounts take the new timezone, so their windows follow. Each account moved is
+ * in its company's activity log. Nothing is recorded when nothing changes.
+ */
+export async function operatorUpdateWorker(
+  db: Db,
+  clock: Clock,
+  actor: OperatorActor,
+  workerId: string,
+  input: { name: string; timezone: string },
+): Promise<{ worker: WorkerInfo; changes: WorkerChange[] }> {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
+    const before = await requireWorker(tx, workerId);
+    const name = input.name.trim();
+    const changes: WorkerChange[] = [];
+    if (name !== before.name) changes.push({ field: 'name', from: before.name, to: name });
+    if (input.timezone !== before.timezone) {
+      changes.push({ field: 'timezone', from: before.timezone, to: input.timezone });
+    }
+    if (changes.length === 0) return { worker: before, changes };
+    const moved =
+      input.timezone !== before.timezone ? await workerAccountSummaries(tx, workerId) : [];
+    const worker = await updateWorker(tx, clock, workerId, {
+      ...(name !== before.name ? { name } : {}),
+      ...(input.timezone !== before.timezone ? { timezone: input.timezone } : {}),
+    });
+    await recordOperatorAction(
+      tx,
+      actor,
+      {
+        action: 'worker.updated',
+        target: workerId,
+        details: { name: worker.name, changes, accounts: moved.length },
+      },
+      now,
+    );
+    for (const a of moved) {
+      await recordActivity(
+        tx,
+        a.companyId,
+        companyActor(actor),
+        {
+          action: 'account.timezone_changed',
+          target: a.accountId,
+          detail: `${accountLabel(a)}: ${before.timezone} → ${worker.timezone}, the timezone of its worker ${worker.name}; its posting windows follow`,
+        },
+        now,
+      );
+    }
+    return { worker, changes };
+  });
+}
+
+/** Another one-time phone sign-in link for an active worker. */
+export async function operatorWorkerLink(
+  db: Db,
+  clock: Clock,
+  actor: OperatorActor,
+  workerId: string,
+  publicUrl: string,
+): Promise<{ worker: WorkerInfo; link: WorkerLink }> {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
+    const worker = await requireWorker(tx, workerId);
+    if (worker.revokedAt !== null) {
+      throw new ConsoleRefusal(
+        409,
+        `${worker.name} is revoked: a sign-in link would not work. Issue a new token to make the worker active again first.`,
+      );
+    }
+    const link = await createWorkerSignInLink(tx, clock, workerId, publicUrl);
+    await recordOperatorAction(
+      tx,
+      actor,
+      { action: 'worker.link_created', target: workerId, details: { name: worker.name } },
+      now,
+    );
+    return { worker, link };
+  });
+}
+
+/**
+ * A new token for the worker (returned once): the old token, the sessions opened with it
+ * and the sign-in links made under it stop working. A revoked worker is active again.
+ */
+export async function operatorRotateWorkerToken(
+  db: Db,
+  clock: Clock,
+  actor: OperatorActor,
+  workerId: string,
+): Promise<{ worker: IssuedWorker; reactivated: boolean }> {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
+    const before = await requireWorker(tx, workerId);
+    const worker = await rotateWorkerToken(tx, clock, workerId);
+    const reactivated = before.revokedAt !== null;
+    await recordOperatorAction(
+      tx,
+      actor,
+      {
+        action: 'worker.token_rotated',
+        target: workerId,
+        details: { name: worker.name, reactivated },
+      },
+      now,
+    );
+    return { worker, reactivated };
+  });
+}
+
+/**
+ * Revokes the worker: its token, sessions and links stop working; its accounts stay
+ * assigned until moved. `changed` is false (and nothing recorded) when it already was.
+ */
+export async function operatorRevokeWorker(
+  db: Db,
+  clock: Clock,
+  actor: OperatorActor,
+  workerId: string,
+): Promise<{ worker: WorkerInfo; changed: boolean }> {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
+    const before = await requireWorker(tx, workerId);
+    if (before.revokedAt !== null) return { worker: before, changed: false };
+    const worker = await revokeWorker(tx, clock, workerId);
+    await recordOperatorAction(
+      tx,
+      actor,
+      {
+        action: 'worker.revoked',
+        target: workerId,
+        details: { name: worker.name, accounts: worker.accounts },
+      },
+      now,
+    );
+    return { worker, changed: true };
+  });
+}
