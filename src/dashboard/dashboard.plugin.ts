@@ -86,7 +86,10 @@ export function dashboardPlugin(ctx: AppContext) {
       prefix: '/assets/',
       decorateReply: false,
       index: false,
-      allowedPath: (path) => /^\/(dashboard\.(css|js)|worker\.js|htmx\.min\.js)$/.test(path),
+      allowedPath: (path) =>
+        /^\/(dashboard\.(css|js)|htmx\.min\.js)$/.test(path) ||
+        // The workers' app: its script, stylesheet, web app manifest and icons.
+        /^\/(worker\.(css|js|webmanifest)|worker-icon-(180|192|512|maskable-512)\.png)$/.test(path),
       maxAge: '1h',
     });
     app.decorateRequest('dashboardUser', null);

@@ -1,128 +1,66 @@
-// The workers' page (dashboard page 10): a person operating accounts signs in with the
-// worker's token on a phone, sees the released tasks of those accounts, downloads the media,
-// copies the caption and reports the outcome. Every action calls the worker API's service
-// functions with the same validation, so a report from here and one from /worker/v1 are
-// the same report. These routes are anonymous to the company-user hook: their own hook
-// admits them by a worker session (worker-sessions.service.ts), never by a user's.
+// The workers' app (dashboard page 10): a phone app under /dashboard/worker for whoever
+// operates accounts. A person signs in with a one-time link (or the worker's token), sets
+// new accounts up, posts released tasks with their media, caption and hashtags, reports each
+// outcome with the post's address and a screenshot, and enters analytics. Every action calls
+// the worker API's service functions with the same validation, so a report from here and
+// one from /worker/v1 are the same report. These routes are anonymous to the company-user
+// hook: this plugin's own hooks admit them by a worker session (worker-sessions.service.ts),
+// never by a user's. This file holds the plugin (hooks, forms' bodies, errors) and signing
+// in and out; the tasks and the accounts have pages of their own.
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { compileValidator, validationError } from '../http/validation.ts';
 import { randomToken } from '../lib/ids.ts';
+import { PROOF_MAX_BYTES } from '../modules/uploads/index.ts';
 import {
-  claimTask,
-  getTask,
-  listTasks,
-  reportResult,
   WorkerSignInRefused,
+  peekWorkerSignInLink,
   resolveWorkerSession,
   signInWorker,
+  signInWorkerByLink,
   signOutWorker,
   type WorkerSession,
-  ResultBody,
-  TaskListQuery,
-  type ResultInput,
-  type TaskOut,
 } from '../modules/workers/index.ts';
-import { setFlash, takeFlash, type FlashScope } from './flash.ts';
-import { inLayout } from './layout.ts';
+import { setFlash } from './flash.ts';
 import {
-  BASE,
   PageError,
   checkCsrf,
   errorPageOf,
-  maskToken,
   checkSignInToken,
   cookieOptions,
   redirect,
 } from './session.ts';
+import { workerAccountPages } from './worker-accounts.pages.ts';
+import {
+  WORKER_BASE,
+  WORKER_FLASH,
+  sessionOf,
+  workerPage,
+  withoutIds,
+  type SentFile,
+} from './worker-layout.ts';
+import { workerTaskPages } from './worker-tasks.pages.ts';
 
-export const WORKER_BASE = `${BASE}/worker`;
 /** The worker session's cookie; scoped to the workers' pages, holding a random secret only. */
 export const WORKER_SESSION_COOKIE = 'slotline_worker_session';
-/** Double-submit token of the worker sign-in form, which runs before there is a session. */
+/** Double-submit token of the sign-in forms (token and link), which run before a session. */
 const WORKER_SIGN_IN_COOKIE = 'slotline_worker_sign_in';
-/** Tasks a page of the list shows. */
-const PAGE_SIZE = 25;
-/** The workers' pages' notices: their own cookie, belonging to the worker session. */
-const WORKER_FLASH: FlashScope = {
-  cookie: 'slotline_worker_notice',
-  path: WORKER_BASE,
-  owner: (req) => req.workerSession,
-};
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    workerSession: WorkerSession | null;
-  }
-  interface FastifyContextConfig {
-    /** A workers' page open without a worker session (its sign-in form). */
-    workerAnonymous?: boolean;
-  }
-}
+/** What a refused multipart body means for the person sending the form. */
+const MULTIPART_REFUSALS = new Set([
+  'FST_FILES_LIMIT',
+  'FST_PARTS_LIMIT',
+  'FST_FIELDS_LIMIT',
+  'FST_REQ_FILE_TOO_LARGE',
+  'FST_PROTO_VIOLATION',
+  'FST_INVALID_MULTIPART_CONTENT_TYPE',
+  'FST_INVALID_JSON_FIELD_ERROR',
+]);
 
-/** The worker API's body validator: the page refuses exactly what /worker/v1 refuses. */
-const validResult = compileValidator(ResultBody, 'body');
-
-const TasksQuery = Type.Object({ cursor: TaskListQuery.properties.cursor });
-const TaskParams = Type.Object({ taskId: Type.String() });
 const SignInForm = Type.Object({ token: Type.Optional(Type.String()) });
-/** The two report forms as sent: `posted` with its URL, or `failed` with a reason. */
-const ReportForm = Type.Object({
-  outcome: Type.Optional(Type.String()),
-  postUrl: Type.Optional(Type.String()),
-  reason: Type.Optional(Type.String()),
-});
-
-function sessionOf(req: FastifyRequest): WorkerSession {
-  if (!req.workerSession) throw new PageError(401, 'Sign in with your worker token.');
-  return req.workerSession;
-}
-
-/** Times as the worker reads them: in its own timezone (which its accounts share). */
-function timeIn(timeZone: string): (iso: string) => string {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
-  return (iso) => `${format.format(new Date(iso))} (${timeZone})`;
-}
-
-/** Renders a workers' page inside its own layout (no company navigation). */
-function workerPage(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  template: string,
-  title: string,
-  data: Record<string, unknown> = {},
-) {
-  const session = req.workerSession;
-  return inLayout(reply, template, 'worker-layout.eta', {
-    ...data,
-    title,
-    // Each page carries its own masking of the CSRF token (session.ts maskToken).
-    session: session ? { ...session, csrfToken: maskToken(session.csrfToken) } : null,
-    base: BASE,
-    wbase: WORKER_BASE,
-    when: timeIn(session?.worker.timezone ?? 'UTC'),
-  });
-}
-
-/** The report a form asks for, shaped as the API's body (only the fields the outcome takes). */
-function resultOf(body: Static<typeof ReportForm>): ResultInput {
-  const outcome = body.outcome ?? '';
-  const input =
-    outcome === 'posted'
-      ? { outcome, postUrl: (body.postUrl ?? '').trim() }
-      : outcome === 'failed'
-        ? { outcome, reason: body.reason ?? '' }
-        : { outcome };
-  if (!validResult(input)) throw validationError(validResult.errors ?? [], 'body');
-  return input as ResultInput;
-}
+const LinkQuery = Type.Object({ token: Type.Optional(Type.String()) });
 
 export function workerPages(ctx: AppContext, secure: boolean) {
   const cookie = (maxAge?: number) => cookieOptions(secure, maxAge, WORKER_BASE);
@@ -131,14 +69,14 @@ export function workerPages(ctx: AppContext, secure: boolean) {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.decorateRequest('workerSession', null);
 
-    // Every route here is passed by the company-user hook; `workerAnonymous` marks the two
-    // that need no worker session either (the sign-in form and its post).
+    // Every route here is passed by the company-user hook; `workerAnonymous` marks those
+    // that need no worker session either (sign-in forms and links).
     app.addHook('onRoute', (route) => {
       route.config = { ...route.config, anonymous: true };
     });
 
     // Before validation, as the company pages' hook: a signed-out worker is sent to sign
-    // in, whatever it sent.
+    // in, whatever it sent, before its body is read.
     app.addHook('preValidation', async (req, reply) => {
       if (req.routeOptions.config.workerAnonymous) return;
       const secret = req.cookies[WORKER_SESSION_COOKIE] ?? '';
@@ -148,60 +86,162 @@ export function workerPages(ctx: AppContext, secure: boolean) {
         return redirect(req, reply, `${WORKER_BASE}/sign-in`);
       }
       req.workerSession = session;
-      if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, session);
+    });
+
+    // Forms with a screenshot come as multipart: their fields become the body as the other
+    // forms' do, and the file an object of its own (SentFile). One file, at most the proof
+    // limit; a longer one arrives cut short and marked, so its form can say so by its field.
+    await app.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      throwFileSizeLimit: false,
+      limits: {
+        files: 1,
+        fileSize: PROOF_MAX_BYTES,
+        fields: 20,
+        fieldSize: 64 * 1024,
+        fieldNameSize: 100,
+        parts: 21,
+        headerPairs: 100,
+      },
+      onFile: async (part) => {
+        const bytes = await part.toBuffer();
+        const file: SentFile = {
+          filename: part.filename,
+          contentType: part.mimetype,
+          bytes,
+          truncated: part.file.truncated,
+        };
+        (part as unknown as { value: SentFile }).value = file;
+      },
+    });
+
+    // The CSRF check reads the form's `_csrf`, so it follows the body's parsing.
+    app.addHook('preValidation', async (req) => {
+      if (req.routeOptions.config.workerAnonymous) return;
+      if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, sessionOf(req));
     });
 
     app.setErrorHandler(async (err: FastifyError, req, reply) => {
+      const refused = MULTIPART_REFUSALS.has(err.code) || unreadableMultipart(req, err);
       // A service's ApiError (task_not_found, ...) keeps its status, as on the worker API.
-      const { status, message, internal } = errorPageOf(err, req.id);
+      const { status, message, internal } = refused
+        ? {
+            status: err.statusCode === 413 ? 413 : 400,
+            message: `The form did not arrive whole. Send it again with one screenshot of at most ${PROOF_MAX_BYTES / 1024 / 1024} MiB.`,
+            internal: false,
+          }
+        : errorPageOf(err, req.id);
       if (internal) req.log.error({ err }, 'workers page request failed');
       reply.code(status);
-      return workerPage(req, reply, 'worker-error.eta', 'Error', { message, status });
+      return workerPage(req, reply, ctx.clock.now(), 'worker-error.eta', 'Error', {
+        // The page names what it is about; the services' ids mean nothing to a person.
+        message: withoutIds(message),
+        status,
+      });
     });
 
-    const signInForm = (reply: FastifyReply, error: string | null) => {
+    const signInForm = (reply: FastifyReply) => {
       const csrf = randomToken(18);
       reply.setCookie(WORKER_SIGN_IN_COOKIE, csrf, cookie(3600));
-      return { csrf, error };
+      return csrf;
     };
+    const signedIn = (req: FastifyRequest, reply: FastifyReply, opened: OpenedSession) => {
+      const maxAge = Math.floor(
+        (Date.parse(opened.session.expiresAt) - ctx.clock.now().getTime()) / 1000,
+      );
+      reply.clearCookie(WORKER_SIGN_IN_COOKIE, cookie());
+      reply.setCookie(WORKER_SESSION_COOKIE, opened.secret, cookie(maxAge));
+      return redirect(req, reply, `${WORKER_BASE}/tasks`);
+    };
+    const tooMany = (reply: FastifyReply, err: WorkerSignInRefused) => {
+      reply.header('retry-after', String(err.retryAfter));
+      reply.code(429);
+      return `Too many failed sign-ins. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`;
+    };
+    const anonymous = { workerAnonymous: true };
+    // The sign-in forms' own token first, as every other form's is checked before its fields.
+    const formToken = async (req: FastifyRequest) => checkSignInToken(req, WORKER_SIGN_IN_COOKIE);
 
     app.get('/', async (req, reply) => redirect(req, reply, `${WORKER_BASE}/tasks`));
 
-    app.get('/sign-in', { config: { workerAnonymous: true } }, async (req, reply) =>
-      workerPage(req, reply, 'worker-sign-in.eta', 'Worker sign-in', signInForm(reply, null)),
+    app.get('/sign-in', { config: anonymous }, async (req, reply) =>
+      workerPage(req, reply, ctx.clock.now(), 'worker-sign-in.eta', 'Worker sign-in', {
+        csrf: signInForm(reply),
+        error: null,
+      }),
     );
 
-    const signInRoute = {
-      config: { workerAnonymous: true },
-      schema: { body: SignInForm },
-      // The form's own token first, as every other form's is checked before its fields.
-      preValidation: async (req: FastifyRequest) => checkSignInToken(req, WORKER_SIGN_IN_COOKIE),
+    app.post(
+      '/sign-in',
+      { config: anonymous, schema: { body: SignInForm }, preValidation: formToken },
+      async (req, reply) => {
+        try {
+          const opened = await signInWorker(ctx.db, ctx.clock, {
+            token: req.body.token ?? '',
+            address: req.ip,
+          });
+          return signedIn(req, reply, opened);
+        } catch (err) {
+          if (!(err instanceof WorkerSignInRefused)) throw err;
+          let error = 'That worker token is not valid, or it was revoked.';
+          if (err.reason === 'limited') error = tooMany(reply, err);
+          else reply.code(401);
+          return workerPage(req, reply, ctx.clock.now(), 'worker-sign-in.eta', 'Worker sign-in', {
+            csrf: signInForm(reply),
+            error,
+          });
+        }
+      },
+    );
+
+    // A sign-in link (WORKER_LINK_PATH) only shows a button: opening the address uses
+    // nothing, so a link preview or a mail scanner fetching it leaves it for the person.
+    const linkPage = (req: FastifyRequest, reply: FastifyReply, data: LinkPageData) =>
+      workerPage(req, reply, ctx.clock.now(), 'worker-link.eta', 'Sign in on this phone', {
+        csrf: data.token ? signInForm(reply) : null,
+        token: data.token,
+        workerName: data.workerName,
+        error: data.error,
+      });
+    const spentLink = (req: FastifyRequest, reply: FastifyReply) => {
+      reply.code(410);
+      return linkPage(req, reply, { token: null, workerName: null, error: null });
     };
-    app.post('/sign-in', signInRoute, async (req, reply) => {
-      try {
-        const { secret, session } = await signInWorker(ctx.db, ctx.clock, {
-          token: req.body.token ?? '',
-          address: req.ip,
-        });
-        const maxAge = Math.floor(
-          (Date.parse(session.expiresAt) - ctx.clock.now().getTime()) / 1000,
-        );
-        reply.clearCookie(WORKER_SIGN_IN_COOKIE, cookie());
-        reply.setCookie(WORKER_SESSION_COOKIE, secret, cookie(maxAge));
-        return redirect(req, reply, `${WORKER_BASE}/tasks`);
-      } catch (err) {
-        if (!(err instanceof WorkerSignInRefused)) throw err;
-        const limited = err.reason === 'limited';
-        const message = limited
-          ? `Too many failed sign-ins. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`
-          : 'That worker token is not valid, or it was revoked.';
-        if (limited) reply.header('retry-after', String(err.retryAfter));
-        reply.code(limited ? 429 : 401);
-        return workerPage(req, reply, 'worker-sign-in.eta', 'Worker sign-in', {
-          ...signInForm(reply, message),
-        });
-      }
-    });
+
+    app.get(
+      '/link',
+      { config: anonymous, schema: { querystring: LinkQuery } },
+      async (req, reply) => {
+        const token = req.query.token ?? '';
+        const link = await peekWorkerSignInLink(ctx.db, ctx.clock, token);
+        if (!link) return spentLink(req, reply);
+        return linkPage(req, reply, { token, workerName: link.workerName, error: null });
+      },
+    );
+
+    app.post(
+      '/link',
+      { config: anonymous, schema: { body: SignInForm }, preValidation: formToken },
+      async (req, reply) => {
+        const token = req.body.token ?? '';
+        try {
+          const opened = await signInWorkerByLink(ctx.db, ctx.clock, { token, address: req.ip });
+          req.workerSession = opened.session;
+          setFlash(ctx, req, reply, `Signed in as ${opened.session.worker.name}.`, WORKER_FLASH);
+          return signedIn(req, reply, opened);
+        } catch (err) {
+          if (!(err instanceof WorkerSignInRefused)) throw err;
+          if (err.reason === 'invalid') return spentLink(req, reply);
+          const error = tooMany(reply, err);
+          const link = await peekWorkerSignInLink(ctx.db, ctx.clock, token);
+          return linkPage(req, reply, {
+            token: link ? token : null,
+            workerName: link?.workerName ?? null,
+            error,
+          });
+        }
+      },
+    );
 
     app.post('/sign-out', async (req, reply) => {
       await signOutWorker(ctx.db, sessionOf(req));
@@ -209,80 +249,28 @@ export function workerPages(ctx: AppContext, secure: boolean) {
       return redirect(req, reply, `${WORKER_BASE}/sign-in`);
     });
 
-    app.get('/tasks', { schema: { querystring: TasksQuery } }, async (req, reply) => {
-      const { worker } = sessionOf(req);
-      const { cursor } = req.query;
-      let result;
-      try {
-        result = await listTasks(ctx, worker, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'invalid_cursor') {
-          return redirect(req, reply, `${WORKER_BASE}/tasks`);
-        }
-        throw err;
-      }
-      return workerPage(req, reply, 'worker-tasks.eta', 'Your tasks', {
-        tasks: result.data,
-        next: result.nextCursor
-          ? `${WORKER_BASE}/tasks?cursor=${encodeURIComponent(result.nextCursor)}`
-          : null,
-        done: takeFlash(ctx, req, reply, WORKER_FLASH),
-      });
-    });
-
-    const taskView = (
-      req: FastifyRequest,
-      reply: FastifyReply,
-      task: TaskOut,
-      extra: { error?: string; postUrl?: string; reason?: string } = {},
-    ) =>
-      workerPage(req, reply, 'worker-task.eta', `Task for @${task.username}`, {
-        task,
-        open: task.state === 'released' || task.state === 'claimed',
-        error: extra.error ?? null,
-        postUrl: extra.postUrl ?? '',
-        reason: extra.reason ?? '',
-      });
-
-    const taskRoute = { schema: { params: TaskParams } };
-    app.get('/tasks/:taskId', taskRoute, async (req, reply) => {
-      const { worker } = sessionOf(req);
-      const { taskId } = req.params;
-      return taskView(req, reply, await getTask(ctx, worker, taskId));
-    });
-
-    app.post('/tasks/:taskId/start', taskRoute, async (req, reply) => {
-      const { worker } = sessionOf(req);
-      const { taskId } = req.params;
-      await claimTask(ctx, worker, taskId);
-      return redirect(req, reply, `${WORKER_BASE}/tasks/${encodeURIComponent(taskId)}`);
-    });
-
-    const reportRoute = { schema: { params: TaskParams, body: ReportForm } };
-    app.post('/tasks/:taskId/report', reportRoute, async (req, reply) => {
-      const { worker } = sessionOf(req);
-      const { taskId } = req.params;
-      const { body } = req;
-      try {
-        const input = resultOf(body);
-        // A person may report straight from a task not yet started: the page claims it on
-        // the worker's behalf first, as an API client claims before it reports.
-        const task = await getTask(ctx, worker, taskId);
-        if (task.state === 'released') await claimTask(ctx, worker, taskId);
-        await reportResult(ctx, worker, taskId, input);
-        setFlash(ctx, req, reply, `Reported as ${input.outcome}. Thank you.`, WORKER_FLASH);
-        return redirect(req, reply, `${WORKER_BASE}/tasks`);
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.code === 'task_not_found') throw err;
-        // The task page again, with the service's message and what was typed.
-        const task = await getTask(ctx, worker, taskId);
-        reply.code(err.status);
-        return taskView(req, reply, task, {
-          error: err.message,
-          postUrl: body.postUrl ?? '',
-          reason: body.reason ?? '',
-        });
-      }
-    });
+    await app.register(workerTaskPages(ctx));
+    await app.register(workerAccountPages(ctx));
   };
+}
+
+type OpenedSession = { secret: string; session: WorkerSession };
+
+interface LinkPageData {
+  token: string | null;
+  workerName: string | null;
+  error: string | null;
+}
+
+/**
+ * A multipart body the parser could not read to its end (cut short, malformed): the
+ * sender's fault, answered as such rather than as the service's.
+ */
+function unreadableMultipart(req: FastifyRequest, err: FastifyError): boolean {
+  if (err.statusCode !== undefined && err.statusCode < 500) return false;
+  if (err instanceof PageError) return false;
+  return (
+    req.isMultipart() &&
+    /multipart|end of form|part header|terminated early|boundary/i.test(err.message)
+  );
 }

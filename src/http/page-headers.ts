@@ -34,6 +34,8 @@ export function pageHeaders(ctx: AppContext): Readonly<Record<string, string>> {
     // htmx's requests and the workspace upload script's PUTs.
     "connect-src 'self'",
     "form-action 'self'",
+    // The workers' app's web app manifest (its icons load under img-src).
+    "manifest-src 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
