@@ -1,5 +1,5 @@
-// Screenshots of every dashboard page at desktop and phone width, written to docs/dashboard/
-// (`npm run screenshots`). The service runs on a fresh embedded database with the demo seed,
+// Screenshots of every dashboard page, the workers' app and the operator console at desktop
+// and phone width, written to docs/dashboard/ (`npm run screenshots`). The service runs on a fresh embedded database with the demo seed,
 // listening on a loopback port; Debian's chromium takes the pictures.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,13 @@ import { seedDemo } from '../src/cli/seed.ts';
 import { loadConfig } from '../src/config.ts';
 import { approve } from '../src/modules/items/items.service.ts';
 import { reportWorkerStatus } from '../src/modules/accounts/accounts.state.ts';
-import { createWorker, assignAccounts } from '../src/modules/workers/workers.service.ts';
+import {
+  assignAccounts,
+  createWorker,
+  createWorkerSignInLink,
+} from '../src/modules/workers/index.ts';
+import { ADMIN_CLI, createOperator } from '../src/modules/operators/index.ts';
+import { Secret, TOTP } from 'otpauth';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
 import { dispatchPass } from '../src/dispatch/loop.ts';
 import { simulatePass } from '../src/simulator/simulator.ts';
@@ -106,13 +112,68 @@ try {
     await shoot(page, name);
   }
 
+  // The workers' app on a phone, signed in by a one-time link from the console.
+  const phoneLink = await createWorkerSignInLink(ctx.db, ctx.clock, worker.workerId, url);
   const workerPage = await browser.newPage({ viewport: VIEWPORTS.phone });
   await workerPage.goto(`${url}/dashboard/worker/sign-in`);
   await shoot(workerPage, 'worker-sign-in');
-  await workerPage.getByLabel(/token/i).fill(worker.token);
-  await workerPage.getByRole('button', { name: /sign in/i }).click();
-  await workerPage.waitForLoadState('load');
+  await workerPage.goto(phoneLink.url);
+  await shoot(workerPage, 'worker-link');
+  await workerPage.getByRole('button', { name: 'Sign in on this phone' }).click();
+  await workerPage.waitForURL(/\/dashboard\/worker\/tasks/);
   await shoot(workerPage, 'worker-tasks');
+  const task = workerPage.locator('a[href*="/dashboard/worker/tasks/"]').first();
+  if (await task.count()) {
+    await task.click();
+    await workerPage.waitForLoadState('load');
+    await shoot(workerPage, 'worker-task');
+  }
+  await workerPage.goto(`${url}/dashboard/worker/accounts`);
+  await shoot(workerPage, 'worker-accounts');
+
+  // The operator console: an operator's first sign-in (password, authenticator), then its
+  // pages over the demo.
+  const { link } = await createOperator(
+    ctx.db,
+    ctx.clock,
+    { email: 'ops@slotline.local', name: 'Olive Ops' },
+    ADMIN_CLI,
+  );
+  const ops = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  await ops.goto(`${url}/operator/welcome?token=${link.token}`);
+  await shoot(ops, 'operator-welcome');
+  await ops.getByLabel('New password').fill('a long operator passphrase');
+  await ops.getByLabel('The same password again').fill('a long operator passphrase');
+  await ops.getByRole('button', { name: 'Set password and continue' }).click();
+  await ops.waitForURL(/\/operator\/welcome\/authenticator/);
+  await shoot(ops, 'operator-authenticator');
+  const key = (await ops.getByLabel('Key to type instead of scanning').inputValue()).replace(
+    /\s/g,
+    '',
+  );
+  const code = TOTP.generate({ secret: Secret.fromBase32(key), timestamp: Date.now() });
+  await ops.getByLabel('Code from the app').fill(code);
+  await ops.getByRole('button', { name: 'Confirm and finish' }).click();
+  await ops.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+  await ops.getByRole('link', { name: /continue to the console/ }).click();
+  await ops.waitForURL(/\/operator\/companies/);
+  const consolePages: [string, string][] = [
+    ['operator-companies', '/operator/companies'],
+    ['operator-company', `/operator/companies/${demo.companyId}`],
+    ['operator-workers', '/operator/workers'],
+    ['operator-worker', `/operator/workers/${worker.workerId}`],
+    ['operator-setup', '/operator/setup'],
+    ['operator-board', '/operator/board'],
+    ['operator-log', '/operator/log'],
+  ];
+  for (const [name, path] of consolePages) {
+    const res = await ops.goto(`${url}${path}`);
+    if (!res || res.status() !== 200) {
+      console.log(`  ${name}: ${res?.status() ?? 'no answer'}, skipped`);
+      continue;
+    }
+    await shoot(ops, name);
+  }
 } finally {
   await browser.close();
   await app.close();
