@@ -7,20 +7,13 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import compress from '@fastify/compress';
-import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
-import view from '@fastify/view';
-import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { validationError } from '../http/validation.ts';
+import { registerPageFamily } from '../http/page-plugin.ts';
 import { resolveSession } from '../modules/users/index.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
-import { readAsBrowsersSend } from './forms.ts';
 import { dashboardHeaders } from './headers.ts';
 import { page } from './layout.ts';
 import { accountPages } from './accounts.pages.ts';
@@ -57,47 +50,17 @@ const HTMX = dirname(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.
 export function dashboardPlugin(ctx: AppContext) {
   return async function dashboard(app: FastifyInstance): Promise<void> {
     const secure = ctx.config.publicUrl.startsWith('https:');
-    // Every route of this plugin (the static assets' too, so this comes first) is outside
-    // the API's bearer-key check and its OpenAPI document.
-    app.addHook('onRoute', (route) => {
-      route.config = { ...route.config, public: true };
-      route.schema = { ...(route.schema ?? {}), hide: true };
-    });
-    // At send time, so redirects, error pages and assets carry them as pages do.
-    const headers = dashboardHeaders(ctx);
-    app.addHook('onSend', async (_req, reply, payload) => {
-      reply.headers(headers);
-      return payload;
-    });
-    // Pages and assets go out compressed; every page masks its CSRF token afresh, so the
-    // compressed sizes tell nothing about the secret.
-    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-    await app.register(cookie);
-    await app.register(formbody, { bodyLimit: 64 * 1024 });
-    await app.register(view, {
-      engine: { eta: new Eta({ views: VIEWS, autoEscape: true }) },
-      root: VIEWS,
-      // Templates are read once; they change only with a new release.
-      production: true,
-      defaultContext: { base: BASE },
-    });
-    await app.register(fastifyStatic, {
-      root: [ASSETS, HTMX],
-      prefix: '/assets/',
-      decorateReply: false,
-      index: false,
-      allowedPath: (path) =>
+    await registerPageFamily(app, {
+      base: BASE,
+      headers: dashboardHeaders(ctx),
+      views: VIEWS,
+      assetRoots: [ASSETS, HTMX],
+      assetAllowed: (path) =>
         /^\/(dashboard\.(css|js)|htmx\.min\.js)$/.test(path) ||
         // The workers' app: its script, stylesheet, web app manifest and icons.
         /^\/(worker\.(css|js|webmanifest)|worker-icon-(180|192|512|maskable-512)\.png)$/.test(path),
-      maxAge: '1h',
     });
     app.decorateRequest('dashboardUser', null);
-    // A query or form the route's schema refuses reads as the API words it, naming the
-    // field, on the error page (a form's own handler words its refusals next to the field).
-    app.setSchemaErrorFormatter(validationError);
-
-    app.addHook('preValidation', readAsBrowsersSend);
     // Before validation: who asks, and whether the form is theirs (CSRF), is settled
     // before what they sent, so a signed-out visitor is sent to sign in whatever the query.
     app.addHook('preValidation', async (req, reply) => {

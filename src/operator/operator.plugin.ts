@@ -6,18 +6,11 @@
 // and every response carries the pages' security headers. It shares the dashboard's
 // stylesheet and script, served from the installed files, never a CDN, beside its own.
 import { fileURLToPath } from 'node:url';
-import compress from '@fastify/compress';
-import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
-import view from '@fastify/view';
-import { Eta } from 'eta';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { readAsBrowsersSend } from '../http/page-forms.ts';
 import { pageHeaders } from '../http/page-headers.ts';
+import { registerPageFamily } from '../http/page-plugin.ts';
 import { checkCsrf, errorPageOf, redirect } from '../http/page-session.ts';
-import { validationError } from '../http/validation.ts';
 import { resolveOperatorSession } from '../modules/operators/index.ts';
 import { companyPages } from './companies.pages.ts';
 import { fulfilmentPages } from './fulfilment.pages.ts';
@@ -45,39 +38,14 @@ const HOME = {
 export function operatorPlugin(ctx: AppContext) {
   return async function operator(app: FastifyInstance): Promise<void> {
     const secure = ctx.config.publicUrl.startsWith('https:');
-    // Every route of this plugin (the assets' too, so this comes first) is outside the
-    // API's bearer-key check and its OpenAPI document.
-    app.addHook('onRoute', (route) => {
-      route.config = { ...route.config, public: true };
-      route.schema = { ...(route.schema ?? {}), hide: true };
-    });
-    const headers = pageHeaders(ctx);
-    app.addHook('onSend', async (_req, reply, payload) => {
-      reply.headers(headers);
-      return payload;
-    });
-    // Every page masks its CSRF token afresh, so compressed sizes tell nothing about it.
-    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-    await app.register(cookie);
-    await app.register(formbody, { bodyLimit: 64 * 1024 });
-    await app.register(view, {
-      engine: { eta: new Eta({ views: VIEWS, autoEscape: true }) },
-      root: VIEWS,
-      production: true,
-      defaultContext: { base: OPERATOR_BASE },
-    });
-    await app.register(fastifyStatic, {
-      root: [ASSETS, DASHBOARD_ASSETS],
-      prefix: '/assets/',
-      decorateReply: false,
-      index: false,
-      allowedPath: (path) => /^\/(operator\.(css|js)|dashboard\.(css|js))$/.test(path),
-      maxAge: '1h',
+    await registerPageFamily(app, {
+      base: OPERATOR_BASE,
+      headers: pageHeaders(ctx),
+      views: VIEWS,
+      assetRoots: [ASSETS, DASHBOARD_ASSETS],
+      assetAllowed: (path) => /^\/(operator\.(css|js)|dashboard\.(css|js))$/.test(path),
     });
     app.decorateRequest('operatorSession', null);
-    app.setSchemaErrorFormatter(validationError);
-
-    app.addHook('preValidation', readAsBrowsersSend);
     // Before validation: who asks, and whether the form is theirs (CSRF), is settled before
     // what they sent, so a signed-out visitor is sent to sign in whatever the query.
     app.addHook('preValidation', async (req, reply) => {

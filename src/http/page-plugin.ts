@@ -1,0 +1,63 @@
+// What every family of server-rendered pages (the dashboard, the operator console) sets up
+// the same way in its encapsulated plugin: its routes kept out of the API's bearer-key
+// check and OpenAPI document, the pages' security headers on every response (redirects,
+// error pages and assets too), compression, cookies, form bodies, its templates, and its
+// assets served from the installed files, never a CDN.
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyInstance } from 'fastify';
+import { readAsBrowsersSend } from './page-forms.ts';
+import { validationError } from './validation.ts';
+
+export interface PageFamily {
+  /** Where the family's pages live (`/dashboard`), the templates' `base`. */
+  base: string;
+  /** The headers every response carries. */
+  headers: Record<string, string>;
+  /** The templates' directory. */
+  views: string;
+  /** Directories its assets are served from, under `<base>/assets/`. */
+  assetRoots: string[];
+  /** The asset paths served (`/dashboard.css`); every other one is a 404. */
+  assetAllowed: (path: string) => boolean;
+}
+
+export async function registerPageFamily(app: FastifyInstance, family: PageFamily) {
+  // Every route (the assets' too, so this comes first) is outside the API's bearer-key
+  // check and its OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, public: true };
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.headers(family.headers);
+    return payload;
+  });
+  // Every page masks its CSRF token afresh, so compressed sizes tell nothing about it.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(view, {
+    engine: { eta: new Eta({ views: family.views, autoEscape: true }) },
+    root: family.views,
+    // Templates are read once; they change only with a new release.
+    production: true,
+    defaultContext: { base: family.base },
+  });
+  await app.register(fastifyStatic, {
+    root: family.assetRoots,
+    prefix: '/assets/',
+    decorateReply: false,
+    index: false,
+    allowedPath: family.assetAllowed,
+    maxAge: '1h',
+  });
+  // A query or form the route's schema refuses reads as the API words it, naming the
+  // field, on the error page (a form's own handler words its refusals next to the field).
+  app.setSchemaErrorFormatter(validationError);
+  app.addHook('preValidation', readAsBrowsersSend);
+}
