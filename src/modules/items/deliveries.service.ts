@@ -79,22 +79,6 @@ export async function countOutcomes(
   await days.addToDays(tx, sorted);
 }
 
-/** The worker operating each of the accounts now. */
-export function workersOfAccounts(
-  db: DbOrTx,
-  accountIds: readonly string[],
-): Promise<Map<string, string>> {
-  return days.workersOfAccounts(db, accountIds);
-}
-
-/** When the item was released, and the start of the slot it went into. */
-export function releaseOf(
-  db: DbOrTx,
-  itemId: string,
-): Promise<{ released_at: string | null; slot_start: string | null } | undefined> {
-  return days.releaseOf(db, itemId);
-}
-
 /** Periods the figures are kept for, in days. */
 export const DELIVERY_PERIODS = [7, 30] as const;
 export type DeliveryPeriod = (typeof DELIVERY_PERIODS)[number];

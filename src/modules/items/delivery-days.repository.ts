@@ -100,30 +100,3 @@ export async function sumDays(
   }
   return out;
 }
-
-/** The worker operating each account now (accounts without one are left out). */
-export async function workersOfAccounts(
-  db: DbOrTx,
-  accountIds: readonly string[],
-): Promise<Map<string, string>> {
-  if (accountIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('accounts')
-    .select(['id', 'worker_id'])
-    .where('id', 'in', [...new Set(accountIds)])
-    .execute();
-  return new Map(rows.flatMap((r) => (r.worker_id ? [[r.id, r.worker_id] as const] : [])));
-}
-
-/** The release of an item: when, and the start of the slot it went into (if recorded). */
-export async function releaseOf(
-  db: DbOrTx,
-  itemId: string,
-): Promise<{ released_at: string | null; slot_start: string | null } | undefined> {
-  return db
-    .selectFrom('queue_items')
-    .leftJoin('releases', 'releases.queue_item_id', 'queue_items.id')
-    .select(['queue_items.released_at', 'releases.slot_start'])
-    .where('queue_items.id', '=', itemId)
-    .executeTakeFirst();
-}

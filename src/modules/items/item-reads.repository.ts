@@ -526,3 +526,17 @@ export async function deliveryRows(
     .orderBy('queue_items.id')
     .execute();
 }
+
+/** The worker operating each account now (accounts without one are left out). */
+export async function workersOfAccounts(
+  db: DbOrTx,
+  accountIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['id', 'worker_id'])
+    .where('id', 'in', [...new Set(accountIds)])
+    .execute();
+  return new Map(rows.flatMap((r) => (r.worker_id ? [[r.id, r.worker_id] as const] : [])));
+}

@@ -11,6 +11,7 @@ import * as repo from './items.repository.ts';
 import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.state.ts';
 import * as releases from './releases.repository.ts';
 import * as deliveries from './deliveries.service.ts';
+import * as reads from './item-reads.repository.ts';
 import { isOnTime } from './delivery.rules.ts';
 
 export type { ItemOutcome } from './items.repository.ts';
@@ -196,7 +197,7 @@ async function countMissedWindows(
   const released = new Set(moved.map((m) => m.id));
   const madeUp = planned.filter((r) => r.slot_kind === 'makeup' && released.has(r.queue_item_id));
   if (madeUp.length === 0) return;
-  const workers = await deliveries.workersOfAccounts(
+  const workers = await reads.workersOfAccounts(
     tx,
     madeUp.map((r) => r.account_id),
   );
@@ -268,7 +269,7 @@ export async function finishItem(
   let onTime: boolean | undefined;
   let slotStart: string | null = null;
   if (result.outcome === 'posted') {
-    const release = await deliveries.releaseOf(tx, item.id);
+    const release = await releases.releaseOf(tx, item.id);
     slotStart = release?.slot_start ?? null;
     const reference = slotStart ?? release?.released_at ?? null;
     if (reference !== null) onTime = isOnTime(result.postedAt, reference, opts.graceMs);
@@ -284,7 +285,7 @@ export async function finishItem(
   if (moved.released_at !== null) {
     const workerId =
       moved.claimed_by ??
-      (await deliveries.workersOfAccounts(tx, [moved.account_id])).get(moved.account_id) ??
+      (await reads.workersOfAccounts(tx, [moved.account_id])).get(moved.account_id) ??
       null;
     const base = {
       companyId: moved.company_id,
@@ -342,7 +343,7 @@ export async function failUnreported(
     );
     await recordEvents(tx, [...events, ...refreshed.events], at);
     const unclaimed = finished.filter((r) => r.claimed_by === null).map((r) => r.account_id);
-    const workers = await deliveries.workersOfAccounts(tx, unclaimed);
+    const workers = await reads.workersOfAccounts(tx, unclaimed);
     await deliveries.countOutcomes(
       tx,
       finished.map((r) => ({

@@ -39,3 +39,16 @@ export async function releasesSince(
     .where('released_at', '>=', since)
     .execute();
 }
+
+/** The release of an item: when, and the start of the slot it went into (if recorded). */
+export async function releaseOf(
+  db: DbOrTx,
+  itemId: string,
+): Promise<{ released_at: string | null; slot_start: string | null } | undefined> {
+  return db
+    .selectFrom('queue_items')
+    .leftJoin('releases', 'releases.queue_item_id', 'queue_items.id')
+    .select(['queue_items.released_at', 'releases.slot_start'])
+    .where('queue_items.id', '=', itemId)
+    .executeTakeFirst();
+}
