@@ -16,7 +16,11 @@ import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { FakeClock } from '../src/lib/clock.ts';
 import { createCompany } from '../src/modules/companies/index.ts';
-import { deliveryFigures, fulfilmentBoard } from '../src/modules/items/index.ts';
+import {
+  UNCONFIRMED_REASON,
+  deliveryFigures,
+  fulfilmentBoard,
+} from '../src/modules/items/index.ts';
 import { createWorker } from '../src/modules/workers/index.ts';
 import { sql } from 'kysely';
 import { freshStore, pgReachable, PG_ADMIN_URL } from './stores.ts';
@@ -188,7 +192,7 @@ async function seedHistory(
   `.execute(db);
   // Item i belongs to post i / 10, to an account of that post's company, released over the
   // last 30 days; the last OPEN_TASKS are still posting (every other one claimed).
-  const unconfirmed = `The worker claimed this task but never reported an outcome, so it is unconfirmed whether it was posted. Check the account, then queue the post again only if it did not go out.`;
+  const unconfirmed = UNCONFIRMED_REASON;
   await sql`
     insert into queue_items (id, company_id, post_id, account_id, status, skip_approval,
       priority, queued_at, approved_at, scheduled_after, released_at, posted_at, post_url,
