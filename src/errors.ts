@@ -60,6 +60,10 @@ export const ERROR_CATALOG = {
     hint: 'Delete an endpoint you no longer use, or subscribe one endpoint to more event types.',
   },
   not_found: { status: 404, hint: 'Check the method and path against GET /v2/openapi.json.' },
+  range_not_satisfiable: {
+    status: 416,
+    hint: 'Ask for bytes that start before the size in the Content-Range header, or send no Range.',
+  },
   method_not_allowed: {
     status: 405,
     hint: 'Use one of the methods listed in the Allow header.',

@@ -1296,6 +1296,7 @@ export interface components {
           | 'event_not_found'
           | 'webhook_limit_reached'
           | 'not_found'
+          | 'range_not_satisfiable'
           | 'method_not_allowed'
           | 'upload_not_ready'
           | 'media_not_ready'
@@ -3471,6 +3472,15 @@ export interface operations {
           'image/*': string;
         };
       };
+      /** @description On local storage, for a request with one byte range (`Range: bytes=…`): those bytes, with Content-Range. Several ranges are answered whole (200). */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
       /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
       302: {
         headers: {
@@ -3500,6 +3510,15 @@ export interface operations {
       };
       /** @description Error codes: `image_not_found` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `range_not_satisfiable` */
+      416: {
         headers: {
           [name: string]: unknown;
         };
@@ -3990,6 +4009,15 @@ export interface operations {
           'application/octet-stream': string;
         };
       };
+      /** @description On local storage, for a request with one byte range (`Range: bytes=…`): those bytes, with Content-Range. Several ranges are answered whole (200). */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
       /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
       302: {
         headers: {
@@ -4019,6 +4047,15 @@ export interface operations {
       };
       /** @description Error codes: `upload_not_found` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `range_not_satisfiable` */
+      416: {
         headers: {
           [name: string]: unknown;
         };
@@ -4052,6 +4089,15 @@ export interface operations {
           'application/octet-stream': string;
         };
       };
+      /** @description On local storage, for a request with one byte range (`Range: bytes=…`): those bytes, with Content-Range. Several ranges are answered whole (200). */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
       /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
       302: {
         headers: {
@@ -4081,6 +4127,15 @@ export interface operations {
       };
       /** @description Error codes: `upload_not_found` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `range_not_satisfiable` */
+      416: {
         headers: {
           [name: string]: unknown;
         };
@@ -4981,6 +5036,15 @@ export interface operations {
           'image/jpeg': string;
         };
       };
+      /** @description On local storage, for a request with one byte range (`Range: bytes=…`): those bytes, with Content-Range. Several ranges are answered whole (200). */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
       /** @description With object storage: a redirect (Location) to a short-lived URL of the bucket serving the bytes */
       302: {
         headers: {
@@ -5010,6 +5074,15 @@ export interface operations {
       };
       /** @description Error codes: `post_not_found` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `range_not_satisfiable` */
+      416: {
         headers: {
           [name: string]: unknown;
         };

@@ -52,13 +52,20 @@ export interface PresignGetOptions {
   expiresInSeconds: number;
 }
 
+/** Bytes `start` to `end` of a blob, both inclusive, as an HTTP Range names them. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface BlobStore {
   /**
    * Stores bytes under `key`; nothing is visible under the key until all bytes are
    * written. The result names their size and SHA-256 (hex), computed as they stream.
    */
   put(key: string, source: Readable | Buffer, options?: PutOptions): Promise<StoredBlob>;
-  get(key: string): Promise<Readable | null>;
+  /** The blob's bytes, or only those of `range` (both ends inclusive); null when there is none. */
+  get(key: string, range?: ByteRange): Promise<Readable | null>;
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
   /** Random access to a stored blob, for the probes; null when there is none. */
@@ -133,14 +140,14 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async get(key: string): Promise<Readable | null> {
+  async get(key: string, range?: ByteRange): Promise<Readable | null> {
     const p = this.path(key);
     try {
       await stat(p);
     } catch {
       return null;
     }
-    return createReadStream(p);
+    return createReadStream(p, range && { start: range.start, end: range.end });
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from '../lib/clock.ts';
 import type { UrlSigner } from '../lib/signing.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore, ByteRange } from './blob-store.ts';
 
 /** One piece of media: the service route serving it and where its bytes are stored. */
 export interface MediaRef {
@@ -64,9 +64,36 @@ export class MediaUrls {
   }
 }
 
+/** Stored bytes the service streams itself, whole or a range of them. */
+export interface StoredMedia {
+  contentType: string;
+  size: number;
+  /** The bytes, or those of `range`; rejects with the route's not-found error when gone. */
+  read(range?: ByteRange): Promise<Readable>;
+}
+
 /** What a service media route answers: a redirect to the store, or the bytes themselves. */
-export type MediaAnswer =
-  { redirect: string } | { stream: Readable; contentType: string; size: number };
+export type MediaAnswer = { redirect: string } | StoredMedia;
+
+/** The blob under `key` as media to stream; `missing` when there is none. */
+export async function storedMedia(
+  blobs: BlobStore,
+  key: string,
+  contentType: string,
+  missing: () => Error,
+): Promise<StoredMedia> {
+  const stat = await blobs.stat(key);
+  if (!stat) throw missing();
+  return {
+    contentType,
+    size: stat.size,
+    async read(range) {
+      const stream = await blobs.get(key, range);
+      if (!stream) throw missing();
+      return stream;
+    },
+  };
+}
 
 /** How long a redirect from the service's media routes to the store stays usable. */
 export const REDIRECT_URL_MS = 5 * 60 * 1000;

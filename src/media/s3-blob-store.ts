@@ -23,6 +23,7 @@ import {
   BlobSizeError,
   type BlobSource,
   type BlobStore,
+  type ByteRange,
   type PresignGetOptions,
   type PresignPutOptions,
   type PutOptions,
@@ -140,10 +141,14 @@ export class S3BlobStore implements BlobStore {
     return { size: m.state.size, sha256: m.digest() };
   }
 
-  async get(key: string): Promise<Readable | null> {
+  async get(key: string, range?: ByteRange): Promise<Readable | null> {
     try {
       const res = await this.client.send(
-        new GetObjectCommand({ Bucket: this.config.bucket, Key: this.checkKey(key) }),
+        new GetObjectCommand({
+          Bucket: this.config.bucket,
+          Key: this.checkKey(key),
+          ...(range && { Range: `bytes=${range.start}-${range.end}` }),
+        }),
       );
       return res.Body as Readable;
     } catch (err) {

@@ -76,6 +76,25 @@ for (const [name, make] of stores) {
       assert.deepEqual(await store.stat(key('copy/b.bin')), { size: bytes.length });
     });
 
+    test('get of a byte range: exactly those bytes, ends inclusive', T, async () => {
+      const bytes = randomBytes(10_000);
+      await store.put(key('range.bin'), bytes);
+      // Not 0-0: s3rver reads an end of 0 as no end.
+      for (const [start, end] of [
+        [0, 9],
+        [1, 4_999],
+        [9_990, 9_999],
+      ] as const) {
+        const body = await store.get(key('range.bin'), { start, end });
+        assert.ok(body);
+        const chunks: Buffer[] = [];
+        for await (const c of body) chunks.push(c as Buffer);
+        assert.ok(Buffer.concat(chunks).equals(bytes.subarray(start, end + 1)), `${start}-${end}`);
+      }
+      assert.equal(await store.get(key('range-missing.bin'), { start: 0, end: 1 }), null);
+      await store.delete(key('range.bin'));
+    });
+
     test('exact and maximum sizes: a refused body leaves nothing behind', T, async () => {
       const bytes = randomBytes(1000);
       const refused = async (k: string, options: object, kind: string) => {

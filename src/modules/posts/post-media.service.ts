@@ -1,7 +1,7 @@
 // Signed downloads of a post's rendered media: carousel slides and thumbnail.
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { REDIRECT_URL_MS, type MediaAnswer } from '../../media/media-urls.ts';
+import { REDIRECT_URL_MS, storedMedia, type MediaAnswer } from '../../media/media-urls.ts';
 import { findPostMedia } from './posts.repository.ts';
 import { postMediaPath } from './posts.view.ts';
 
@@ -20,13 +20,10 @@ export async function openPostMedia(
   const post = await findPostMedia(ctx.db, postId);
   const slides = post?.media_keys ? (JSON.parse(post.media_keys) as string[]) : [];
   const key = part === 'thumbnail' ? post?.thumbnail_key : slides[Number(part.slice(6))];
-  const missing = new ApiError('post_not_found', `Post ${postId} has no ${part}`);
-  if (!key) throw missing;
+  const missing = () => new ApiError('post_not_found', `Post ${postId} has no ${part}`);
+  if (!key) throw missing();
   const until = new Date(ctx.clock.now().getTime() + REDIRECT_URL_MS);
   const redirect = ctx.media.direct({ path, key, contentType: 'image/jpeg' }, until);
   if (redirect) return { redirect };
-  const stat = await ctx.blobs.stat(key);
-  const stream = stat ? await ctx.blobs.get(key) : null;
-  if (!stream || !stat) throw missing;
-  return { stream, contentType: 'image/jpeg', size: stat.size };
+  return storedMedia(ctx.blobs, key, 'image/jpeg', missing);
 }

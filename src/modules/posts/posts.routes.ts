@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
-import { REDIRECT_RESPONSE, sendMedia } from '../../http/media-reply.ts';
+import { MEDIA_RESPONSES, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import {
   CancelledPost,
@@ -220,8 +220,13 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
               description: 'A JPEG',
               content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
             }),
-            ...REDIRECT_RESPONSE,
-            ...errorResponses(['invalid_request', 'invalid_signature', 'post_not_found']),
+            ...MEDIA_RESPONSES,
+            ...errorResponses([
+              'invalid_request',
+              'invalid_signature',
+              'post_not_found',
+              'range_not_satisfiable',
+            ]),
           },
         },
       },
@@ -233,7 +238,7 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
           req.query.expires,
           req.query.signature,
         );
-        return sendMedia(reply, answer);
+        return sendMedia(req, reply, answer);
       },
     );
   };

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { UploadsTable } from '../../db/types.ts';
 import { principalOf } from '../../http/auth.ts';
-import { REDIRECT_RESPONSE, sendMedia } from '../../http/media-reply.ts';
+import { MEDIA_RESPONSES, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import {
   CreateUploadBody,
@@ -203,13 +203,19 @@ export function uploadsRoutes(
             querystring: SignedQuery,
             response: {
               200: binary(thumbnail ? 'The JPEG thumbnail' : 'The file bytes'),
-              ...REDIRECT_RESPONSE,
-              ...errorResponses(['invalid_request', 'invalid_signature', 'upload_not_found']),
+              ...MEDIA_RESPONSES,
+              ...errorResponses([
+                'invalid_request',
+                'invalid_signature',
+                'upload_not_found',
+                'range_not_satisfiable',
+              ]),
             },
           },
         },
         async (req, reply) =>
           sendMedia(
+            req,
             reply,
             await openUploadMedia(
               ctx,

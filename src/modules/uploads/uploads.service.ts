@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import type { DbOrTx, UploadsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { REDIRECT_URL_MS, type MediaAnswer } from '../../media/media-urls.ts';
+import { REDIRECT_URL_MS, storedMedia, type MediaAnswer } from '../../media/media-urls.ts';
 import {
   IMAGE_LIMITS,
   VIDEO_LIMITS,
@@ -360,10 +360,7 @@ export async function openUploadMedia(
     until,
   );
   if (redirect) return { redirect };
-  const stat = await ctx.blobs.stat(key);
-  const stream = stat ? await ctx.blobs.get(key) : null;
-  if (!stream || !stat) throw notFound(uploadId);
-  return { stream, contentType, size: stat.size };
+  return storedMedia(ctx.blobs, key, contentType, () => notFound(uploadId));
 }
 
 export type { MediaUpload } from './uploads.repository.ts';

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
-import { REDIRECT_RESPONSE, sendMedia } from '../../http/media-reply.ts';
+import { MEDIA_RESPONSES, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.ts';
 import {
   ImageIdParams,
@@ -76,8 +76,13 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsync {
               description: 'The image bytes',
               content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
             }),
-            ...REDIRECT_RESPONSE,
-            ...errorResponses(['invalid_request', 'invalid_signature', 'image_not_found']),
+            ...MEDIA_RESPONSES,
+            ...errorResponses([
+              'invalid_request',
+              'invalid_signature',
+              'image_not_found',
+              'range_not_satisfiable',
+            ]),
           },
         },
       },
@@ -88,7 +93,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsync {
           req.query.expires,
           req.query.signature,
         );
-        return sendMedia(reply, answer);
+        return sendMedia(req, reply, answer);
       },
     );
   };

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import sharp from 'sharp';
-import { REDIRECT_URL_MS, type MediaAnswer } from '../../media/media-urls.ts';
+import { REDIRECT_URL_MS, storedMedia, type MediaAnswer } from '../../media/media-urls.ts';
 import type { AppContext } from '../../context.ts';
 import type { ImagePacksTable, ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
@@ -168,9 +168,9 @@ export async function openSignedImage(
     const redirect = ctx.media.direct(ref, until);
     if (redirect) return { redirect };
   }
-  const stream = image ? await ctx.blobs.get(image.blob_key) : null;
-  if (!image || !stream) throw new ApiError('image_not_found', `Image ${imageId} does not exist`);
-  return { stream, contentType: image.content_type, size: image.size_bytes };
+  const missing = () => new ApiError('image_not_found', `Image ${imageId} does not exist`);
+  if (!image) throw missing();
+  return storedMedia(ctx.blobs, image.blob_key, image.content_type, missing);
 }
 
 // ---- Operator actions (admin CLI) ----
