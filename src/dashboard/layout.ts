@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inLayout } from '../http/page-session.ts';
 import { BASE, maskToken } from './session.ts';
+import { clockface, displayTimezone } from './time.ts';
 
 /**
  * Sends `template` inside `layout` as HTML that is never cached: every page of the
@@ -28,5 +29,7 @@ export function page(
       : null,
     base: BASE,
     path: req.url,
+    // Times in the reader's display timezone (time.ts).
+    clock: clockface(displayTimezone(req)),
   });
 }

@@ -158,3 +158,11 @@ document.addEventListener('htmx:beforeSwap', (e) => {
     }
   });
 })();
+
+// The browser's timezone, for pages of people who have not chosen one (dashboard/time.ts).
+(() => {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (tz && !document.cookie.split('; ').includes(`slotline_tz=${encodeURIComponent(tz)}`)) {
+    document.cookie = `slotline_tz=${encodeURIComponent(tz)}; path=/dashboard; max-age=31536000; samesite=lax`;
+  }
+})();
