@@ -9,7 +9,7 @@ export function registerSeed(program: Command): void {
     .description(
       'a demo company with an admin user, a simulated worker operating its accounts, queued posts',
     )
-    .option('--timezone <tz>', "the worker's timezone (default: where 08:00 comes next)")
+    .option('--timezone <tz>', "the worker's timezone (default: one where it is working hours now)")
     .option('--json', 'machine-readable output')
     .action(async (o) =>
       withContext(async (ctx, config) => {

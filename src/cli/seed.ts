@@ -49,6 +49,8 @@ import { purgeCompany } from './seed-undo.ts';
  * The demo accounts and their schedules. SPEC 4.5 rule 1 keeps windows between 08:00 and
  * 17:00 local, 3 hours apart; staggered across the accounts they put a window in every
  * local hour from 08:00 to 17:00. `null` follows the company default (09:00, 13:00, 17:00).
+ * When the seed runs in the worker's working hours, the first account's windows start a
+ * minute after the seed instead (soonWindows), so the first release goes out right away.
  */
 const DEMO_ACCOUNTS = [
   {
@@ -92,9 +94,9 @@ const DEMO_POSTS = [
 ] as const;
 
 /**
- * One city per UTC offset, roughly. Without --timezone the demo worker lives where the
- * working day (the 08:00 window) starts next, so something happens within the hour and
- * every hour after it until 17:00 local, whenever the demo is seeded.
+ * One city per UTC offset, roughly. Without --timezone the demo worker lives where it is
+ * working hours now (demoTimezone), so the first release goes out within minutes and
+ * another every hour after it until 17:00 local, whenever the demo is seeded.
  */
 const DEMO_TIMEZONES = [
   'Pacific/Pago_Pago',
@@ -129,17 +131,30 @@ export const DEMO_OPERATOR_EMAIL = 'operator@slotline.local';
 
 /** Posts are queued before the first window starts, with room for a slow seed. */
 const LEAD_MS = 5 * MINUTE_MS;
+/** The first demo window opens this long after the posts are queued. */
+const FIRST_WINDOW_LEAD_MS = MINUTE_MS;
+/** Windows lie between 08:00 and 17:00 local (SPEC 4.5 rule 1). */
+const FIRST_WINDOW_MINUTE = 8 * 60;
+const LAST_WINDOW_MINUTE = 17 * 60;
 
 function localMinutes(timezone: string, at: number): number {
   const wall = at + offsetMs(zoneOf(timezone), at);
   return Math.floor(wall / MINUTE_MS) % (24 * 60);
 }
 
-/** The zone where 08:00 comes soonest, at least LEAD_MS from now. */
+/**
+ * The demo worker's zone: one where it is working hours now (08:00 to 14:00 local, so most
+ * of the day's windows are still ahead), the earliest such hour first; the first demo
+ * account then gets a window a minute after the seed and the first release goes out right
+ * away. Otherwise (never with every offset listed) the zone where 08:00 comes soonest.
+ */
 export function demoTimezone(now: Date): string {
   let best = DEMO_TIMEZONES[0] as string;
   let bestWait = Infinity;
+  let working: { tz: string; first: string } | null = null;
   for (const tz of DEMO_TIMEZONES) {
+    const first = soonWindows(tz, now)?.[0];
+    if (first && first <= '14:00' && (!working || first < working.first)) working = { tz, first };
     const untilEight = (8 * 60 - localMinutes(tz, now.getTime())) * MINUTE_MS - LEAD_MS;
     const wait = ((untilEight % DAY_MS) + DAY_MS) % DAY_MS;
     if (wait < bestWait) {
@@ -147,7 +162,25 @@ export function demoTimezone(now: Date): string {
       bestWait = wait;
     }
   }
-  return best;
+  return working?.tz ?? best;
+}
+
+/**
+ * Windows starting a minute after `at` (local "HH:mm" in `timezone`) and every 3 hours
+ * after it until 17:00, when that first one falls within the day's window hours; null
+ * otherwise (the account keeps its staggered windows).
+ */
+export function soonWindows(timezone: string, at: Date): string[] | null {
+  // The start of the local minute after the lead: between one and two minutes away.
+  const first = localMinutes(timezone, at.getTime() + FIRST_WINDOW_LEAD_MS) + 1;
+  if (first < FIRST_WINDOW_MINUTE || first > LAST_WINDOW_MINUTE) return null;
+  const windows: string[] = [];
+  for (let m = first; m <= LAST_WINDOW_MINUTE && windows.length < 4; m += 180) {
+    windows.push(
+      `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`,
+    );
+  }
+  return windows;
 }
 
 const PALETTE = [
@@ -461,6 +494,18 @@ async function seedInto(ctx: AppContext, timezone: string, made: Made): Promise<
       status: written.post.status,
       accountIds: demo.accounts.map((i) => accountIds[i] as string),
     });
+  }
+
+  // The first account's first window a minute from now, after its posts were queued: it
+  // is theirs, and the first release goes out as soon as the service runs.
+  const soon = soonWindows(timezone, ctx.clock.now());
+  const first = accounts[0];
+  if (soon && first) {
+    await setAccountSchedule(ctx, company.companyId, first.accountId, {
+      schedule: { windows: soon },
+    });
+    first.windows = soon;
+    first.nextWindow = nextWindowStart(soon, timezone, ctx.clock.now()).toISOString();
   }
 
   // Last, since nothing could undo an existing demo user's new password, nor the demo
