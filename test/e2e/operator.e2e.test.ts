@@ -7,10 +7,10 @@
 // desktop and phone width, and no page scrolls sideways on the phone.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
+import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
@@ -19,24 +19,7 @@ import { createWorker } from '../../src/modules/workers/index.ts';
 
 const missing = browserMissing();
 const STEP = 15_000;
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PASSWORD = 'an operator passphrase for e2e';
-
-interface AxeResult {
-  violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-}
-
-/** axe-core's violations of the page, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate<AxeResult>(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })",
-  );
-  return result.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 const code = (t: TestApp, secret: string) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: t.clock.now().getTime() });

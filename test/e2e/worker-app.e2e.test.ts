@@ -5,10 +5,10 @@
 // must not scroll sideways; a form never sends twice while its answer is on the way.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Page, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { client, seedCompany } from '../helpers/app.ts';
+import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
@@ -20,25 +20,8 @@ import {
 
 const missing = browserMissing();
 const STEP = 15_000;
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SCREENSHOT = fileURLToPath(new URL('../fixtures/media/image.png', import.meta.url));
 const PHONE = { width: 390, height: 844 };
-
-interface AxeResult {
-  violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-}
-
-/** axe-core's violations of the page, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate<AxeResult>(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })",
-  );
-  return result.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 describe('workers app in a browser', { skip: missing ?? false, timeout: 240_000 }, () => {
   const app = useBrowserApp();
