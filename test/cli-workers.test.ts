@@ -11,7 +11,8 @@ import { sha256 } from '../src/lib/crypto.ts';
 for (const dialect of DIALECTS) {
   describe(`slotline worker and simulate commands [${dialect}]`, () => {
     const { cli, cliJson, cliFails, withDb } = useCli(dialect);
-    let demo: { accountIds: string[]; worker: { workerId: string } } | null = null;
+    let demo: { accountIds: string[]; nextWindow: string; worker: { workerId: string } } | null =
+      null;
 
     async function accountRows(ids: string[]) {
       return withDb((ctx) =>
