@@ -6,26 +6,38 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { compileValidator, validationError } from '../http/validation.ts';
 import {
   findAccountsByIds,
   setPaused,
   listAccounts,
   CreateAccountBody,
   ListAccountsQuery,
-  type CreateAccountInput,
   createAccount,
 } from '../modules/accounts/index.ts';
 import { getCompanyRow } from '../modules/companies/index.ts';
 import { listWorkers } from '../modules/workers/index.ts';
+import { fieldError, formCheck, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 const PAGE_SIZE = 50;
-// The API's own body validator, so the form and POST /v2/accounts refuse the same input
-// with the same message naming the field.
-const validateCreate = compileValidator(CreateAccountBody, 'body');
+// The API's own body rules, so the form and POST /v2/accounts refuse the same input; every
+// error at once, named as the form labels its fields (http/form-errors.ts).
+const checkCreate = formCheck(CreateAccountBody, {
+  platform: { label: 'Platform', id: 'a-platform' },
+  username: { label: 'Username', id: 'a-username' },
+  displayName: { label: 'Display name', id: 'a-display' },
+  bio: { label: 'Bio', id: 'a-bio' },
+  profilePictureUrl: { label: 'Profile picture URL', id: 'a-picture' },
+  bioUrl: { label: 'Bio link', id: 'a-bio-url' },
+  'warmup.searchTerms': {
+    label: 'Warm-up search terms',
+    field: 'searchTerms',
+    id: 'a-terms',
+    item: 'term',
+  },
+});
 
 const AccountsQuery = Type.Object({ cursor: ListAccountsQuery.properties.cursor });
 const AccountParams = Type.Object({ accountId: Type.String() });
@@ -73,12 +85,16 @@ function inputOf(form: CreateForm): unknown {
   };
 }
 
-/** The form field an API error names (`/warmup/searchTerms/0 ...` → searchTerms). */
-function fieldOf(err: ApiError): string | null {
-  if (err.code === 'account_exists') return 'username';
-  const pointer = /^\/([A-Za-z]+)(?:\/([A-Za-z]+))?/.exec(err.message);
-  if (!pointer) return null;
-  return pointer[1] === 'warmup' ? 'searchTerms' : (pointer[1] ?? null);
+/** A refusal of the accounts service, next to the username or for the whole form. */
+function refusalOf(err: ApiError, form: CreateForm): FieldError {
+  if (err.code === 'account_exists') {
+    return fieldError(
+      'username',
+      `Username: @${form.username} on ${form.platform} already exists in this company.`,
+      'a-username',
+    );
+  }
+  return fieldError('', `${err.message}.`, '');
 }
 
 const EMPTY_FORM: CreateForm = {
@@ -95,9 +111,9 @@ function newAccountPage(
   req: FastifyRequest,
   reply: FastifyReply,
   form: CreateForm,
-  error: { field: string | null; message: string } | null,
+  errors: FieldError[],
 ) {
-  return page(req, reply, 'account-new.eta', 'New account', { form, error });
+  return page(req, reply, 'account-new.eta', 'New account', { form, errors });
 }
 
 export function accountPages(ctx: AppContext) {
@@ -141,7 +157,7 @@ export function accountPages(ctx: AppContext) {
     });
 
     app.get('/accounts/new', { config: { role: 'editor' } }, async (req, reply) =>
-      newAccountPage(req, reply, EMPTY_FORM, null),
+      newAccountPage(req, reply, EMPTY_FORM, []),
     );
 
     app.post(
@@ -150,15 +166,18 @@ export function accountPages(ctx: AppContext) {
       async (req, reply) => {
         const user = userOf(req);
         const form = formOf(req.body);
-        const input = inputOf(form);
+        const checked = checkCreate(inputOf(form));
+        if (!checked.ok) {
+          reply.code(400);
+          return newAccountPage(req, reply, form, checked.errors);
+        }
         try {
-          if (!validateCreate(input)) throw validationError(validateCreate.errors ?? [], 'body');
           const company = await getCompanyRow(ctx.db, user.companyId);
           if (!company) throw new PageError(404, 'Not found.');
           const account = await createAccount(
             ctx,
             { companyId: user.companyId, plan: company.plan },
-            input as CreateAccountInput,
+            checked.value,
             actorOf(user),
           );
           setFlash(ctx, req, reply, `Created @${account.username} (${account.platform}).`);
@@ -166,7 +185,7 @@ export function accountPages(ctx: AppContext) {
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
           reply.code(err.status);
-          return newAccountPage(req, reply, form, { field: fieldOf(err), message: err.message });
+          return newAccountPage(req, reply, form, [refusalOf(err, form)]);
         }
       },
     );

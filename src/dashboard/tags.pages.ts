@@ -19,7 +19,7 @@ import {
   TAG_COLORS,
   type CreateTagInput,
 } from '../modules/tags/index.ts';
-import { checkWith } from './forms.ts';
+import { fieldError, formCheck, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
@@ -36,24 +36,34 @@ type TagFormIn = Static<typeof TagForm>;
 /** The archive and restore buttons: `archived=true` archives, anything else restores. */
 const ArchiveForm = Type.Object({ archived: Type.Optional(Type.String()) });
 
-// A name and color by the API's own rules (SPEC 2.4), as POST /v2/content-tags takes them.
-const checkTag = checkWith(CreateTagBody);
+// A name and color by the API's own rules (SPEC 2.4), as POST /v2/content-tags takes them,
+// every error at once in the form's words (http/form-errors.ts); both tag forms use these ids.
+const checkTag = formCheck(CreateTagBody, {
+  name: { label: 'Name', id: 'tag-name' },
+  color: { label: 'Color', id: 'tag-color', messages: { enum: 'choose one from the list' } },
+});
+
+/** The refusal of a name another tag of the company has. */
+function nameTaken(name: string): FieldError[] {
+  return [
+    fieldError(
+      'name',
+      `A tag named “${name}” already exists (names are compared without case).`,
+      'tag-name',
+    ),
+  ];
+}
 
 /** What the form shows again beside an error: the fields as they were typed. */
 function typed(body: TagFormIn): { name: string; color: string } {
   return { name: body.name ?? '', color: body.color ?? '' };
 }
 
-/** A form's name and color, or the message to show beside the form. */
-function tagForm(body: TagFormIn): CreateTagInput | { error: string } {
+/** A form's name and color, or the errors to show with the form. */
+function tagForm(body: TagFormIn): CreateTagInput | { errors: FieldError[] } {
   // Surrounding spaces are a typing accident, not part of a name; no color is the default.
   const checked = checkTag({ name: (body.name ?? '').trim(), color: body.color || 'slate' });
-  if (checked.ok) return checked.value;
-  const { field, keyword, limit } = checked.broken;
-  if (field !== 'name') return { error: 'Choose a color.' };
-  return {
-    error: keyword === 'maxLength' ? `A name has at most ${limit} characters.` : 'Enter a name.',
-  };
+  return checked.ok ? checked.value : { errors: checked.errors };
 }
 
 /** A service refusal as the page shows it: another company's tag reads as an unknown one. */
@@ -76,7 +86,7 @@ export function tagPages(ctx: AppContext) {
   async function listPage(
     req: FastifyRequest,
     reply: FastifyReply,
-    extra: { createError?: string; form?: { name: string; color: string } } = {},
+    extra: { createErrors?: FieldError[]; form?: { name: string; color: string } } = {},
   ) {
     const user = userOf(req);
     const [tags, totals] = await Promise.all([
@@ -89,7 +99,7 @@ export function tagPages(ctx: AppContext) {
       colors: TAG_COLORS,
       canEdit: user.role !== 'viewer',
       done: takeFlash(ctx, req, reply),
-      createError: extra.createError ?? null,
+      errors: extra.createErrors ?? [],
       form: extra.form ?? { name: '', color: 'slate' },
     });
   }
@@ -98,14 +108,14 @@ export function tagPages(ctx: AppContext) {
     req: FastifyRequest,
     reply: FastifyReply,
     tagId: string,
-    extra: { error?: string; form?: { name: string; color: string } } = {},
+    extra: { errors?: FieldError[]; form?: { name: string; color: string } } = {},
   ) {
     const user = userOf(req);
     const tag = await tagOr404(ctx, user.companyId, tagId);
     return page(req, reply, 'tag-edit.eta', `Edit tag ${tag.name}`, {
       tag,
       colors: TAG_COLORS,
-      error: extra.error ?? null,
+      errors: extra.errors ?? [],
       form: extra.form ?? { name: tag.name, color: tag.color },
     });
   }
@@ -119,19 +129,16 @@ export function tagPages(ctx: AppContext) {
       const user = userOf(req);
       const input = tagForm(req.body);
       const form = typed(req.body);
-      if ('error' in input) {
+      if ('errors' in input) {
         reply.code(400);
-        return listPage(req, reply, { createError: input.error, form });
+        return listPage(req, reply, { createErrors: input.errors, form });
       }
       try {
         await createTag(ctx, user.companyId, input, actorOf(user));
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 'tag_name_taken')) throw err;
         reply.code(409);
-        return listPage(req, reply, {
-          createError: `A tag named “${input.name}” already exists (names are compared without case).`,
-          form,
-        });
+        return listPage(req, reply, { createErrors: nameTaken(input.name), form });
       }
       setFlash(ctx, req, reply, `Tag “${input.name}” created.`);
       return redirect(req, reply, `${BASE}/tags`);
@@ -149,20 +156,17 @@ export function tagPages(ctx: AppContext) {
         const { tagId } = req.params;
         const input = tagForm(req.body);
         const form = typed(req.body);
-        if ('error' in input) {
+        if ('errors' in input) {
           await tagOr404(ctx, user.companyId, tagId);
           reply.code(400);
-          return editPage(req, reply, tagId, { error: input.error, form });
+          return editPage(req, reply, tagId, { errors: input.errors, form });
         }
         try {
           await updateTag(ctx, user.companyId, tagId, input, actorOf(user));
         } catch (err) {
           if (!(err instanceof ApiError && err.code === 'tag_name_taken')) throw pageErrorOf(err);
           reply.code(409);
-          return editPage(req, reply, tagId, {
-            error: `A tag named “${input.name}” already exists (names are compared without case).`,
-            form,
-          });
+          return editPage(req, reply, tagId, { errors: nameTaken(input.name), form });
         }
         setFlash(ctx, req, reply, `Tag “${input.name}” saved.`);
         return redirect(req, reply, `${BASE}/tags`);

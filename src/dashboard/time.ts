@@ -68,11 +68,15 @@ export function clockface(timezone: string): Clockface {
   return face;
 }
 
+/** The browser's timezone as dashboard.js keeps it in its cookie, or null (unknown, invalid). */
+export function browserTimezone(req: FastifyRequest): string | null {
+  const browser = req.cookies?.[BROWSER_TZ_COOKIE];
+  return browser && browser.length <= 64 && validTimezone(browser) ? browser : null;
+}
+
 /** The display timezone of a request: the user's own, else the browser's, else UTC. */
 export function displayTimezone(req: FastifyRequest): string {
-  const own = (req.dashboardUser as { timezone?: string | null } | null)?.timezone;
+  const own = req.dashboardUser?.timezone;
   if (own && validTimezone(own)) return own;
-  const browser = req.cookies?.[BROWSER_TZ_COOKIE];
-  if (browser && browser.length <= 64 && validTimezone(browser)) return browser;
-  return 'UTC';
+  return browserTimezone(req) ?? 'UTC';
 }

@@ -57,7 +57,10 @@ export async function registerPageFamily(app: FastifyInstance, family: PageFamil
     maxAge: '1h',
   });
   // A query or form the route's schema refuses reads as the API words it, naming the
-  // field, on the error page (a form's own handler words its refusals next to the field).
-  app.setSchemaErrorFormatter(validationError);
+  // field (a form's field by its name, never a JSON pointer), on the error page; a form's own
+  // handler words its refusals next to each field (form-errors.ts).
+  app.setSchemaErrorFormatter((errors, context) =>
+    validationError(errors, context === 'body' ? 'form' : context),
+  );
   app.addHook('preValidation', readAsBrowsersSend);
 }

@@ -9,9 +9,9 @@ import { ApiError } from '../errors.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerce: boolean): Ajv {
+function makeAjv(coerce: boolean, allErrors = false): Ajv {
   const ajv = new Ajv({
-    allErrors: false,
+    allErrors,
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,
     removeAdditional: false,
@@ -24,6 +24,8 @@ function makeAjv(coerce: boolean): Ajv {
 
 const bodyAjv = makeAjv(false);
 const paramsAjv = makeAjv(true);
+/** The pages' forms: the body rules, reporting every error (http/form-errors.ts). */
+const formAjv = makeAjv(false, true);
 
 /**
  * Header names are case-insensitive and Node hands them over in lower case; schemas
@@ -49,10 +51,20 @@ export function compileValidator(schema: object, httpPart: string | undefined): 
   return (httpPart === 'body' ? bodyAjv : paramsAjv).compile(schema);
 }
 
+/**
+ * A validator with the rules of JSON bodies that reports every error, not only the first:
+ * the pages' forms show them all at once (http/form-errors.ts). The API keeps one error.
+ */
+export function compileFormValidator(schema: object): ValidateFunction {
+  return formAjv.compile(schema);
+}
+
 /** A header name as people write it: `idempotency-key` -> `Idempotency-Key`. */
 const headerName = (lower: string) => lower.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase());
 
 const PART_LABEL: Record<string, string> = {
+  // A page's form (http/page-plugin.ts); the API's bodies are named by JSON pointer.
+  form: 'form field',
   querystring: 'query parameter',
   params: 'path parameter',
   headers: 'header',

@@ -54,11 +54,11 @@ describeEachDialect('dashboard queries and forms', (get) => {
       headers: { cookie: cookieOf(b), 'x-csrf-token': token },
     });
     assert.equal(empty.statusCode, 400);
-    assert.match(empty.body, /id="tag-name-error"[^>]*>Enter a name\./);
+    assert.match(empty.body, /id="tag-name-error"[^>]*>Name: required</);
 
     const twice = await b.post('/dashboard/tags', { _csrf: token, name: ['One', 'Two'] });
     assert.equal(twice.status, 400);
-    assert.match(twice.body, /\/name must be a string/);
+    assert.match(twice.body, /form field name must be a string/);
     assert.deepEqual(await listAllTags(get().ctx.db, companyId), []);
   });
 });

@@ -2,6 +2,7 @@
 // this folder is the module's own.
 export {
   MAX_FAILURES_PER_ADDRESS,
+  ROLES,
   SignInRefused,
   UserError,
   clearSignInAttempts,
@@ -27,3 +28,14 @@ export {
   userWelcomeUrl,
 } from './user-links.service.ts';
 export type { IssuedUserLink, UserLinkInfo } from './user-links.service.ts';
+export {
+  CompanyUserRefused,
+  changeUserRole,
+  disableCompanyUser,
+  getCompanyUser,
+  inviteCompanyUser,
+  listCompanyUsers,
+  resetCompanyUser,
+  setUserTimezone,
+} from './company-users.service.ts';
+export type { CompanyUser, SignInState } from './company-users.service.ts';

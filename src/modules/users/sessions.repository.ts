@@ -6,7 +6,7 @@ export async function insertSession(db: DbOrTx, row: SessionsTable): Promise<voi
 }
 
 export type SessionWithUser = SessionsTable &
-  Pick<UsersTable, 'email' | 'role' | 'disabled_at'> & { user_company_id: string };
+  Pick<UsersTable, 'email' | 'role' | 'disabled_at' | 'timezone'> & { user_company_id: string };
 
 /** The session with its user, in one read. */
 export async function findSession(db: DbOrTx, id: string): Promise<SessionWithUser | undefined> {
@@ -18,6 +18,7 @@ export async function findSession(db: DbOrTx, id: string): Promise<SessionWithUs
       'users.email',
       'users.role',
       'users.disabled_at',
+      'users.timezone',
       'users.company_id as user_company_id',
     ])
     .where('sessions.id', '=', id)

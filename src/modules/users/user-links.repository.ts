@@ -32,3 +32,20 @@ export async function expireLinksOfUser(db: DbOrTx, userId: string, at: string):
     .where('expires_at', '>', at)
     .execute();
 }
+
+/** The newest link of each of these users (users without one are left out). */
+export async function latestLinksOf(
+  db: DbOrTx,
+  userIds: readonly string[],
+): Promise<UserLinksTable[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('user_links')
+    .selectAll()
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at')
+    .execute();
+  const latest = new Map<string, UserLinksTable>();
+  for (const row of rows) latest.set(row.user_id, row);
+  return [...latest.values()];
+}

@@ -46,7 +46,8 @@ export interface IssuedUserLink {
   expiresAt: string;
 }
 
-async function issueLink(tx: DbOrTx, user: UsersTable, now: Date): Promise<IssuedUserLink> {
+/** A new one-time link of the user; any older unused one stops working. */
+export async function issueLink(tx: DbOrTx, user: UsersTable, now: Date): Promise<IssuedUserLink> {
   const token = randomToken(32);
   const at = now.toISOString();
   const expiresAt = new Date(now.getTime() + USER_LINK_MS).toISOString();
@@ -91,6 +92,7 @@ export async function inviteUser(
     updated_at: at,
     disabled_at: null,
     last_sign_in_at: null,
+    timezone: null,
   };
   await repo.insertUser(db, row);
   const link = await issueLink(db, row, now);

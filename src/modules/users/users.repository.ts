@@ -29,3 +29,31 @@ export async function updateUser(
   const res = await db.updateTable('users').set(patch).where('id', '=', userId).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+/** The user if it belongs to the company (another company's reads as unknown). */
+export async function findCompanyUser(
+  db: DbOrTx,
+  companyId: string,
+  userId: string,
+): Promise<UsersTable | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+}
+
+/**
+ * Every user of the company, locked for update in one order: changes that must leave the
+ * company an enabled admin see the others' roles and states as they stay until commit.
+ */
+export async function lockCompanyUsers(tx: DbOrTx, companyId: string): Promise<UsersTable[]> {
+  return tx
+    .selectFrom('users')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}

@@ -88,7 +88,12 @@ export function recordUserActivity(
   row: UsersTable,
   actor: Actor,
   action:
-    'user.created' | 'user.invited' | 'user.disabled' | 'user.password_reset' | 'user.password_set',
+    | 'user.created'
+    | 'user.invited'
+    | 'user.disabled'
+    | 'user.password_reset'
+    | 'user.password_set'
+    | 'user.role_changed',
   at: string,
 ): Promise<void> {
   return recordActivity(
@@ -126,6 +131,7 @@ export async function createUser(
     updated_at: at,
     disabled_at: null,
     last_sign_in_at: null,
+    timezone: null,
   };
   try {
     await db.transaction().execute(async (tx) => {
@@ -230,6 +236,8 @@ export interface SessionUser {
   role: UserRole;
   csrfToken: string;
   expiresAt: string;
+  /** The display timezone the user chose (IANA), or null: the browser's, else UTC. */
+  timezone: string | null;
   /**
    * The user's company is suspended by an operator: the session stays, but opens nothing
    * until the company is resumed.
@@ -359,6 +367,7 @@ export async function openSession(
       role: user.role,
       csrfToken: row.csrf_token,
       expiresAt,
+      timezone: user.timezone,
       companySuspended: false,
     },
   };
@@ -395,6 +404,7 @@ export async function resolveSession(
     role: row.role,
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
+    timezone: row.timezone,
     companySuspended: company?.suspended_at != null,
   };
 }
