@@ -73,6 +73,7 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   listWebhookAttempts: ['webhooks:read'],
   listWebhookDeliveries: ['webhooks:read'],
   replayWebhookEvents: ['webhooks:write'],
+  sendWebhookTestEvent: ['webhooks:write'],
 };
 
 /** DECISIONS 6: operations that take worker tokens (security `workerToken`), never API keys. */

@@ -1,14 +1,19 @@
 // One webhook endpoint (dashboard page): its details and delivery log, newest attempt first,
-// for every signed-in user; admins disable, enable, rotate its secret (shown once), replay
-// events and delete it. Each change is recorded in the activity log after it commits.
+// each with the payload it carried, for every signed-in user; admins disable, enable,
+// rotate its secret (shown once), send a test event, replay events and delete it. Each
+// change is recorded in the activity log with it.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError, ERROR_CATALOG } from '../errors.ts';
 import {
+  TEST_EVENT_TYPE,
   WEBHOOK_EVENTS,
+  WEBHOOK_EVENT_TYPES,
+  eventPayloads,
   listAttempts,
+  sendTestEvent,
   replayEvents,
   ListAttemptsQuery,
   ReplayBody,
@@ -16,6 +21,7 @@ import {
   getWebhook,
   rotateWebhookSecret,
   setWebhookEnabled,
+  TEST_EVENTS_PER_MINUTE,
 } from '../modules/webhooks/index.ts';
 import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
@@ -49,6 +55,11 @@ export function messageOf(err: ApiError): string {
     .replace(/^\/since /, 'The time ');
   const generic = err.hint === ERROR_CATALOG.invalid_request.hint || err.hint.includes('/v2/');
   return generic || !err.hint ? `${message}.` : `${message}. ${err.hint}`;
+}
+
+/** Whether `events` are every type an endpoint may choose ("All events"). */
+export function allEvents(events: readonly string[]): boolean {
+  return WEBHOOK_EVENT_TYPES.every((t) => events.includes(t));
 }
 
 /** An unknown endpoint and another company's answer alike. */
@@ -89,6 +100,7 @@ export function webhookDetailPages(ctx: AppContext) {
       cursor?: string | undefined;
       replayError?: string;
       replay?: { eventId: string; since: string };
+      testError?: string;
     } = {},
   ) {
     const user = userOf(req);
@@ -98,21 +110,34 @@ export function webhookDetailPages(ctx: AppContext) {
       limit: LOG_PAGE,
       ...(cursor ? { cursor } : {}),
     });
+    const payloads = await eventPayloads(
+      ctx,
+      user.companyId,
+      log.data.map((a) => a.eventId),
+    );
     const here = `${BASE}/webhooks/${encodeURIComponent(webhookId)}`;
     return page(req, reply, 'webhook.eta', `Webhook ${hook.url}`, {
       hook,
       here,
+      allEvents: allEvents(hook.events),
       events: hook.events.map((type) => ({
         type,
         help: WEBHOOK_EVENTS[type].description.replaceAll('`', ''),
       })),
-      attempts: log.data.map((a) => ({ ...a, answer: clip(a.responseBody) })),
+      attempts: log.data.map((a) => ({
+        ...a,
+        answer: clip(a.responseBody),
+        // A test event goes out on request, not on a change: the log says so.
+        triggerLabel: a.eventType === TEST_EVENT_TYPE ? 'test' : a.trigger,
+        payload: payloads.get(a.eventId) ?? null,
+      })),
       older: log.nextCursor ? `${here}?cursor=${encodeURIComponent(log.nextCursor)}` : null,
       paged: cursor !== undefined,
       canEdit: user.role === 'admin',
       done: takeFlash(ctx, req, reply),
       replayError: extra.replayError ?? null,
       replay: extra.replay ?? { eventId: '', since: '' },
+      testError: extra.testError ?? null,
     });
   }
 
@@ -166,6 +191,32 @@ export function webhookDetailPages(ctx: AppContext) {
         secret: rotated.secret,
         rotated: { previousSecretExpiresAt: rotated.previousSecretExpiresAt },
       });
+    });
+
+    app.post('/webhooks/:webhookId/test', adminRoute, async (req, reply) => {
+      const user = userOf(req);
+      const { webhookId } = req.params;
+      let sent;
+      try {
+        sent = await sendTestEvent(ctx, user.companyId, webhookId, actorOf(user));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code === 'webhook_not_found') throw notFoundOf(err);
+        reply.code(err.status);
+        if (err.headers['Retry-After']) reply.header('retry-after', err.headers['Retry-After']);
+        const testError =
+          err.code === 'rate_limited'
+            ? `At most ${TEST_EVENTS_PER_MINUTE} test events a minute go to one endpoint: wait ${err.headers['Retry-After'] ?? 60} seconds and send again.`
+            : err.code === 'invalid_request'
+              ? 'This endpoint is disabled: enable it to send it a test event.'
+              : messageOf(err);
+        return detailPage(req, reply, webhookId, { testError });
+      }
+      return back(
+        req,
+        reply,
+        webhookId,
+        `Test event ${sent.eventId} queued: it is in the delivery log below once sent (reload to see it).`,
+      );
     });
 
     const replayRoute = { ...ADMIN, schema: { params: WebhookParams, body: ReplayForm } };

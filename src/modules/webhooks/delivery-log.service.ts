@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
-import { newDelivery } from './deliveries.service.ts';
+import { newDelivery, payloadOf } from './deliveries.service.ts';
 import * as deliveries from './webhook-deliveries.repository.ts';
 import * as events from './webhook-events.repository.ts';
 import { findWebhookOrThrow, keysetPage, type PageQuery } from './webhooks.service.ts';
@@ -151,4 +151,19 @@ export async function replayEvents(
   const rows = chosen.map((event) => ({ ...newDelivery(webhookId, event, at), trigger: 'replay' }));
   await ctx.db.transaction().execute((tx) => deliveries.replay(tx, rows, at));
   return { replayed: rows.length, truncated };
+}
+
+/**
+ * The JSON body each of the company's events among `eventIds` was (or is) delivered with,
+ * pretty-printed for reading; events already pruned are absent.
+ */
+export async function eventPayloads(
+  ctx: AppContext,
+  companyId: string,
+  eventIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await events.companyEventsByIds(ctx.db, companyId, [...new Set(eventIds)]);
+  return new Map(
+    rows.map((e) => [e.id, JSON.stringify(JSON.parse(payloadOf(e)) as unknown, null, 2)]),
+  );
 }

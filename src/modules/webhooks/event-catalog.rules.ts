@@ -69,6 +69,37 @@ const PostItemData = Type.Object(
         },
       ),
     ),
+    rejection: Type.Optional(
+      Type.Object(
+        {
+          reason: Nullable(
+            Type.String({
+              minLength: 1,
+              maxLength: 500,
+              description:
+                'Why the reviewer rejected it, as they wrote it (1-500 characters); null when ' +
+                'rejected without one (the admin CLI)',
+            }),
+          ),
+          rejectedBy: Type.Object(
+            {
+              userId: Nullable(
+                Type.String({ description: 'The dashboard user; null for the operator' }),
+              ),
+              email: Nullable(
+                Type.String({ description: "The dashboard user's email; null for the operator" }),
+              ),
+            },
+            { additionalProperties: false, description: 'Who rejected it' },
+          ),
+          rejectedAt: DateTime,
+        },
+        {
+          additionalProperties: false,
+          description: 'With `post.item.rejected` only: who rejected the item, when and why',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -104,6 +135,19 @@ const AnalyticsData = Type.Object(
   },
 );
 
+const WebhookTestData = Type.Object(
+  {
+    webhookId: Type.String({ description: 'The endpoint the test was sent to' }),
+    message: Type.String({ description: 'A note for whoever reads the receiver’s log' }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Sent on request only (POST /v2/webhooks/{webhookId}/test or the dashboard), to that ' +
+      'endpoint whatever its event types; nothing changed in Slotline',
+  },
+);
+
 function item(status: string, what: string) {
   return { schema: PostItemData, description: `A queue item ${what} (item status \`${status}\`).` };
 }
@@ -136,10 +180,24 @@ export const WEBHOOK_EVENTS = {
     schema: AnalyticsData,
     description: "A post's analytics changed; sent at most once per post per minute.",
   },
+  'webhook.test': {
+    schema: WebhookTestData,
+    description:
+      'A test event, sent on request to one endpoint to check that it receives and verifies deliveries.',
+  },
 } as const satisfies Record<string, { schema: TSchema; description: string }>;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as WebhookEventType[];
+/** Every type of the catalog, subscribable or not, in the document's order. */
+export const ALL_WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as WebhookEventType[];
+
+/** The test event goes to the one endpoint it is sent to, so no endpoint subscribes to it. */
+export const TEST_EVENT_TYPE = 'webhook.test' satisfies WebhookEventType;
+export type SubscribableEventType = Exclude<WebhookEventType, typeof TEST_EVENT_TYPE>;
+/** The types an endpoint chooses from (`events`): every type but the test event. */
+export const WEBHOOK_EVENT_TYPES = ALL_WEBHOOK_EVENT_TYPES.filter(
+  (t): t is SubscribableEventType => t !== TEST_EVENT_TYPE,
+);
 
 export type WebhookEventData<T extends WebhookEventType> = Static<
   (typeof WEBHOOK_EVENTS)[T]['schema']

@@ -1,6 +1,6 @@
 // The event catalog as OpenAPI 3.1 `webhooks`: one entry per event type, describing the
 // POST each endpoint receives, its signature headers and its JSON body.
-import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
+import { ALL_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './event-catalog.rules.ts';
 
 const HEADERS = [
   {
@@ -18,7 +18,7 @@ const HEADERS = [
 
 export function webhookDocs(): Record<string, unknown> {
   return Object.fromEntries(
-    WEBHOOK_EVENT_TYPES.map((type) => {
+    ALL_WEBHOOK_EVENT_TYPES.map((type) => {
       const { schema, description } = WEBHOOK_EVENTS[type];
       return [
         type,

@@ -2,7 +2,8 @@
 // this folder is the module's own.
 export { claimDue, fanOut, prune, settleAttempts } from './deliveries.service.ts';
 export type { Attempted, Claimed } from './deliveries.service.ts';
-export { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
+export { TEST_EVENT_TYPE, WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
+export type { SubscribableEventType } from './event-catalog.rules.ts';
 export { webhookDocs } from './event-catalog.schemas.ts';
 export {
   itemEvents,
@@ -13,10 +14,16 @@ export {
 export type { NewEvent, PostItemEventData, PostItemEventType } from './webhook-events.service.ts';
 export { sendDelivery } from './webhook-sender.service.ts';
 export type { Transport } from './webhook-sender.service.ts';
-export { listAttempts, replayEvents } from './delivery-log.service.ts';
+export { eventPayloads, listAttempts, replayEvents } from './delivery-log.service.ts';
+export { TEST_EVENTS_PER_MINUTE, sendTestEvent } from './webhook-test.service.ts';
 export { webhookSchemas, webhooksRoutes } from './webhooks.routes.ts';
-export { CreateWebhookBody, ListAttemptsQuery, ReplayBody } from './webhooks.schemas.ts';
-export type { CreateWebhookInput } from './webhooks.schemas.ts';
+export {
+  CreateWebhookBody,
+  ListAttemptsQuery,
+  ReplayBody,
+  UpdateWebhookBody,
+} from './webhooks.schemas.ts';
+export type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schemas.ts';
 export {
   createWebhook,
   deleteWebhook,
@@ -24,4 +31,5 @@ export {
   listWebhooks,
   rotateWebhookSecret,
   setWebhookEnabled,
+  updateWebhook,
 } from './webhooks.service.ts';

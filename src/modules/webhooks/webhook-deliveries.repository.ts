@@ -188,3 +188,23 @@ export async function pageDeliveries(
   }
   return q.execute();
 }
+
+/** When the endpoint's deliveries of one event type created since `since` were created. */
+export async function deliveryTimesSince(
+  db: DbOrTx,
+  companyId: string,
+  endpointId: string,
+  eventType: string,
+  since: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('created_at')
+    .where('company_id', '=', companyId)
+    .where('endpoint_id', '=', endpointId)
+    .where('event_type', '=', eventType)
+    .where('created_at', '>', since)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.created_at);
+}

@@ -180,3 +180,23 @@ export async function pruneEvents(db: DbOrTx, before: string, limit: number): Pr
   await db.deleteFrom('webhook_events').where('id', 'in', list).execute();
   return list.length;
 }
+
+/** One event written as it is, whoever subscribes (the test event of one endpoint). */
+export async function insertEvent(db: DbOrTx, row: WebhookEventsTable): Promise<void> {
+  await db.insertInto('webhook_events').values(row).execute();
+}
+
+/** The company's events among `ids` (a page of the delivery log). */
+export async function companyEventsByIds(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<WebhookEventsTable[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+}

@@ -32,6 +32,11 @@ export function onEventsRecorded(db: DbOrTx, listener: () => void): () => void {
   return onSignal(db, EVENTS_RECORDED, listener);
 }
 
+/** Wakes this process's delivery loop (a delivery written outside the fan-out). */
+export function wakeSenders(db: DbOrTx): void {
+  raise(db, EVENTS_RECORDED);
+}
+
 /**
  * Writes the events in the caller's transaction, stamped `at` (an ISO time): those some
  * enabled endpoint of their company subscribes to at that moment (nothing else could ever

@@ -13,6 +13,7 @@ import {
   ReplayBody,
   ReplayResult,
   RotatedSecret,
+  TestEventResult,
   UpdateWebhookBody,
   WebhookAttempt,
   WebhookDelivery,
@@ -31,6 +32,7 @@ import {
   updateWebhook,
 } from './webhooks.service.ts';
 import { listAttempts, listDeliveries, replayEvents } from './delivery-log.service.ts';
+import { TEST_EVENTS_PER_MINUTE, sendTestEvent } from './webhook-test.service.ts';
 
 export const webhookSchemas = [WebhookEndpoint, WebhookAttempt, WebhookDelivery];
 
@@ -187,6 +189,32 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       (req) => rotateWebhookSecret(ctx, company(req), req.params.webhookId),
+    );
+
+    app.post(
+      '/webhooks/:webhookId/test',
+      {
+        config: WRITE,
+        schema: {
+          operationId: 'sendWebhookTestEvent',
+          tags: TAGS,
+          summary: 'Send a test event to the endpoint',
+          description:
+            'Queues one `webhook.test` event for this endpoint only, whatever event types it ' +
+            'chose; it is signed, retried and logged like any other delivery, so a receiver ' +
+            "can check its signature verification. The endpoint's log " +
+            '(GET /v2/webhooks/{webhookId}/attempts?eventId=...) shows how it went. At most ' +
+            `${TEST_EVENTS_PER_MINUTE} a minute per endpoint (\`rate_limited\` with Retry-After); ` +
+            'a disabled endpoint is refused.',
+          params: WebhookIdParams,
+          response: {
+            202: TestEventResult,
+            ...errorResponses([...AUTH_ERRORS, 'invalid_request', 'webhook_not_found']),
+          },
+        },
+      },
+      async (req, reply) =>
+        reply.status(202).send(await sendTestEvent(ctx, company(req), req.params.webhookId)),
     );
 
     app.get(

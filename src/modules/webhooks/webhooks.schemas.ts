@@ -120,6 +120,16 @@ export const ReplayResult = Type.Object(
   { additionalProperties: false },
 );
 
+export const TestEventResult = Type.Object(
+  {
+    eventId: Type.String({
+      description: 'The test event’s id, sent as `webhook-id`; its attempts are in the log',
+    }),
+    deliveryId: Type.String({ description: 'Its delivery to the endpoint' }),
+  },
+  { additionalProperties: false },
+);
+
 export const WebhookAttempt = Type.Object(
   {
     attemptId: Type.String(),

@@ -215,16 +215,27 @@ export async function updateWebhook(
   companyId: string,
   webhookId: string,
   input: UpdateWebhookInput,
+  actor?: Actor,
 ): Promise<WebhookEndpointOut> {
   const url = input.url === undefined ? undefined : checkEndpointUrl(ctx, input.url);
-  const at = ctx.clock.now().toISOString();
-  await findOrThrow(ctx.db, companyId, webhookId);
-  await repo.updateEndpoint(ctx.db, companyId, webhookId, {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const patch = {
     ...(url === undefined ? {} : { url }),
     ...(input.events === undefined ? {} : { event_types: JSON.stringify(input.events) }),
     ...(input.description === undefined ? {} : { description: input.description }),
     updated_at: at,
-  });
+  };
+  if (!actor) {
+    await findOrThrow(ctx.db, companyId, webhookId);
+    await repo.updateEndpoint(ctx.db, companyId, webhookId, patch);
+  } else {
+    await ctx.db.transaction().execute(async (tx) => {
+      const row = await findOrThrow(tx, companyId, webhookId);
+      await repo.updateEndpoint(tx, companyId, webhookId, patch);
+      await note(tx, companyId, actor, 'webhook.updated', webhookId, url ?? row.url, now);
+    });
+  }
   return getWebhook(ctx, companyId, webhookId);
 }
 
