@@ -233,3 +233,49 @@ export async function totalsByGroup(
     },
   ];
 }
+
+/**
+ * One page of the account's snapshots (every post), oldest first; `after` is the
+ * (collected_at, id) of the last one seen.
+ */
+export async function pageAccountSnapshots(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  opts: { after?: [string, string]; limit: number },
+): Promise<PostAnalyticsTable[]> {
+  let q = db
+    .selectFrom('post_analytics')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId);
+  const after = opts.after;
+  if (after) {
+    q = q.where((eb) => eb(eb.refTuple('collected_at', 'id'), '>', eb.tuple(after[0], after[1])));
+  }
+  return q.orderBy('collected_at').orderBy('id').limit(opts.limit).execute();
+}
+
+/** The newest snapshot of each queue item of the company's posts among `postIds`. */
+export async function latestSnapshotsOfPosts(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+): Promise<PostAnalyticsTable[]> {
+  if (postIds.length === 0) return [];
+  const ranked = db
+    .selectFrom('post_analytics')
+    .selectAll()
+    .select((eb) =>
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) =>
+          ob.partitionBy('queue_item_id').orderBy('collected_at', 'desc').orderBy('id', 'desc'),
+        )
+        .as('rn'),
+    )
+    .where('company_id', '=', companyId)
+    .where('post_id', 'in', [...postIds]);
+  const rows = await db.selectFrom(ranked.as('ranked')).selectAll().where('rn', '=', 1).execute();
+  return rows.map(({ rn: _rn, ...row }) => row);
+}

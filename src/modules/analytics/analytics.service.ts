@@ -243,3 +243,54 @@ export async function totalsByGroup(
   }
   return { groups, untagged };
 }
+
+/** One page of the account's snapshots of every post, oldest first. */
+export async function accountSnapshots(
+  db: DbOrTx,
+  companyId: string,
+  accountId: string,
+  opts: { after?: [string, string]; limit: number },
+): Promise<SnapshotOut[]> {
+  const rows = await repo.pageAccountSnapshots(db, companyId, accountId, opts);
+  return rows.map(toSnapshot);
+}
+
+/** A post's figures on one account. */
+export interface AccountTotals {
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  saves: number;
+}
+
+/**
+ * For each of the company's posts among `postIds`, its figures on each account it went out
+ * to: the sums over the latest snapshot of each of its items for that account (a post
+ * queued to an account again adds the figures of each time it was posted there).
+ */
+export async function postAccountTotals(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+): Promise<Map<string, Map<string, AccountTotals>>> {
+  const out = new Map<string, Map<string, AccountTotals>>();
+  for (const row of await repo.latestSnapshotsOfPosts(db, companyId, postIds)) {
+    let byAccount = out.get(row.post_id);
+    if (!byAccount) out.set(row.post_id, (byAccount = new Map()));
+    const sum = byAccount.get(row.account_id) ?? {
+      views: 0,
+      likes: 0,
+      comments: 0,
+      shares: 0,
+      saves: 0,
+    };
+    sum.views += Number(row.views);
+    sum.likes += Number(row.likes);
+    sum.comments += Number(row.comments);
+    sum.shares += Number(row.shares);
+    sum.saves += Number(row.saves);
+    byAccount.set(row.account_id, sum);
+  }
+  return out;
+}

@@ -3,12 +3,15 @@
 export { analyticsRoutes, analyticsSchemas } from './analytics.routes.ts';
 export { AccountAnalytics, AnalyticsSnapshot } from './analytics.schemas.ts';
 export {
+  accountSnapshots,
   accountStatsOf,
   engagementRate,
+  getAccountAnalytics,
   getPostAnalytics,
   lastSnapshotTimes,
+  postAccountTotals,
   storeAccountStats,
   storeSnapshot,
   totalsByGroup,
 } from './analytics.service.ts';
-export type { GroupTotals } from './analytics.service.ts';
+export type { AccountTotals, GroupTotals } from './analytics.service.ts';
