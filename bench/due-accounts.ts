@@ -98,6 +98,9 @@ export function queueItemRow(
     on_time: null,
     proof_upload_id: null,
     approved_by: null,
+    reject_reason: null,
+    rejected_by: null,
+    rejected_at: null,
     ...fields,
   };
 }

@@ -743,6 +743,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/webhooks/{webhookId}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event to the endpoint
+     * @description Queues one `webhook.test` event for this endpoint only, whatever event types it chose; it is signed, retried and logged like any other delivery, so a receiver can check its signature verification. The endpoint's log (GET /v2/webhooks/{webhookId}/attempts?eventId=...) shows how it went. At most 5 a minute per endpoint (`rate_limited` with Retry-After); a disabled endpoint is refused.
+     *
+     *     Requires scope `webhooks:write`.
+     */
+    post: operations['sendWebhookTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/webhooks/{webhookId}/attempts': {
     parameters: {
       query?: never;
@@ -1261,6 +1283,26 @@ export interface webhooks {
      * @description A post's analytics changed; sent at most once per post per minute.
      */
     post: operations['webhook_analytics_updated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.test
+     * @description A test event, sent on request to one endpoint to check that it receives and verifies deliveries.
+     */
+    post: operations['webhook_webhook_test'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6064,6 +6106,87 @@ export interface operations {
       };
     };
   };
+  sendWebhookTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Send a test event to the endpoint */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The test event’s id, sent as `webhook-id`; its attempts are in the log */
+            eventId: string;
+            /** @description Its delivery to the endpoint */
+            deliveryId: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `webhook_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listWebhookAttempts: {
     parameters: {
       query?: {
@@ -7326,6 +7449,20 @@ export interface operations {
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
             };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
+            };
           };
         };
       };
@@ -7409,6 +7546,20 @@ export interface operations {
               slotStart: string | null;
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
+            };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
             };
           };
         };
@@ -7494,6 +7645,20 @@ export interface operations {
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
             };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
+            };
           };
         };
       };
@@ -7577,6 +7742,20 @@ export interface operations {
               slotStart: string | null;
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
+            };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
             };
           };
         };
@@ -7662,6 +7841,20 @@ export interface operations {
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
             };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
+            };
           };
         };
       };
@@ -7745,6 +7938,20 @@ export interface operations {
               slotStart: string | null;
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
+            };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
             };
           };
         };
@@ -7830,6 +8037,20 @@ export interface operations {
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
             };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
+            };
           };
         };
       };
@@ -7913,6 +8134,20 @@ export interface operations {
               slotStart: string | null;
               /** @description Posted within the grace after its slot opened */
               onTime: boolean;
+            };
+            /** @description With `post.item.rejected` only: who rejected the item, when and why */
+            rejection?: {
+              /** @description Why the reviewer rejected it, as they wrote it (1-500 characters); null when rejected without one (the admin CLI) */
+              reason: string | null;
+              /** @description Who rejected it */
+              rejectedBy: {
+                /** @description The dashboard user; null for the operator */
+                userId: string | null;
+                /** @description The dashboard user's email; null for the operator */
+                email: string | null;
+              };
+              /** Format: date-time */
+              rejectedAt: string;
             };
           };
         };
@@ -8086,6 +8321,57 @@ export interface operations {
             postId: string;
             /** Format: date-time */
             updatedAt: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer is success; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhook_test: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id: the same on every retry and replay, so receivers dedupe by it */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` under the endpoint's secret; during a rotation one signature per secret, space-separated */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'webhook.test';
+          /**
+           * Format: date-time
+           * @description When the change happened
+           */
+          timestamp: string;
+          /** @description Sent on request only (POST /v2/webhooks/{webhookId}/test or the dashboard), to that endpoint whatever its event types; nothing changed in Slotline */
+          data: {
+            /** @description The endpoint the test was sent to */
+            webhookId: string;
+            /** @description A note for whoever reads the receiver’s log */
+            message: string;
           };
         };
       };

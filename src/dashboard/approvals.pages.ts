@@ -1,18 +1,27 @@
 // The approvals inbox (dashboard page 1): posts with items waiting for approval, newest
 // first; approve or reject one account of a post, a whole post, or a selection at once.
-// Each decision goes through the items service, which records who decided.
+// Each decision goes through the items service, which records who decided. Rejecting asks
+// first: a confirmation naming what would be rejected, with the reason (required, 1-500
+// characters) that is kept with each item; the post's page sends its decisions here too.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { listCompanyAccounts, nextWindowAt } from '../modules/accounts/index.ts';
 import { getCompanyRow } from '../modules/companies/index.ts';
-import { ApprovalError, approve, reject } from '../modules/items/index.ts';
-import { reviewMedia, listPosts, ListPostsQuery } from '../modules/posts/index.ts';
+import { ApprovalError, MAX_REJECT_REASON, approve, reject } from '../modules/items/index.ts';
+import {
+  reviewMedia,
+  listPosts,
+  readPost,
+  ListPostsQuery,
+  type PostOut,
+} from '../modules/posts/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
+import { accountRef, postRef } from './names.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
 /** Posts a page of the inbox shows. */
@@ -27,7 +36,34 @@ const Targets = { post: Type.Optional(Repeated), item: Type.Optional(Repeated) }
 // A card's buttons name their target in the form's address; the selection form sends its
 // ticked accounts in the body.
 const DecideQuery = Type.Object(Targets);
-const DecideForm = Type.Object({ outcome: Type.Optional(Type.String()), ...Targets });
+const DecideForm = Type.Object({
+  outcome: Type.Optional(Type.String()),
+  /** Why, when rejecting: absent asks for it (the confirmation), present must be 1-500. */
+  reason: Type.Optional(Type.String()),
+  /** The page to return to: the inbox, or the post's page the decision was made on. */
+  back: Type.Optional(Type.String()),
+  ...Targets,
+});
+
+/** Where a decision returns: the inbox, or the post's page it came from. */
+function backOf(value: string | undefined): string {
+  return value && /^\/dashboard\/(approvals|posts\/[\w-]{1,200})$/.test(value)
+    ? value
+    : `${BASE}/approvals`;
+}
+
+/** The reason as kept: trimmed; or the words of what is wrong with it. */
+function reasonOf(raw: string): { reason: string } | { error: string } {
+  const reason = raw.replace(/\r\n?/g, '\n').trim();
+  const length = [...reason].length;
+  if (length === 0) return { error: 'Reason: required. Say why, so the author can fix it.' };
+  if (length > MAX_REJECT_REASON) {
+    return {
+      error: `Reason: at most ${MAX_REJECT_REASON} characters (this has ${length.toLocaleString('en-US')})`,
+    };
+  }
+  return { reason };
+}
 
 /** The decision a form asks for: per post, all its pending items or the accounts selected. */
 function targetsOf(posts: string[], items: string[]): Map<string, string[] | null> {
@@ -85,10 +121,11 @@ export function approvalPages(ctx: AppContext) {
       );
       const posts = result.data.map((p) => ({
         ...p,
+        ref: postRef(p.postId, p.caption, p.media.count > 1 ? 'carousel' : p.media.kind),
         items: media.get(p.postId) ?? [],
         pending: p.accounts
           .filter((a) => a.status === 'pending_approval')
-          .map((a) => ({ ...a, nextWindow: windows.get(a.accountId) ?? null })),
+          .map((a) => ({ ...a, ref: accountRef(a), nextWindow: windows.get(a.accountId) ?? null })),
       }));
       return page(req, reply, 'approvals.eta', 'Approvals', {
         posts,
@@ -100,6 +137,61 @@ export function approvalPages(ctx: AppContext) {
       });
     });
 
+    /**
+     * The confirmation of a rejection: each post with the accounts that would be rejected,
+     * and the reason to give (with its error when one was refused).
+     */
+    async function confirmReject(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      targets: Map<string, string[] | null>,
+      form: { reason: string; error: string | null; back: string },
+    ) {
+      const user = userOf(req);
+      const lines = [];
+      for (const [postId, accountIds] of targets) {
+        let post: PostOut;
+        try {
+          post = await readPost(ctx, user.companyId, postId);
+        } catch (err) {
+          // Another company's post reads as unknown.
+          if (err instanceof ApiError && err.code === 'post_not_found') {
+            throw new PageError(404, 'Not found.');
+          }
+          throw err;
+        }
+        const pending = post.accounts.filter(
+          (a) =>
+            a.status === 'pending_approval' && (!accountIds || accountIds.includes(a.accountId)),
+        );
+        if (pending.length === 0) continue;
+        lines.push({
+          post: postRef(
+            post.postId,
+            post.caption,
+            post.media.count > 1 ? 'carousel' : post.media.kind,
+          ),
+          postId,
+          accounts: pending.map((a) => accountRef(a)),
+          // Exactly what is confirmed: the accounts shown, not whatever waits by then.
+          items: pending.map((a) => `${postId}:${a.accountId}`),
+        });
+      }
+      if (lines.length === 0) {
+        throw new PageError(409, 'Those items are no longer waiting for approval.');
+      }
+      if (form.error) reply.code(400);
+      const count = lines.reduce((n, l) => n + l.accounts.length, 0);
+      return page(req, reply, 'reject-confirm.eta', 'Reject?', {
+        lines,
+        count,
+        reason: form.reason,
+        error: form.error,
+        back: form.back,
+        max: MAX_REJECT_REASON,
+      });
+    }
+
     app.post(
       '/approvals/decide',
       { config: { role: 'editor' }, schema: { querystring: DecideQuery, body: DecideForm } },
@@ -109,12 +201,29 @@ export function approvalPages(ctx: AppContext) {
         const outcome =
           body.outcome === 'reject' ? 'reject' : body.outcome === 'approve' ? 'approve' : null;
         if (!outcome) throw new PageError(400, 'Choose approve or reject.');
-        const decide = outcome === 'approve' ? approve : reject;
-        let changed = 0;
+        const back = backOf(body.back);
         const targets = targetsOf(
           [...valuesOf(query.post), ...valuesOf(body.post)],
           [...valuesOf(query.item), ...valuesOf(body.item)],
         );
+        // No rejection without a confirmation and a reason: a first press asks for both.
+        let reason: string | undefined;
+        if (outcome === 'reject') {
+          if (body.reason === undefined) {
+            return confirmReject(req, reply, targets, { reason: '', error: null, back });
+          }
+          const checked = reasonOf(body.reason);
+          if ('error' in checked) {
+            return confirmReject(req, reply, targets, {
+              reason: body.reason,
+              error: checked.error,
+              back,
+            });
+          }
+          reason = checked.reason;
+        }
+        const decide = outcome === 'approve' ? approve : reject;
+        let changed = 0;
         for (const [postId, accountIds] of targets) {
           try {
             const result = await decide(ctx, {
@@ -122,6 +231,7 @@ export function approvalPages(ctx: AppContext) {
               companyId: user.companyId,
               ...(accountIds ? { accountIds } : {}),
               actor: actorOf(user),
+              ...(reason !== undefined ? { reason } : {}),
             });
             changed += result.changed.length;
           } catch (err) {
@@ -133,7 +243,7 @@ export function approvalPages(ctx: AppContext) {
         }
         const verb = outcome === 'approve' ? 'approved' : 'rejected';
         setFlash(ctx, req, reply, `${changed} ${verb}`);
-        return redirect(req, reply, `${BASE}/approvals`);
+        return redirect(req, reply, back);
       },
     );
   };

@@ -79,8 +79,17 @@ function label(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
+/** An instant as the chart's axis says it: the page's clock, or UTC by default. */
+export type AxisTime = (iso: string) => string;
+
+const utcTime: AxisTime = (iso) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
 /** One panel per series, sharing the time axis; null when there is nothing to draw. */
-export function chartSvg(rows: readonly ChartRow[], titleId: string): string | null {
+export function chartSvg(
+  rows: readonly ChartRow[],
+  titleId: string,
+  axisTime: AxisTime = utcTime,
+): string | null {
   if (rows.length === 0) return null;
   const first = Date.parse(rows[0]?.at ?? '');
   const last = Date.parse(rows[rows.length - 1]?.at ?? '');
@@ -112,12 +121,10 @@ export function chartSvg(rows: readonly ChartRow[], titleId: string): string | n
   const bottom = height - 6;
   const firstAt = rows[0]?.at ?? '';
   const lastAt = rows[rows.length - 1]?.at ?? '';
-  parts.push(
-    `<text x="${LEFT}" y="${bottom}" class="tick">${escapeXml(firstAt.slice(0, 16).replace('T', ' '))} UTC</text>`,
-  );
+  parts.push(`<text x="${LEFT}" y="${bottom}" class="tick">${escapeXml(axisTime(firstAt))}</text>`);
   if (rows.length > 1) {
     parts.push(
-      `<text x="${WIDTH - RIGHT}" y="${bottom}" text-anchor="end" class="tick">${escapeXml(lastAt.slice(0, 16).replace('T', ' '))} UTC</text>`,
+      `<text x="${WIDTH - RIGHT}" y="${bottom}" text-anchor="end" class="tick">${escapeXml(axisTime(lastAt))}</text>`,
     );
   }
   return (

@@ -1,5 +1,7 @@
 // Posts (dashboard page 2): the list with the API's filters (status, account, tag or
-// untagged) and a post's detail with each account's state and its analytics over time.
+// untagged), each post with its accounts by name and platform, a selection for bulk actions
+// and a CSV export of what the filters show; and a post's page (post-detail.ts) with what an
+// editor may do to it (post-actions.pages.ts, post-bulk.pages.ts).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { Type, type Static } from 'typebox';
@@ -7,24 +9,19 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { validationError } from '../http/validation.ts';
 import { listAccounts } from '../modules/accounts/index.ts';
-import { getPostAnalytics } from '../modules/analytics/index.ts';
 import { POST_STATUSES } from '../modules/items/index.ts';
-import {
-  postDeliveries,
-  readPost,
-  listPosts,
-  ListPostsQuery,
-  type ListPostsInput,
-} from '../modules/posts/index.ts';
-import { plannedSlotsOfPost } from '../modules/queue/index.ts';
-import { listTags } from '../modules/tags/index.ts';
+import { listPosts, ListPostsQuery, type ListPostsInput } from '../modules/posts/index.ts';
+import { listAllTags } from '../modules/tags/index.ts';
+import { roleAllows } from '../modules/users/index.ts';
+import { takeFlash } from './flash.ts';
 import { page } from './layout.ts';
-import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
+import { accountRef, groupRef, postTitle } from './names.ts';
+import { postActionPages } from './post-actions.pages.ts';
+import { postBulkPages } from './post-bulk.pages.ts';
+import { renderPost } from './post-detail.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 
 const PAGE_SIZE = 25;
-/** Snapshots the chart reads at most (pages of the analytics service's maximum, 100). */
-const MAX_SNAPSHOTS = 1000;
 
 /**
  * The list's filters, under the page's own names, by the API's rules. Any account id is
@@ -61,27 +58,20 @@ function filtersOf(query: Static<typeof PostsQuery>): Filters {
   };
 }
 
-function listUrl(filters: Filters, cursor?: string): string {
+/** The filters as the list's own query parameters (`status`, `account`, `tag`). */
+function filterParams(filters: Filters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.status) params.set('status', filters.status);
   if (filters.accountId) params.set('account', filters.accountId);
   if (filters.contentGroupId) params.set('tag', filters.contentGroupId);
+  return params;
+}
+
+function listUrl(filters: Filters, cursor?: string): string {
+  const params = filterParams(filters);
   if (cursor) params.set('cursor', cursor);
   const qs = params.toString();
   return `${BASE}/posts${qs ? `?${qs}` : ''}`;
-}
-
-/** Every snapshot of the post, oldest pages last, up to MAX_SNAPSHOTS. */
-async function historyOf(ctx: AppContext, companyId: string, postId: string) {
-  const first = await getPostAnalytics(ctx, companyId, postId, { limit: 100 });
-  const history: SnapshotPoint[] = [...first.history];
-  let cursor = first.nextCursor;
-  while (cursor && history.length < MAX_SNAPSHOTS) {
-    const next = await getPostAnalytics(ctx, companyId, postId, { limit: 100, cursor });
-    history.push(...next.history);
-    cursor = next.nextCursor;
-  }
-  return { summary: first.summary, history, truncated: cursor !== null };
 }
 
 export function postPages(ctx: AppContext) {
@@ -110,53 +100,36 @@ export function postPages(ctx: AppContext) {
       }
       const [accounts, tags] = await Promise.all([
         listAccounts(ctx, user.companyId, { limit: 100 }),
-        listTags(ctx, user.companyId, { limit: 100 }),
+        listAllTags(ctx.db, user.companyId),
       ]);
+      const byGroup = new Map(tags.map((t) => [t.contentGroupId, t]));
+      const exportQuery = filterParams(filters).toString();
       return page(req, reply, 'posts.eta', 'Posts', {
-        posts: result.data,
+        posts: result.data.map((p) => ({
+          ...p,
+          title: postTitle(p.caption, p.media.count > 1 ? 'carousel' : p.media.kind),
+          accountRefs: p.accounts.map((a) => ({ ...accountRef(a), status: a.status })),
+          groupRefs: p.contentGroupIds.map((g) => groupRef(g, byGroup)),
+        })),
         filters,
         statuses: POST_STATUSES,
         accounts: accounts.data,
-        tags: tags.data,
+        tags,
         filtered: Object.keys(filters).length > 0,
         next: result.nextCursor ? listUrl(filters, result.nextCursor) : null,
         first: cursor ? listUrl(filters) : null,
+        here: listUrl(filters, cursor),
+        exportUrl: `${BASE}/exports/posts.csv${exportQuery ? `?${exportQuery}` : ''}`,
+        canAct: roleAllows(user.role, 'editor'),
+        done: takeFlash(ctx, req, reply),
       });
     });
 
-    app.get('/posts/:postId', { schema: { params: PostParams } }, async (req, reply) => {
-      const user = userOf(req);
-      const { postId } = req.params;
-      let post;
-      try {
-        post = await readPost(ctx, user.companyId, postId);
-      } catch (err) {
-        // Another company's post reads exactly as an unknown one.
-        if (err instanceof ApiError && err.code === 'post_not_found') {
-          throw new PageError(404, 'Not found.');
-        }
-        throw err;
-      }
-      const [slots, analytics, delivery] = await Promise.all([
-        plannedSlotsOfPost(ctx, user.companyId, postId),
-        historyOf(ctx, user.companyId, postId),
-        postDeliveries(ctx, user.companyId, postId),
-      ]);
-      const rows = chartRows(analytics.history);
-      return page(req, reply, 'post.eta', `Post ${post.postId}`, {
-        post,
-        accounts: post.accounts.map((a) => ({
-          ...a,
-          scheduledSlotStart: a.scheduledSlotStart ?? slots.get(a.accountId) ?? null,
-        })),
-        summary: analytics.summary,
-        rows,
-        chart: chartSvg(rows, 'chart-title'),
-        truncated: analytics.truncated,
-        // The delivery record of each account the post was released to.
-        deliveries: delivery.deliveries.filter((d) => d.releasedAt !== null),
-        graceMinutes: Math.round(ctx.config.deliveryGraceMs / 60_000),
-      });
-    });
+    app.get('/posts/:postId', { schema: { params: PostParams } }, async (req, reply) =>
+      renderPost(ctx, req, reply, req.params.postId),
+    );
+
+    await postActionPages(ctx)(app);
+    await postBulkPages(ctx)(app);
   };
 }

@@ -214,6 +214,12 @@ export interface QueueItemsTable {
   on_time: number | null;
   /** The screenshot the worker sent as proof of the post (an image upload). */
   proof_upload_id: string | null;
+  /** Why the item was rejected in review (1-500 characters), when a reason was given. */
+  reject_reason: string | null;
+  /** Who rejected the item: `user:<id>` from the dashboard, `operator` from the CLI. */
+  rejected_by: string | null;
+  /** When the item was rejected. */
+  rejected_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -296,6 +302,8 @@ export interface UsersTable {
   updated_at: string;
   disabled_at: string | null;
   last_sign_in_at: string | null;
+  /** The display timezone the user chose (IANA); null: the browser's, else UTC. */
+  timezone: string | null;
 }
 
 export interface SessionsTable {

@@ -96,10 +96,16 @@ describeEachDialect('dashboard posts and accounts', (get) => {
     assert.match(detail.body, /No analytics yet/);
     // Nothing is planned for an account its worker has not set up; once it is active, the
     // item's window shows.
-    assert.match(detail.body, /<td class="slot">—<\/td>/);
+    assert.match(
+      detail.body,
+      /<td class="slot"><span class="cell-label">Planned window: <\/span>—<\/td>/,
+    );
     await setAccountStatus(t, [s.accounts[0]]);
     const planned = await b.get(`/dashboard/posts/${s.queued}`);
-    assert.match(planned.body, /<td class="slot"><time datetime="[^"]+Z">/);
+    assert.match(
+      planned.body,
+      /<td class="slot"><span class="cell-label">Planned window: <\/span><time datetime="[^"]+Z">/,
+    );
 
     const accounts = await b.get('/dashboard/accounts');
     assert.equal(accounts.status, 200);
@@ -215,13 +221,13 @@ describeEachDialect('dashboard posts and accounts', (get) => {
       searchTerms: 'a\nb\nc\nd\ne\nf',
     });
     assert.equal(tooMany.status, 400);
-    assert.match(tooMany.body, /\/warmup\/searchTerms must have at most 5 items/);
+    assert.match(tooMany.body, /Warm-up search terms: at most 5 \(you entered 6\)/);
     assert.match(tooMany.body, /id="a-terms"[^>]*aria-invalid="true"/);
     // What was typed is kept.
     assert.match(tooMany.body, /value="made_here"/);
     const noBio = await b.post('/dashboard/accounts', { ...fields, bio: '  ' });
     assert.equal(noBio.status, 400);
-    assert.match(noBio.body, /\/bio must not be empty/);
+    assert.match(noBio.body, /id="a-bio-error">Bio: required</);
     assert.equal((await call('GET', '/v2/accounts')).body.data.length, 0);
 
     const created = await b.post('/dashboard/accounts', fields);
@@ -384,8 +390,9 @@ describeEachDialect('dashboard posts and accounts', (get) => {
     assert.match(res.body, /<svg class="chart"[^>]*role="img"/);
     assert.equal((res.body.match(/<polyline /g) ?? []).length, 3);
     assert.match(res.body, /400 views, 19 likes/);
-    // The table alternative: one row per collection time; engagement 10/100 then 20/400.
-    assert.match(res.body, /2026-03-02 12:00<\/time><\/td><td>100<\/td><td>9<\/td><td>10<\/td>/);
-    assert.match(res.body, /2026-03-02 18:00<\/time><\/td><td>400<\/td><td>19<\/td><td>5<\/td>/);
+    // The table alternative: one row per collection time (in the reader's timezone, UTC
+    // here); engagement 10/100 then 20/400.
+    assert.match(res.body, /2 Mar 2026, 12:00<\/time><\/td><td>100<\/td><td>9<\/td><td>10<\/td>/);
+    assert.match(res.body, /2 Mar 2026, 18:00<\/time><\/td><td>400<\/td><td>19<\/td><td>5<\/td>/);
   });
 });

@@ -186,10 +186,20 @@ describeEachDialect('dashboard sign-in', (get) => {
     assert.equal(byId[a].approvedAt, t.clock.now().toISOString());
     assert.equal(byId[b2].status, 'pending_approval');
 
+    // Rejecting first asks to confirm, with a reason; only then does it reject.
+    const ask = await eb.post('/dashboard/approvals/decide', {
+      _csrf: hidden(inbox.body, '_csrf'),
+      post: post.postId,
+      outcome: 'reject',
+    });
+    assert.equal(ask.status, 200);
+    assert.match(ask.body, /name="reason"/);
+    assert.equal((await call('GET', `/v2/posts/${post.postId}`)).body.status, 'pending_approval');
     const rest = await eb.post('/dashboard/approvals/decide', {
       _csrf: hidden(inbox.body, '_csrf'),
       post: post.postId,
       outcome: 'reject',
+      reason: 'Not on brand',
     });
     assert.equal(rest.status, 303);
     assert.equal((await call('GET', `/v2/posts/${post.postId}`)).body.status, 'queued');

@@ -80,14 +80,16 @@ export function item(
   accountId: string,
   queueItemId: string,
   status: string,
-  extra: { postUrl?: string; reason?: string } = {},
+  extra: { postUrl?: string; reason?: string; rejection?: unknown } = {},
 ): Record<string, unknown> {
+  const { postUrl, reason, ...rest } = extra;
   return {
     postId,
     queueItemId,
     accountId,
     status,
-    postUrl: extra.postUrl ?? null,
-    reason: extra.reason ?? null,
+    postUrl: postUrl ?? null,
+    reason: reason ?? null,
+    ...rest,
   };
 }

@@ -135,7 +135,15 @@ describeEachDialect(
       ]);
       t.clock.advance(1000);
       await reject(t.ctx, { postId: p, accountId: c });
-      const rejected = { reason: 'rejected in review' };
+      // From the admin CLI: rejected by the operator, without a reason.
+      const rejected = {
+        reason: 'rejected in review',
+        rejection: {
+          reason: null,
+          rejectedBy: { userId: null, email: null },
+          rejectedAt: t.clock.now().toISOString(),
+        },
+      };
       assert.deepEqual(await s.next(), [
         {
           type: 'post.item.rejected',

@@ -17,6 +17,8 @@ import { operators } from './0015-operators.ts';
 import { deliveries } from './0016-deliveries.ts';
 import { workerLinks } from './0017-worker-links.ts';
 import { accountStatusIndex } from './0018-account-status-index.ts';
+import { rejectReason } from './0019-reject-reason.ts';
+import { userTimezone } from './0020-user-timezone.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -38,6 +40,8 @@ const ALL: Record<string, Migration> = {
   '0016-deliveries': deliveries,
   '0017-worker-links': workerLinks,
   '0018-account-status-index': accountStatusIndex,
+  '0019-reject-reason': rejectReason,
+  '0020-user-timezone': userTimezone,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,8 +1,21 @@
 // The items module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { ApprovalError, approve, changePriority, reject } from './items.service.ts';
 export {
-  calendarItems,
+  ApprovalError,
+  MAX_REJECT_REASON,
+  approve,
+  changePostPriority,
+  changePriority,
+  itemPlaces,
+  reject,
+} from './items.service.ts';
+export type { PostPriorityResult } from './items.service.ts';
+export {
+  calendarDetails,
+  calendarQueued,
+  calendarReleased,
+  calendarReleasedPerMinute,
+  calendarWaiting,
   deliveryRows,
   findTasks,
   itemCountsByStatus,
@@ -21,7 +34,9 @@ export {
   releasesSince,
 } from './item-reads.service.ts';
 export type {
-  CalendarRow,
+  CalendarDetailRow,
+  CalendarOpenRow,
+  CalendarReleasedRow,
   DeliveryRow,
   ItemWithAccount,
   PlanningRow,

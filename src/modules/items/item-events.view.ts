@@ -32,6 +32,38 @@ export function itemChanged(type: PostItemEventType, rows: readonly MovedItem[])
   return [...byCompany].flatMap(([companyId, list]) => itemEvents(type, companyId, list));
 }
 
+/** Who rejected items in review and why, as the `post.item.rejected` event tells it. */
+export interface Rejection {
+  /** `user:<id>` or `operator`. */
+  by: string;
+  /** The dashboard user's email, when a user rejected. */
+  email: string | null;
+  reason: string | null;
+  at: string;
+}
+
+/** post.item.rejected of each item rejected in review, with who rejected it and why. */
+export function itemsRejected(rows: readonly MovedItem[], rejection: Rejection): NewEvent[] {
+  const userId = rejection.by.startsWith('user:') ? rejection.by.slice(5) : null;
+  const byCompany = new Map<string, PostItemEventData[]>();
+  for (const row of rows) {
+    const data: PostItemEventData = {
+      ...dataOf(row),
+      rejection: {
+        reason: rejection.reason,
+        rejectedBy: { userId, email: userId ? rejection.email : null },
+        rejectedAt: rejection.at,
+      },
+    };
+    const list = byCompany.get(row.company_id);
+    if (list) list.push(data);
+    else byCompany.set(row.company_id, [data]);
+  }
+  return [...byCompany].flatMap(([companyId, list]) =>
+    itemEvents('post.item.rejected', companyId, list),
+  );
+}
+
 /** post.item.posted of an item reported posted, with its proof of punctuality. */
 export function itemPosted(row: FinishedItem, slotStart: string | null): NewEvent[] {
   const data: PostItemEventData = dataOf(row);

@@ -398,66 +398,163 @@ export async function queueActivity(
   );
 }
 
-/** An item as the dashboard's calendar shows it: its planning fields and its post's caption. */
-export interface CalendarRow {
+/** A queued item as the calendar plans it: its account and planning fields. */
+export interface CalendarOpenRow {
   id: string;
   account_id: string;
-  post_id: string;
-  status: string;
   priority: number;
   queued_at: string;
   approved_at: string | null;
   scheduled_after: string | null;
-  released_at: string | null;
-  posted_at: string | null;
+}
+
+/** A released item as the calendar places it (and counts it toward its account's day). */
+export interface CalendarReleasedRow {
+  id: string;
+  account_id: string;
+  status: string;
+  queued_at: string;
+  approved_at: string | null;
+  released_at: string;
+}
+
+/** What the calendar shows of an item it lists: its post's caption and thumbnail, the outcome. */
+export interface CalendarDetailRow {
+  id: string;
+  post_id: string;
+  priority: number;
   post_url: string | null;
   failure_reason: string | null;
   caption: string | null;
+  media_kind: string;
+  carousel: SqlBool;
+  thumbnail_key: string | null;
+  thumbnail_upload_id: string | null;
 }
 
-function calendarQuery(db: DbOrTx, companyId: string) {
-  return db
+const RELEASED = ['posting', 'posted', 'failed'];
+
+/** Every queued item of the company (or of one account): what the calendar plans. */
+export async function calendarQueued(
+  db: DbOrTx,
+  companyId: string,
+  accountId?: string,
+): Promise<CalendarOpenRow[]> {
+  let q = db
     .selectFrom('queue_items')
-    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
-    .select([
-      'queue_items.id',
-      'queue_items.account_id',
-      'queue_items.post_id',
-      'queue_items.status',
-      'queue_items.priority',
-      'queue_items.queued_at',
-      'queue_items.approved_at',
-      'queue_items.scheduled_after',
-      'queue_items.released_at',
-      'queue_items.posted_at',
-      'queue_items.post_url',
-      'queue_items.failure_reason',
-      'posts.caption',
-    ])
-    .where('queue_items.company_id', '=', companyId)
-    .where('posts.company_id', '=', companyId);
+    .select(['id', 'account_id', 'priority', 'queued_at', 'approved_at', 'scheduled_after'])
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'queued');
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  return q.execute();
+}
+
+/** Per account, how many items wait for approval or for their media (not planned yet). */
+export async function calendarWaiting(
+  db: DbOrTx,
+  companyId: string,
+  accountId?: string,
+): Promise<Map<string, number>> {
+  let q = db
+    .selectFrom('queue_items')
+    .select(['account_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('company_id', '=', companyId)
+    .where('status', 'in', ['processing', 'pending_approval']);
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  const rows = await q.groupBy('account_id').execute();
+  return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
 }
 
 /**
- * The company's items the calendar places: every open item not yet released (`processing`,
- * `pending_approval`, `queued`), and every item released in [from, to).
+ * The company's (or one account's) items released in one of the [from, to) ranges; with
+ * `perMinute`, only the first of each minute (by release, then id): a busy minute's first
+ * few without reading the rest.
  */
-export async function calendarItems(
+export async function calendarReleased(
+  db: DbOrTx,
+  companyId: string,
+  ranges: readonly (readonly [from: string, to: string])[],
+  accountId?: string,
+  perMinute?: number,
+): Promise<CalendarReleasedRow[]> {
+  if (ranges.length === 0) return [];
+  let q = db
+    .selectFrom('queue_items')
+    .select(['id', 'account_id', 'status', 'queued_at', 'approved_at', 'released_at'])
+    .where('company_id', '=', companyId)
+    .where('status', 'in', RELEASED)
+    .where((eb) =>
+      eb.or(
+        ranges.map(([from, to]) =>
+          eb.and([eb('released_at', '>=', from), eb('released_at', '<', to)]),
+        ),
+      ),
+    );
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  if (perMinute === undefined) return q.execute() as Promise<CalendarReleasedRow[]>;
+  const ranked = q.select(
+    sql<number>`row_number() over (partition by substr(released_at, 1, 16) order by released_at, id)`.as(
+      'place',
+    ),
+  );
+  return db
+    .selectFrom(ranked.as('r'))
+    .select(['id', 'account_id', 'status', 'queued_at', 'approved_at', 'released_at'])
+    .where('place', '<=', perMinute)
+    .execute() as Promise<CalendarReleasedRow[]>;
+}
+
+/**
+ * How many of the company's (or one account's) items were released in [from, to), per UTC
+ * minute ("yyyy-MM-ddTHH:mm") and status: a month of releases in a few hundred rows, read
+ * from the index alone.
+ */
+export async function calendarReleasedPerMinute(
   db: DbOrTx,
   companyId: string,
   from: string,
   to: string,
-): Promise<CalendarRow[]> {
-  const [waiting, released] = await Promise.all([
-    calendarQuery(db, companyId)
-      .where('queue_items.status', 'in', ['processing', 'pending_approval', 'queued'])
-      .execute(),
-    calendarQuery(db, companyId)
-      .where('queue_items.released_at', '>=', from)
-      .where('queue_items.released_at', '<', to)
-      .execute(),
-  ]);
-  return [...waiting, ...released];
+  accountId?: string,
+): Promise<{ minute: string; status: string; n: number }[]> {
+  const minute = sql<string>`substr(released_at, 1, 16)`;
+  let q = db
+    .selectFrom('queue_items')
+    .select([minute.as('minute'), 'status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('company_id', '=', companyId)
+    .where('status', 'in', RELEASED)
+    .where('released_at', '>=', from)
+    .where('released_at', '<', to);
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  const rows = await q.groupBy([minute, 'status']).execute();
+  return rows.map((r) => ({ minute: r.minute, status: r.status, n: Number(r.n) }));
+}
+
+/** The company's items of these ids with what the calendar shows of them. */
+export async function calendarDetails(
+  db: DbOrTx,
+  companyId: string,
+  itemIds: readonly string[],
+): Promise<CalendarDetailRow[]> {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .select((eb) => [
+      'queue_items.id',
+      'queue_items.post_id',
+      'queue_items.priority',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'posts.caption',
+      'posts.media_kind',
+      eb('posts.slides', 'is not', null).as('carousel'),
+      'posts.thumbnail_key',
+      'posts.thumbnail_upload_id',
+    ])
+    .where('queue_items.company_id', '=', companyId)
+    .where('posts.company_id', '=', companyId)
+    .where('queue_items.id', 'in', [...itemIds])
+    .execute();
 }
 
 /** Items of every company per status, in one grouped query (for the metrics scrape). */

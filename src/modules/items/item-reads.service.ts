@@ -7,7 +7,9 @@ import * as reads from './item-reads.repository.ts';
 import * as items from './items.repository.ts';
 import * as releases from './releases.repository.ts';
 import type {
-  CalendarRow,
+  CalendarDetailRow,
+  CalendarOpenRow,
+  CalendarReleasedRow,
   DeliveryRow,
   ItemWithAccount,
   PlanningRow,
@@ -18,7 +20,9 @@ import type {
 } from './item-reads.repository.ts';
 
 export type {
-  CalendarRow,
+  CalendarDetailRow,
+  CalendarOpenRow,
+  CalendarReleasedRow,
   DeliveryRow,
   ItemWithAccount,
   PlanningRow,
@@ -156,14 +160,49 @@ export function queueActivity(
   return reads.queueActivity(db, companyId, accountIds, since);
 }
 
-/** The company's items the calendar places: open and unreleased, or released in [from, to). */
-export function calendarItems(
+/** The calendar's reads: queued items to plan, items waiting, releases placed and counted. */
+export function calendarQueued(
+  db: DbOrTx,
+  companyId: string,
+  accountId?: string,
+): Promise<CalendarOpenRow[]> {
+  return reads.calendarQueued(db, companyId, accountId);
+}
+
+export function calendarWaiting(
+  db: DbOrTx,
+  companyId: string,
+  accountId?: string,
+): Promise<Map<string, number>> {
+  return reads.calendarWaiting(db, companyId, accountId);
+}
+
+export function calendarReleased(
+  db: DbOrTx,
+  companyId: string,
+  ranges: readonly (readonly [from: string, to: string])[],
+  accountId?: string,
+  perMinute?: number,
+): Promise<CalendarReleasedRow[]> {
+  return reads.calendarReleased(db, companyId, ranges, accountId, perMinute);
+}
+
+export function calendarReleasedPerMinute(
   db: DbOrTx,
   companyId: string,
   from: string,
   to: string,
-): Promise<CalendarRow[]> {
-  return reads.calendarItems(db, companyId, from, to);
+  accountId?: string,
+): Promise<{ minute: string; status: string; n: number }[]> {
+  return reads.calendarReleasedPerMinute(db, companyId, from, to, accountId);
+}
+
+export function calendarDetails(
+  db: DbOrTx,
+  companyId: string,
+  itemIds: readonly string[],
+): Promise<CalendarDetailRow[]> {
+  return reads.calendarDetails(db, companyId, itemIds);
 }
 
 /** Items of every company per status (the metrics scrape). */

@@ -152,7 +152,10 @@ const FINISHED_COLUMNS = [
 ] as const;
 export type FinishedItem = Pick<QueueItemsTable, (typeof FINISHED_COLUMNS)[number]>;
 
-/** `pending_approval` -> `queued` (approved) or `cancelled` (rejected); returns the ids moved. */
+/**
+ * `pending_approval` -> `queued` (approved) or `cancelled` (rejected, with who rejected and
+ * why); returns the items moved.
+ */
 export async function decide(
   tx: DbOrTx,
   postId: string,
@@ -160,6 +163,7 @@ export async function decide(
   outcome: 'approve' | 'reject',
   at: string,
   by: string,
+  reason: string | null = null,
 ): Promise<MovedItem[]> {
   if (itemIds.length === 0) return [];
   return tx
@@ -167,7 +171,14 @@ export async function decide(
     .set(
       outcome === 'approve'
         ? { status: 'queued', approved_at: at, approved_by: by, updated_at: at }
-        : { status: 'cancelled', failure_reason: 'rejected in review', updated_at: at },
+        : {
+            status: 'cancelled',
+            failure_reason: 'rejected in review',
+            reject_reason: reason,
+            rejected_by: by,
+            rejected_at: at,
+            updated_at: at,
+          },
     )
     .where('post_id', '=', postId)
     .where('id', 'in', [...itemIds])
@@ -418,6 +429,21 @@ export async function findItem(
     .executeTakeFirst();
 }
 
+/** The post and account of each of the company's items among `itemIds`. */
+export async function itemRefs(
+  db: DbOrTx,
+  companyId: string,
+  itemIds: readonly string[],
+): Promise<{ id: string; post_id: string; account_id: string }[]> {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'post_id', 'account_id'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...itemIds])
+    .execute();
+}
+
 /** Sets the priority of an item not yet released; returns whether it was. */
 export async function setPriority(
   tx: DbOrTx,
@@ -434,6 +460,29 @@ export async function setPriority(
     .where('status', 'in', [...CANCELLABLE])
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
+}
+
+/**
+ * Sets the priority of the post's items not yet released (the company's); returns the
+ * account of each item changed.
+ */
+export async function setPostPriority(
+  tx: DbOrTx,
+  companyId: string,
+  postId: string,
+  priority: number,
+  at: string,
+): Promise<string[]> {
+  const rows = await tx
+    .updateTable('queue_items')
+    .set({ priority, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .where('status', 'in', [...CANCELLABLE])
+    .where('priority', '<>', priority)
+    .returning('account_id')
+    .execute();
+  return rows.map((r) => r.account_id).sort();
 }
 
 /** Sets the proof screenshot of a claimed or posted item; returns whether it was set. */

@@ -21,6 +21,28 @@ export interface ApprovalTarget {
   accountIds?: readonly string[];
   /** Who decides; the operator at the admin CLI when absent. */
   actor?: Actor;
+  /**
+   * Why the items are rejected (1-500 characters once trimmed), kept with each item and
+   * sent in its `post.item.rejected` event; ignored when approving.
+   */
+  reason?: string;
+}
+
+/** Longest reason a rejection keeps, in characters. */
+export const MAX_REJECT_REASON = 500;
+
+/** A rejection's reason as kept: trimmed, 1-500 characters; null when none was given. */
+function reasonOf(reason: string | undefined): string | null {
+  if (reason === undefined) return null;
+  const trimmed = reason.trim();
+  const length = [...trimmed].length;
+  if (length === 0) throw new ApprovalError('the reason for rejecting must not be empty');
+  if (length > MAX_REJECT_REASON) {
+    throw new ApprovalError(
+      `the reason for rejecting must be at most ${MAX_REJECT_REASON} characters (got ${length})`,
+    );
+  }
+  return trimmed;
 }
 
 export interface ApprovalResult {
@@ -40,6 +62,7 @@ async function decide(
   outcome: 'approve' | 'reject',
 ): Promise<ApprovalResult> {
   const at = ctx.clock.now().toISOString();
+  const reason = outcome === 'reject' ? reasonOf(target.reason) : null;
   return ctx.db.transaction().execute(async (tx) => {
     const post = await posts.lockPost(tx, target.postId, target.companyId);
     if (!post) throw new ApprovalError(`post ${target.postId} does not exist`);
@@ -60,7 +83,8 @@ async function decide(
       pending.map((p) => p.id),
       outcome,
       at,
-      actor.id,
+      { id: actor.id, email: actor.id.startsWith('user:') ? actor.label : null },
+      reason,
     );
     const movedIds = new Set(moved);
     const changed = pending.filter((p) => movedIds.has(p.id)).map((p) => p.account_id);
@@ -72,7 +96,7 @@ async function decide(
         {
           action: outcome === 'approve' ? 'post.approved' : 'post.rejected',
           target: post.id,
-          detail: `accounts ${changed.join(', ')}`,
+          detail: `accounts ${changed.join(', ')}${reason ? `; reason: ${reason}` : ''}`,
         },
         new Date(at),
       );
@@ -120,4 +144,55 @@ export async function changePriority(
     );
     return 'changed';
   });
+}
+
+export type PostPriorityResult =
+  | { outcome: 'changed'; accountIds: string[] }
+  | { outcome: 'not_found' }
+  | { outcome: 'unchanged' };
+
+/**
+ * Changes the release priority (DECISIONS 5: higher first) of every item of the post not
+ * yet released, as the queue call's `priority` sets it for new items; recorded in the
+ * activity log. Another company's post is unknown; items released or final keep theirs,
+ * and `unchanged` says no item moved (none waiting, or all at that priority already).
+ */
+export async function changePostPriority(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  priority: number,
+  actor: Actor,
+): Promise<PostPriorityResult> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  return ctx.db.transaction().execute(async (tx) => {
+    // The post is not locked: its status does not change, and the items' update is
+    // conditional on their status, so a release under way keeps the item it holds.
+    if (!(await posts.hasPost(tx, postId, companyId))) return { outcome: 'not_found' };
+    const accountIds = await repo.setPostPriority(tx, companyId, postId, priority, at);
+    if (accountIds.length === 0) return { outcome: 'unchanged' };
+    await recordActivity(
+      tx,
+      companyId,
+      actor,
+      {
+        action: 'post.priority_changed',
+        target: postId,
+        detail: `priority ${priority} for accounts ${accountIds.join(', ')}`,
+      },
+      now,
+    );
+    return { outcome: 'changed', accountIds };
+  });
+}
+
+/** The post and account of each of the company's items among `itemIds` (others left out). */
+export async function itemPlaces(
+  ctx: AppContext,
+  companyId: string,
+  itemIds: readonly string[],
+): Promise<Map<string, { postId: string; accountId: string }>> {
+  const rows = await repo.itemRefs(ctx.db, companyId, [...new Set(itemIds)]);
+  return new Map(rows.map((r) => [r.id, { postId: r.post_id, accountId: r.account_id }]));
 }

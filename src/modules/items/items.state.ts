@@ -5,7 +5,7 @@
 // insert per change, for the items that really moved.
 import type { DbOrTx, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
 import { recordEvents, type NewEvent } from '../webhooks/index.ts';
-import { itemChanged, itemPosted, itemsOpened } from './item-events.view.ts';
+import { itemChanged, itemPosted, itemsOpened, itemsRejected } from './item-events.view.ts';
 import type { PostStatus } from './item-status.rules.ts';
 import * as repo from './items.repository.ts';
 import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.state.ts';
@@ -62,10 +62,18 @@ export async function queueAgain(
   await recordEvents(tx, [...itemsOpened(moved), ...events], at);
 }
 
+/** Who decides on items waiting for approval: `user:<id>` and their email, or the operator. */
+export interface Decider {
+  id: string;
+  /** A dashboard user's email; null for the operator. */
+  email: string | null;
+}
+
 /**
  * Approval (DECISIONS 2): the given items still `pending_approval` become `queued` with
- * `approvedAt` and who approved them (`by`), or `cancelled` when rejected. Returns the ids
- * that moved; refreshes the post.
+ * `approvedAt` and who approved them, or `cancelled` when rejected, keeping who rejected
+ * them, when and why (`reason`, sent in `post.item.rejected`). Returns the ids that moved;
+ * refreshes the post.
  */
 export async function decideItems(
   tx: DbOrTx,
@@ -73,12 +81,16 @@ export async function decideItems(
   itemIds: readonly string[],
   outcome: 'approve' | 'reject',
   at: string,
-  by = 'operator',
+  by: Decider = { id: 'operator', email: null },
+  reason: string | null = null,
 ): Promise<{ moved: string[]; status: PostStatus }> {
-  const moved = await repo.decide(tx, postId, itemIds, outcome, at, by);
+  const moved = await repo.decide(tx, postId, itemIds, outcome, at, by.id, reason);
   const { status, events } = await refreshOne(tx, postId, at);
-  const type = outcome === 'approve' ? 'post.item.approved' : 'post.item.rejected';
-  await recordEvents(tx, [...itemChanged(type, moved), ...events], at);
+  const changed =
+    outcome === 'approve'
+      ? itemChanged('post.item.approved', moved)
+      : itemsRejected(moved, { by: by.id, email: by.email, reason, at });
+  await recordEvents(tx, [...changed, ...events], at);
   return { moved: moved.map((m) => m.id), status };
 }
 

@@ -64,3 +64,14 @@ export async function lockPost(
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
   return q.forUpdate().executeTakeFirst();
 }
+
+/** Whether the company has the post (no lock: for changes that leave its status alone). */
+export async function hasPost(tx: DbOrTx, postId: string, companyId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('posts')
+    .select('id')
+    .where('id', '=', postId)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

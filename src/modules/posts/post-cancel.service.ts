@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { QueueItemsTable } from '../../db/types.ts';
 import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import { readPost } from './post-create.service.ts';
 import * as items from '../items/index.ts';
 import * as repo from './posts.repository.ts';
@@ -32,14 +33,20 @@ function skipReason(status: string): SkipReason {
   }
 }
 
+/**
+ * Cancels the post's open items, or one account's. With `actor` (a cancel made in the
+ * dashboard), what was cancelled and what was skipped is recorded in the activity log in
+ * the same transaction.
+ */
 export async function cancelPost(
   ctx: AppContext,
   companyId: string,
   postId: string,
   accountId: string | undefined,
+  actor?: Actor,
 ): Promise<CancelledPostOut> {
   const cancellation = await retryingConflicts(() =>
-    cancelInTransaction(ctx, companyId, postId, accountId),
+    cancelInTransaction(ctx, companyId, postId, accountId, actor),
   );
   return { ...(await readPost(ctx, companyId, postId)), cancellation };
 }
@@ -55,6 +62,7 @@ async function cancelInTransaction(
   companyId: string,
   postId: string,
   accountId: string | undefined,
+  actor: Actor | undefined,
 ): Promise<CancelledPostOut['cancellation']> {
   const at = ctx.clock.now().toISOString();
   return ctx.db.transaction().execute(async (tx) => {
@@ -114,9 +122,24 @@ async function cancelInTransaction(
               .join(', ')})`,
       );
     }
-    return {
+    const result = {
       cancelled: targets.filter((i) => done.has(i.id)).map((i) => i.account_id),
       skipped,
     };
+    if (actor) {
+      const skips = skipped.map((s) => `${s.accountId} (${s.reason})`);
+      await recordActivity(
+        tx,
+        companyId,
+        actor,
+        {
+          action: 'post.cancelled',
+          target: postId,
+          detail: `accounts ${result.cancelled.join(', ')}${skips.length ? `; skipped ${skips.join(', ')}` : ''}`,
+        },
+        new Date(at),
+      );
+    }
+    return result;
   });
 }

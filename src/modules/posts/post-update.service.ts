@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { PostsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { checkFeedFormat, readPost } from './post-create.service.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import { itemsOfPost, isEditable } from '../items/index.ts';
 import { replacePostTags } from '../tags/index.ts';
 import * as repo from './posts.repository.ts';
@@ -26,11 +27,32 @@ function metadataOf(input: UpdatePostInput): Partial<PostsTable> {
   return patch;
 }
 
+/** What the activity log calls each metadata column. */
+const FIELD_NAMES: Partial<Record<keyof PostsTable, string>> = {
+  caption: 'caption',
+  hashtags: 'hashtags',
+  sound: 'sound',
+  notes: 'notes',
+  platformb_post_format: 'platformB format',
+};
+
+/** The metadata fields of the patch whose value differs from the post's. */
+function changedFields(post: PostsTable, patch: Partial<PostsTable>): string[] {
+  return (Object.keys(patch) as (keyof PostsTable)[])
+    .filter((column) => patch[column] !== post[column])
+    .map((column) => FIELD_NAMES[column] ?? column);
+}
+
+/**
+ * Updates the post's metadata and tags. With `actor` (a change made in the dashboard), the
+ * fields that really changed are recorded in the activity log in the same transaction.
+ */
 export async function updatePost(
   ctx: AppContext,
   companyId: string,
   postId: string,
   input: UpdatePostInput,
+  actor?: Actor,
 ): Promise<PostOut> {
   if (!(await repo.findPost(ctx.db, companyId, postId))) throw postNotFound(postId);
   await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
@@ -53,6 +75,16 @@ export async function updatePost(
       (await replacePostTags(tx, companyId, postId, input.contentGroupIds, at));
     if (Object.keys(patch).length > 0 || groupsChanged) {
       await repo.updatePost(tx, postId, { ...patch, updated_at: at });
+    }
+    const changed = [...changedFields(post, patch), ...(groupsChanged ? ['tags'] : [])];
+    if (actor && changed.length > 0) {
+      await recordActivity(
+        tx,
+        companyId,
+        actor,
+        { action: 'post.edited', target: postId, detail: changed.join(', ') },
+        new Date(at),
+      );
     }
   });
   return readPost(ctx, companyId, postId);

@@ -19,6 +19,21 @@ export async function findPost(
     .executeTakeFirst();
 }
 
+/** The caption and media kind of the company's posts among `postIds`. */
+export async function findPostLabels(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+): Promise<{ id: string; caption: string | null; media_kind: string }[]> {
+  if (postIds.length === 0) return [];
+  return db
+    .selectFrom('posts')
+    .select(['id', 'caption', 'media_kind'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...postIds])
+    .execute();
+}
+
 /** Locks the post row so item changes of one post happen one at a time. */
 export async function lockPost(
   db: DbOrTx,
