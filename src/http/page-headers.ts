@@ -6,33 +6,42 @@
 import type { AppContext } from '../context.ts';
 
 /**
- * Where the pages' media come from: this origin, the public URL (the service's own signed
- * media URLs name it, and it may differ from the address a person browses) and, with
- * object storage, the bucket that presigned URLs point to.
+ * The object store's origin that presigned URLs point to, or null for a store that presigns
+ * nothing (local storage): one presigned URL names it as the store builds them (path-style
+ * or virtual-hosted, public endpoint or not).
  */
-function mediaSources(ctx: AppContext): string[] {
-  const sources = new Set(["'self'", new URL(ctx.config.publicUrl).origin]);
-  // One presigned URL names the bucket's origin as the store builds them (path-style or
-  // virtual-hosted, public endpoint or not); a store that presigns nothing adds none.
+function bucketOrigin(ctx: AppContext): string | null {
   const presigned = ctx.blobs.presignGet('dashboard/origin', {
     contentType: 'application/octet-stream',
     expiresInSeconds: 60,
   });
-  if (presigned) sources.add(new URL(presigned).origin);
+  return presigned ? new URL(presigned).origin : null;
+}
+
+/**
+ * Where the pages' media come from: this origin, the public URL (the service's own signed
+ * media URLs name it, and it may differ from the address a person browses) and, with
+ * object storage, the bucket that presigned URLs point to.
+ */
+function mediaSources(ctx: AppContext, bucket: string | null): string[] {
+  const sources = new Set(["'self'", new URL(ctx.config.publicUrl).origin]);
+  if (bucket) sources.add(bucket);
   return [...sources];
 }
 
 /** The pages' security headers, computed once per app. */
 export function pageHeaders(ctx: AppContext): Readonly<Record<string, string>> {
-  const media = mediaSources(ctx).join(' ');
+  const bucket = bucketOrigin(ctx);
+  const media = mediaSources(ctx, bucket).join(' ');
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     `img-src ${media}`,
     `media-src ${media}`,
-    // htmx's requests and the workspace upload script's PUTs.
-    "connect-src 'self'",
+    // htmx's requests and the upload scripts' PUTs: the workspace's to this origin, the
+    // post composer's to a signed upload URL, which with object storage is the bucket's.
+    `connect-src 'self'${bucket ? ` ${bucket}` : ''}`,
     "form-action 'self'",
     // The workers' app's web app manifest (its icons load under img-src).
     "manifest-src 'self'",

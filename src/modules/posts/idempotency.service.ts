@@ -68,3 +68,18 @@ export async function claimKey(tx: DbOrTx, claim: KeyClaim): Promise<string | nu
   }
   return existing.post_id;
 }
+
+/**
+ * The post a create with this key made, while the key is kept; null for a key not used
+ * (or expired). The dashboard's composer asks before preparing a form's media again.
+ */
+export async function postOfCreateKey(
+  db: DbOrTx,
+  companyId: string,
+  key: string,
+  now: Date,
+): Promise<string | null> {
+  const row = await repo.findKey(db, { company_id: companyId, operation: 'create-post', key });
+  if (!row || row.expires_at <= now.toISOString()) return null;
+  return row.post_id;
+}

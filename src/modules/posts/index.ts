@@ -2,14 +2,39 @@
 // this folder is the module's own.
 export { carouselScheduler, carouselThumbnailKey, slideKey } from './carousel-render.jobs.ts';
 export { createPost, readPost } from './post-create.service.ts';
+export { postOfCreateKey } from './idempotency.service.ts';
+export { renderSlidePreview } from './slide-preview.service.ts';
 export { listPosts } from './posts-list.service.ts';
 export { postDeliveries } from './post-deliveries.service.ts';
 export type { DeliveryOut } from './post-deliveries.schemas.ts';
 export { postExists } from './posts-lookup.service.ts';
+export { postLabels, queuePostAs } from './post-actions.service.ts';
+export type { PostLabel } from './post-actions.service.ts';
+export { cancelPost } from './post-cancel.service.ts';
+export type { SkipReason } from './post-cancel.service.ts';
+export { updatePost } from './post-update.service.ts';
 export { reviewMedia } from './review-media.service.ts';
 export { postSchemas, postsRoutes } from './posts.routes.ts';
-export { ListPostsQuery, PostIdParams, Sound } from './posts.schemas.ts';
-export type { ListPostsInput, SoundInput } from './posts.schemas.ts';
+export {
+  CreatePostBody,
+  ListPostsQuery,
+  PostIdParams,
+  QueuePostBody,
+  Slide,
+  Sound,
+  TextStyle,
+  UpdatePostBody,
+} from './posts.schemas.ts';
+export type {
+  CancelledPostOut,
+  CreatePostInput,
+  SlideInput,
+  ListPostsInput,
+  PostOut,
+  QueuePostInput,
+  SoundInput,
+  UpdatePostInput,
+} from './posts.schemas.ts';
 export {
   postMediaItems,
   postThumbnailUrl,

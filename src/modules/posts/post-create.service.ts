@@ -11,6 +11,7 @@ import { retryingConflicts } from '../../db/retry.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../../access.ts';
+import { recordActivity, type Actor } from '../activity/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import { consumePostQuota, planOf } from '../usage/index.ts';
 import { claimKey, requestHash } from './idempotency.service.ts';
@@ -186,6 +187,9 @@ function newItems(
     reported_at: null,
     on_time: null,
     proof_upload_id: null,
+    reject_reason: null,
+    rejected_by: null,
+    rejected_at: null,
   }));
 }
 
@@ -212,6 +216,8 @@ export async function createPost(
   input: CreatePostInput,
   idempotencyKey: string | undefined,
   onCarousel: OnCarousel,
+  /** Who creates it, for the activity log (a dashboard user); API keys' creates are not logged. */
+  actor?: Actor,
 ): Promise<Written> {
   const companyId = principal.companyId;
   const uploads = await loadUploads(ctx, companyId, input.media);
@@ -277,6 +283,22 @@ export async function createPost(
     await assignGroups(tx, groupRows);
     // Recorded in this create's own work, so a create rolled back records nothing.
     await enqueueItems(tx, items, at, [postCreated(post, items)]);
+    if (actor) {
+      await recordActivity(
+        tx,
+        companyId,
+        actor,
+        {
+          action: 'post.created',
+          target: postId,
+          detail:
+            `accounts ${input.accountIds.join(', ')}` +
+            (input.skipApproval ? ', approval skipped' : '') +
+            (input.priority ? `, priority ${input.priority}` : ''),
+        },
+        now,
+      );
+    }
     return null;
   };
   // One queue item is one post to publish: the daily cap and the credits count items.
@@ -329,13 +351,18 @@ export function metadataPatch(input: QueuePostInput): Partial<PostsTable> {
   return patch;
 }
 
-/** POST /v2/posts/{postId}/queue: one new item per requested account. */
+/**
+ * POST /v2/posts/{postId}/queue: one new item per requested account. With `actor` (a queue
+ * made in the dashboard), the accounts queued are recorded in the activity log in the same
+ * transaction.
+ */
 export async function queuePost(
   ctx: AppContext,
   principal: Principal,
   postId: string,
   input: QueuePostInput,
   idempotencyKey: string | undefined,
+  actor?: Actor,
 ): Promise<Written> {
   const companyId = principal.companyId;
   if (!(await repo.findPost(ctx.db, companyId, postId))) {
@@ -410,6 +437,21 @@ export async function queuePost(
         })),
         at,
       );
+      if (actor) {
+        const how = input.skipApproval ? ', approval skipped' : '';
+        const priority = input.priority ? `, priority ${input.priority}` : '';
+        await recordActivity(
+          tx,
+          companyId,
+          actor,
+          {
+            action: 'post.queued',
+            target: postId,
+            detail: `accounts ${input.accountIds.join(', ')}${how}${priority}`,
+          },
+          now,
+        );
+      }
       return null;
     }),
   );

@@ -1,13 +1,19 @@
 // The uploads module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
 export { makeThumbnail, thumbnailScheduler } from './thumbnail.jobs.ts';
+// SPEC 2.1's media rules, for pages that check a file before sending it.
+export { IMAGE_LIMITS, VIDEO_LIMITS } from '../../media/probe/index.ts';
 export { failExpiredUploads } from './upload-expiry.service.ts';
 export { uploadSchemas, uploadsRoutes } from './uploads.routes.ts';
-export { SignedQuery } from './uploads.schemas.ts';
+export { CreateUploadBody, SignedQuery } from './uploads.schemas.ts';
+export type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
+export { readImageUpload, uploadHeldImage } from './upload-images.service.ts';
+export type { HeldImage } from './upload-images.service.ts';
 export {
   completeUpload,
   createSignedUpload,
   findMediaUploads,
+  getUpload,
   incomingKey,
   mediaPath,
   storeUploadBytes,

@@ -44,6 +44,20 @@ export async function findImagesByIds(
     .execute();
 }
 
+/** One of the company's images with what reading its bytes needs. */
+export async function findCompanyImage(
+  db: DbOrTx,
+  companyId: string,
+  imageId: string,
+): Promise<Pick<ImagesTable, 'id' | 'label' | 'blob_key' | 'content_type'> | undefined> {
+  return db
+    .selectFrom('images')
+    .select(['id', 'label', 'blob_key', 'content_type'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', imageId)
+    .executeTakeFirst();
+}
+
 /** For the signed download route: the signature, not a key, authorizes the read. */
 export async function findImageBlob(
   db: DbOrTx,

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import sharp from 'sharp';
 import { REDIRECT_URL_MS, storedMedia, type MediaAnswer } from '../../media/media-urls.ts';
+import { IMAGE_LIMITS } from '../../media/probe/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { ImagePacksTable, ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
@@ -118,6 +119,42 @@ export async function workspaceImageUrls(
   return new Map(images.map((i) => [i.id, imageUrl(ctx, i, expiresAt)]));
 }
 
+/** A workspace image as a picker shows it: what it is, and a short-lived URL to show it. */
+export interface PickableImage {
+  imageId: string;
+  label: string;
+  width: number;
+  height: number;
+  contentType: string;
+  url: string;
+}
+
+/** The company's image folders with their images, each with a download URL until `expiresAt`. */
+export async function imageFolders(
+  ctx: AppContext,
+  companyId: string,
+  expiresAt: Date,
+): Promise<{ folderId: string; name: string; images: PickableImage[] }[]> {
+  const [folders, images] = await Promise.all([
+    repo.listFolders(ctx.db, companyId),
+    repo.listImages(ctx.db, companyId),
+  ]);
+  return folders.map((f) => ({
+    folderId: f.id,
+    name: f.name,
+    images: images
+      .filter((i) => i.folder_id === f.id)
+      .map((i) => ({
+        imageId: i.id,
+        label: i.label,
+        width: i.width,
+        height: i.height,
+        contentType: i.content_type,
+        url: imageUrl(ctx, i, expiresAt),
+      })),
+  }));
+}
+
 /** Signs download URLs for images found through the company's own folders. */
 export async function createMediaUrls(
   ctx: AppContext,
@@ -149,6 +186,20 @@ export async function createMediaUrls(
       url: imageUrl(ctx, imageOf.get(item.imageId) as StoredImage, expiresAt),
     })),
   };
+}
+
+/** The bytes of one of the company's images; another company's image is unknown. */
+export async function readImage(
+  ctx: AppContext,
+  companyId: string,
+  imageId: string,
+): Promise<{ label: string; contentType: string; bytes: Buffer }> {
+  const image = await repo.findCompanyImage(ctx.db, companyId, imageId);
+  const missing = () => new ApiError('image_not_found', `Image ${imageId} does not exist`);
+  if (!image) throw missing();
+  const bytes = await ctx.blobs.read(image.blob_key, IMAGE_LIMITS.maxBytes);
+  if (!bytes) throw missing();
+  return { label: image.label, contentType: image.content_type, bytes };
 }
 
 export async function openSignedImage(
