@@ -11,9 +11,12 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerPageFamily } from '../http/page-plugin.ts';
 import { resolveSession } from '../modules/users/index.ts';
+import { accountAnalyticsPages } from './account-analytics.pages.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
+import { composeMediaPages } from './compose-media.pages.ts';
+import { composePages } from './compose.pages.ts';
 import { dashboardHeaders } from './headers.ts';
 import { page } from './layout.ts';
 import { accountPages } from './accounts.pages.ts';
@@ -32,9 +35,12 @@ import {
   requireRole,
 } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
+import { settingsPages } from './settings.pages.ts';
+import { userPages } from './users.pages.ts';
 import { workerPages } from './worker.pages.ts';
 import { tagPages } from './tags.pages.ts';
 import { deliveryPages } from './delivery.pages.ts';
+import { exportPages } from './exports.pages.ts';
 import { usagePages } from './usage.pages.ts';
 import { webhookPages } from './webhooks.pages.ts';
 import { welcomePages } from './welcome.pages.ts';
@@ -56,7 +62,10 @@ export function dashboardPlugin(ctx: AppContext) {
       views: VIEWS,
       assetRoots: [ASSETS, HTMX],
       assetAllowed: (path) =>
-        /^\/(dashboard\.(css|js)|htmx\.min\.js)$/.test(path) ||
+        // The pages' stylesheet, scripts and icon (the ICO also answers GET /favicon.ico).
+        /^\/(dashboard\.(css|js)|htmx\.min\.js|favicon\.(svg|ico))$/.test(path) ||
+        // The post composer's script (its page loads it).
+        path === '/compose.js' ||
         // The workers' app: its script, stylesheet, web app manifest and icons.
         /^\/(worker\.(css|js|webmanifest)|worker-icon-(180|192|512|maskable-512)\.png)$/.test(path),
     });
@@ -82,15 +91,31 @@ export function dashboardPlugin(ctx: AppContext) {
       if (config.role) requireRole(user, config.role);
     });
 
+    // A page's address with a slash added goes to the page (an empty id names no page).
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return;
+      const [path = '', query] = req.url.split('?', 2);
+      if (!/[^/]\/+$/.test(path) || path.startsWith(`${BASE}/assets/`)) return;
+      const bare = path.replace(/\/+$/, '');
+      if (bare === BASE || !app.hasRoute({ method: 'GET', url: bare })) return;
+      return reply.redirect(query === undefined ? bare : `${bare}?${query}`, 301);
+    });
+
     app.setErrorHandler(async (err: FastifyError, req, reply) => {
       const { status, message, internal } = errorPageOf(err, req.id);
       if (internal) req.log.error({ err }, 'dashboard request failed');
       reply.code(status);
-      return page(req, reply, 'error.eta', 'Error', { message, status });
+      const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Error';
+      return page(req, reply, 'error.eta', title, { message, status });
     });
     // An unknown address under /dashboard is a page too (with this plugin's headers), not
-    // the API's JSON error.
+    // the API's JSON error, whatever its depth or trailing slash.
     app.setNotFoundHandler(async (req, reply) => {
+      // A signed-in visitor keeps the navigation (the page shows no data).
+      if (!req.dashboardUser) {
+        const user = await resolveSession(ctx.db, ctx.clock, req.cookies[SESSION_COOKIE] ?? '');
+        if (user && !user.companySuspended) req.dashboardUser = user;
+      }
       reply.code(404);
       return page(req, reply, 'error.eta', 'Not found', {
         message: 'There is no page at this address.',
@@ -107,6 +132,8 @@ export function dashboardPlugin(ctx: AppContext) {
     // The workers' page: its own sessions, layout and error page (anonymous to the hook above).
     await app.register(workerPages(ctx, secure), { prefix: '/worker' });
     await app.register(postPages(ctx));
+    await app.register(composePages(ctx));
+    await app.register(composeMediaPages(ctx));
     await app.register(accountPages(ctx));
     await app.register(schedulePages(ctx));
     await app.register(tagPages(ctx));
@@ -115,5 +142,9 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(usagePages(ctx));
     await app.register(deliveryPages(ctx));
     await app.register(workspacePages(ctx));
+    await app.register(userPages(ctx));
+    await app.register(settingsPages(ctx));
+    await app.register(accountAnalyticsPages(ctx));
+    await app.register(exportPages(ctx));
   };
 }

@@ -1,10 +1,12 @@
 // GET /docs: the API reference, the OpenAPI document at /v2/openapi.json rendered in the
 // browser by Redoc. Public like the document itself, and out of it (it is a page, not an
 // operation). Every asset comes from this service: the page works where the machine has
-// no network, and its Content-Security-Policy allows nothing from elsewhere.
+// no network, and its Content-Security-Policy allows nothing from elsewhere. Beside it,
+// GET /favicon.ico: the service's icon, which browsers ask for at the root.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 
@@ -13,6 +15,11 @@ const BUNDLE_PATH = createRequire(import.meta.url).resolve('redoc/bundles/redoc.
 // The side menu's "API docs by Redocly" shows a logo from Redocly's CDN, whatever the
 // options; with an empty src the image fails at once and Redoc leaves it out.
 const CDN_LOGO = 'src:"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+// The icon is committed beside the dashboard's assets (drawn by scripts/make-favicon.ts from
+// favicon.svg); src/http/ and dist/http/ are both two levels below the package root.
+const FAVICON_PATH = fileURLToPath(
+  new URL('../../src/dashboard/assets/favicon.ico', import.meta.url),
+);
 
 interface Bundle {
   body: Buffer;
@@ -20,6 +27,7 @@ interface Bundle {
 }
 
 let bundle: Promise<Bundle> | undefined;
+let favicon: Promise<Bundle> | undefined;
 
 /** The bundle without its one outside request, read once per process. */
 function redocBundle(): Promise<Bundle> {
@@ -29,6 +37,15 @@ function redocBundle(): Promise<Bundle> {
     return { body, etag };
   });
   return bundle;
+}
+
+/** The icon's bytes, read once per process. */
+function faviconFile(): Promise<Bundle> {
+  favicon ??= readFile(FAVICON_PATH).then((body) => ({
+    body,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+  }));
+  return favicon;
 }
 
 // Redoc's standalone bundle renders the <redoc> element on load, so the page needs no
@@ -85,5 +102,12 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     reply.header('cache-control', 'public, max-age=86400').header('etag', etag);
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('text/javascript; charset=utf-8').send(body);
+  });
+
+  app.get('/favicon.ico', hidden, async (req, reply) => {
+    const { body, etag } = await faviconFile();
+    reply.header('cache-control', 'public, max-age=86400').header('etag', etag);
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('image/x-icon').send(body);
   });
 }

@@ -106,10 +106,37 @@ function shown(path: string): string {
   return JSON.stringify(path.length > 120 ? `${path.slice(0, 117)}...` : path);
 }
 
+/** Where a browser asking for `GET /` is sent: the company dashboard. */
+export const BROWSER_HOME = '/dashboard/';
+
+/**
+ * Whether an Accept header ranks HTML above JSON, as a browser's navigation does (HTML
+ * first, any type at q=0.8). No header, any type alone, JSON, or HTML and JSON ranked alike
+ * answer false.
+ */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let html = 0;
+  let json = -1;
+  let any = 0;
+  for (const part of accept.slice(0, 1000).split(',')) {
+    const [range = '', ...params] = part.toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const parsed = qParam ? Number(qParam.slice(2)) : 1;
+    const q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 1;
+    const type = range.trim();
+    if (type === 'text/html' || type === 'application/xhtml+xml') html = Math.max(html, q);
+    else if (type === 'application/json' || type === 'application/*') json = Math.max(json, q);
+    else if (type === '*/*') any = Math.max(any, q);
+  }
+  return html > 0 && html > (json >= 0 ? json : any);
+}
+
 /**
  * Installs the error handler and the not-found handler on the app (before any route is
  * registered, so every route is seen): an unknown method on a known path answers 405 with
- * `Allow`, an unknown path 404, anything unexpected a masked 500 logged with its request id.
+ * `Allow`, an unknown path 404 (but `GET /` from a browser is sent to the dashboard),
+ * anything unexpected a masked 500 logged with its request id.
  */
 export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   // Routes seen at registration, so an unknown method on a known path answers 405.
@@ -133,6 +160,11 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
+    // A browser opening the service's own address lands on the dashboard; an API client
+    // (no Accept, */*, JSON) gets the envelope below like at any other unknown address.
+    if (path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (prefersHtml(req.headers.accept)) return reply.redirect(BROWSER_HOME, 302);
+    }
     const allowed: string[] = [];
     for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as HTTPMethod[]) {
       if (m !== req.method && known.find(m, path)) allowed.push(m);

@@ -1,5 +1,6 @@
-// Keyboard shortcuts of the approvals inbox: j/k move between posts, a/r approve or reject
-// the current post, x selects its accounts. Nothing happens while typing in a field.
+// Keyboard shortcuts of the approvals inbox: j/k move between posts, a approves the current
+// post, r opens the confirmation of its rejection (which asks for a reason: no key rejects
+// by itself), x selects its accounts. Nothing happens while typing in a field.
 (() => {
   let current = -1;
   const cards = () => Array.from(document.querySelectorAll('.card'));
@@ -165,4 +166,135 @@ document.addEventListener('htmx:beforeSwap', (e) => {
   if (tz && !document.cookie.split('; ').includes(`slotline_tz=${encodeURIComponent(tz)}`)) {
     document.cookie = `slotline_tz=${encodeURIComponent(tz)}; path=/dashboard; max-age=31536000; samesite=lax`;
   }
+})();
+
+// The header's menu on narrow screens: the button shows and hides the navigation and the
+// account (dashboard.css hides them while aria-expanded is false). The account drop-down
+// at desktop width is a <details>. A click elsewhere or Escape closes either, Escape giving
+// the focus back to its button. A boosted navigation swaps in a closed header.
+(() => {
+  const openToggle = () => document.querySelector('.menu-toggle[aria-expanded="true"]');
+  const openAccount = () => document.querySelector('.masthead details.account[open]');
+  document.addEventListener('click', (e) => {
+    // The target may be the button's drawing (an SVG element, not an HTMLElement).
+    const target = e.target instanceof window.Element ? e.target : null;
+    const button = target?.closest('.menu-toggle');
+    if (button) {
+      button.setAttribute('aria-expanded', String(button.getAttribute('aria-expanded') !== 'true'));
+      return;
+    }
+    const toggle = openToggle();
+    if (toggle && !target?.closest('.site-menu')) toggle.setAttribute('aria-expanded', 'false');
+    const account = openAccount();
+    if (account && !target?.closest('details.account')) account.open = false;
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    const account = openAccount();
+    if (account && window.getComputedStyle(account.querySelector('summary')).display !== 'none') {
+      account.open = false;
+      account.querySelector('summary').focus();
+      return;
+    }
+    const toggle = openToggle();
+    if (!toggle) return;
+    toggle.setAttribute('aria-expanded', 'false');
+    toggle.focus();
+  });
+  // The error page's "Go back", shown where there is a page to go back to.
+  function showBack() {
+    if (window.history.length < 2) return;
+    document.querySelectorAll('button[data-back]').forEach((b) => (b.hidden = false));
+  }
+  document.addEventListener('DOMContentLoaded', showBack);
+  document.addEventListener('htmx:afterSwap', showBack);
+  document.addEventListener('click', (e) => {
+    if (e.target instanceof window.Element && e.target.closest('button[data-back]')) {
+      window.history.back();
+    }
+  });
+})();
+
+// Webhook endpoint forms: "All events" ticks or clears every event type at once, and shows
+// whether all, some (mixed) or none of them are ticked. Without JavaScript the server reads
+// "All events" the same way.
+(() => {
+  function sync(choice) {
+    const all = choice.querySelector('[data-all-events]');
+    const boxes = Array.from(choice.querySelectorAll('[data-event]'));
+    if (!all || boxes.length === 0) return;
+    const ticked = boxes.filter((b) => b.checked).length;
+    all.checked = ticked === boxes.length;
+    all.indeterminate = ticked > 0 && ticked < boxes.length;
+  }
+  const syncAll = () => document.querySelectorAll('[data-event-choice]').forEach(sync);
+  document.addEventListener('DOMContentLoaded', syncAll);
+  document.addEventListener('htmx:afterSwap', syncAll);
+  document.addEventListener('change', (e) => {
+    const box =
+      e.target instanceof HTMLElement && e.target.matches('input[type=checkbox]') ? e.target : null;
+    const choice = box?.closest('[data-event-choice]');
+    if (!box || !choice) return;
+    if (box.matches('[data-all-events]')) {
+      choice.querySelectorAll('[data-event]').forEach((b) => (b.checked = box.checked));
+    }
+    sync(choice);
+  });
+})();
+
+// Live character counts: a <textarea data-count-max="N" id="x"> and its <p data-count-for="x">
+// say "123 of 2,200 characters" as people type, counted as the service counts (characters,
+// line ends as one), and how many too many. The server checks again; this only informs.
+(() => {
+  const format = (n) => n.toLocaleString('en-US');
+  function update(field) {
+    const out = document.querySelector(`[data-count-for="${field.id}"]`);
+    const max = Number(field.dataset.countMax);
+    if (!out || !Number.isFinite(max)) return;
+    const count = Array.from(field.value.replace(/\r\n?/g, '\n')).length;
+    out.textContent =
+      count > max
+        ? `${format(count)} of ${format(max)} characters: ${format(count - max)} too many`
+        : `${format(count)} of ${format(max)} characters`;
+    out.classList.toggle('over', count > max);
+  }
+  document.addEventListener('input', (e) => {
+    const field = e.target instanceof HTMLElement ? e.target : null;
+    if (field?.tagName === 'TEXTAREA' && field.dataset.countMax) update(field);
+  });
+})();
+
+// The posts list's selection: "Select all on this page" (shown only with JavaScript) ticks or
+// clears every post of the page, and the bar says how many are selected.
+(() => {
+  const boxes = (form) =>
+    Array.from(document.querySelectorAll(`input[form="${form}"][name="post"]`));
+  function sync(all) {
+    const list = boxes(all.dataset.selectPosts);
+    const ticked = list.filter((b) => b.checked).length;
+    all.checked = list.length > 0 && ticked === list.length;
+    all.indeterminate = ticked > 0 && ticked < list.length;
+    const count = document.querySelector(`[data-selected-count="${all.dataset.selectPosts}"]`);
+    if (count) count.textContent = ticked ? `${ticked} selected` : '';
+  }
+  function enable() {
+    document.querySelectorAll('[data-select-posts]').forEach((all) => {
+      const label = all.closest('label');
+      if (label) label.hidden = false;
+      sync(all);
+    });
+  }
+  document.addEventListener('DOMContentLoaded', enable);
+  document.addEventListener('htmx:afterSwap', enable);
+  document.addEventListener('change', (e) => {
+    const box = e.target instanceof HTMLElement && e.target.tagName === 'INPUT' ? e.target : null;
+    if (!box) return;
+    if (box.dataset.selectPosts) {
+      boxes(box.dataset.selectPosts).forEach((b) => (b.checked = box.checked));
+      sync(box);
+    } else if (box.name === 'post' && box.form) {
+      const all = document.querySelector(`[data-select-posts="${box.form.id}"]`);
+      if (all) sync(all);
+    }
+  });
 })();
