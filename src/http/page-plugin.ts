@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
+import { registerMinifiedAssets } from './page-assets.ts';
 import { readAsBrowsersSend } from './page-forms.ts';
 import { validationError } from './validation.ts';
 
@@ -48,6 +49,7 @@ export async function registerPageFamily(app: FastifyInstance, family: PageFamil
     production: true,
     defaultContext: { base: family.base },
   });
+  await registerMinifiedAssets(app, family.assetRoots, family.assetAllowed);
   await app.register(fastifyStatic, {
     root: family.assetRoots,
     prefix: '/assets/',

@@ -1,0 +1,64 @@
+// The pages' stylesheets and scripts, minified once by esbuild and served from memory with an
+// ETag: a page's first load is its HTML plus these, so their size is the page's weight. The
+// sources stay readable in the repository; what a browser gets is the same code, smaller.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { transform } from 'esbuild';
+import type { FastifyInstance } from 'fastify';
+
+interface Minified {
+  body: Buffer;
+  etag: string;
+  type: string;
+}
+
+const TYPES = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' } as const;
+
+/** Minified files by path and modification time: every app of a process shares them. */
+const memo = new Map<string, Promise<Minified>>();
+
+async function minified(path: string, kind: keyof typeof TYPES): Promise<Minified> {
+  const key = `${path}\n${(await stat(path)).mtimeMs}`;
+  let entry = memo.get(key);
+  if (!entry) {
+    entry = (async () => {
+      const source = await readFile(path, 'utf8');
+      const out = await transform(source, { loader: kind, minify: true, legalComments: 'none' });
+      const body = Buffer.from(out.code);
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+      return { body, etag, type: TYPES[kind] };
+    })();
+    memo.set(key, entry);
+  }
+  return entry;
+}
+
+/**
+ * Registers `/assets/<name>` for each stylesheet and script of `roots` that `allowed` lets
+ * through (already minified `*.min.js` files are left to the static files), ahead of the
+ * static route serving everything else.
+ */
+export async function registerMinifiedAssets(
+  app: FastifyInstance,
+  roots: readonly string[],
+  allowed: (path: string) => boolean,
+): Promise<void> {
+  const seen = new Set<string>();
+  for (const root of roots) {
+    for (const name of await readdir(root)) {
+      const kind = /\.(css|js)$/.exec(name)?.[1] as keyof typeof TYPES | undefined;
+      if (!kind || name.endsWith('.min.js') || seen.has(name) || !allowed(`/${name}`)) continue;
+      seen.add(name);
+      const asset = await minified(join(root, name), kind);
+      app.get(`/assets/${name}`, async (req, reply) => {
+        reply
+          .header('content-type', asset.type)
+          .header('cache-control', 'public, max-age=3600')
+          .header('etag', asset.etag);
+        if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+        return reply.send(asset.body);
+      });
+    }
+  }
+}
