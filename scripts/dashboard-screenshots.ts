@@ -6,12 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { freePort, launchBrowser } from '../test/helpers/browser.ts';
+import { demoDay } from '../test/helpers/demo-day.ts';
 import { buildApp } from '../src/app.ts';
 import { openContext } from '../src/bootstrap.ts';
-import { seedDemo } from '../src/cli/seed.ts';
 import { loadConfig } from '../src/config.ts';
-import { approve } from '../src/modules/items/items.service.ts';
-import { reportWorkerStatus } from '../src/modules/accounts/accounts.state.ts';
 import {
   assignAccounts,
   createWorker,
@@ -19,11 +17,10 @@ import {
 } from '../src/modules/workers/index.ts';
 import { ADMIN_CLI, createOperator } from '../src/modules/operators/index.ts';
 import { Secret, TOTP } from 'otpauth';
-import { createWebhook } from '../src/modules/webhooks/webhooks.service.ts';
-import { dispatchPass } from '../src/dispatch/loop.ts';
-import { simulatePass } from '../src/simulator/simulator.ts';
 
 const OUT = 'docs/dashboard';
+/** The pages also pictured in dark mode. */
+const DARK = new Set(['approvals', 'calendar', 'post-delivered', 'compose']);
 const VIEWPORTS = {
   desktop: { width: 1280, height: 860 },
   phone: { width: 390, height: 844 },
@@ -45,35 +42,12 @@ const { ctx } = opened;
 const app = await buildApp(ctx);
 const browser = await launchBrowser();
 try {
-  const demo = await seedDemo(ctx);
-  // The demo's accounts set up and all but one post approved, as a day of the service leaves
-  // them, so the calendar, the inbox and the activity log have something to show.
-  for (const accountId of demo.accountIds) {
-    await reportWorkerStatus(ctx, demo.companyId, accountId, 'active', undefined);
-  }
+  // A day of the demo: accounts set up, posts approved, a webhook, ten hours of releases.
+  const day = await demoDay(ctx);
+  const { demo } = day;
   const firstPost = demo.posts[0];
-  const waiting = demo.posts.filter((p) => p.status === 'pending_approval');
-  for (const post of waiting.slice(1)) await approve(ctx, { postId: post.postId });
   const worker = await createWorker(ctx.db, ctx.clock, { name: 'Phone worker', timezone: 'UTC' });
   await assignAccounts(ctx.db, ctx.clock, worker.workerId, demo.accountIds.slice(0, 1));
-  const hook = await createWebhook(ctx, demo.companyId, {
-    url: 'https://hooks.example.com/slotline',
-    events: ['post.item.posted', 'post.item.failed', 'account.status_changed'],
-    description: 'Order system',
-  });
-  // A working day of the demo: the dispatcher releases at each window of the next ten hours
-  // and the simulated worker posts what it released, so the delivery pages have records.
-  const start = ctx.clock.now().getTime();
-  for (let m = 0; m <= 600; m += 5) {
-    await dispatchPass(ctx, new Date(start + m * 60_000));
-    await simulatePass(ctx, new Date(start + m * 60_000 + 60_000));
-  }
-  const delivered = await ctx.db
-    .selectFrom('queue_items')
-    .select('post_id')
-    .where('company_id', '=', demo.companyId)
-    .where('status', '=', 'posted')
-    .executeTakeFirst();
   await app.listen({ port, host: '127.0.0.1' });
   await mkdir(OUT, { recursive: true });
 
@@ -85,32 +59,48 @@ try {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/dashboard\/approvals/);
 
+  const account = demo.accountIds[0] as string;
   const pages: [string, string][] = [
     ['approvals', '/dashboard/approvals'],
     ['calendar', '/dashboard/calendar'],
+    ['calendar-month', '/dashboard/calendar?view=month'],
     ['posts', '/dashboard/posts'],
+    ...(firstPost ? [['post', `/dashboard/posts/${firstPost.postId}`] as [string, string]] : []),
+    ...(day.deliveredPostId
+      ? [['post-delivered', `/dashboard/posts/${day.deliveredPostId}`] as [string, string]]
+      : []),
+    ['compose', '/dashboard/compose?kind=carousel'],
     ['accounts', '/dashboard/accounts'],
+    ['account', `/dashboard/accounts/${account}`],
     ['account-new', '/dashboard/accounts/new'],
     ['schedule', '/dashboard/schedule'],
     ['tags', '/dashboard/tags'],
     ['keys', '/dashboard/keys'],
+    ['users', '/dashboard/users'],
+    ['settings', '/dashboard/settings'],
     ['webhooks', '/dashboard/webhooks'],
-    ['webhook', `/dashboard/webhooks/${hook.webhookId}`],
+    ['webhook', `/dashboard/webhooks/${day.webhookId}`],
     ['workspace', '/dashboard/workspace'],
     ['usage', '/dashboard/usage'],
     ['delivery', '/dashboard/delivery'],
     ['activity', '/dashboard/activity'],
+    ['not-found', '/dashboard/no/such/page'],
   ];
-  if (firstPost) pages.splice(3, 0, ['post', `/dashboard/posts/${firstPost.postId}`]);
-  if (delivered) pages.splice(4, 0, ['post-delivered', `/dashboard/posts/${delivered.post_id}`]);
   for (const [name, path] of pages) {
     const res = await page.goto(`${url}${path}`);
-    if (!res || res.status() !== 200) {
+    if (!res || (res.status() !== 200 && name !== 'not-found')) {
       console.log(`  ${name}: ${res?.status() ?? 'no answer'}, skipped`);
       continue;
     }
     await shoot(page, name);
   }
+  // Dark mode, as a system set to dark shows the dashboard.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  for (const [name, path] of pages.filter(([n]) => DARK.has(n))) {
+    await page.goto(`${url}${path}`);
+    await shoot(page, `${name}-dark`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The workers' app on a phone, signed in by a one-time link from the console.
   const phoneLink = await createWorkerSignInLink(ctx.db, ctx.clock, worker.workerId, url);

@@ -5,9 +5,9 @@
 // in light and dark mode at desktop and phone width.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { client, seedCompany } from '../helpers/app.ts';
+import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts } from '../helpers/posts.ts';
 import { createUser } from '../../src/modules/users/users.service.ts';
@@ -15,27 +15,10 @@ import { createWebhook } from '../../src/modules/webhooks/index.ts';
 
 const missing = browserMissing();
 const STEP = 15_000;
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PHONE = { width: 390, height: 844 };
 // Strings, evaluated in the page: this project's types have no DOM.
 const FOCUS_ON_TOGGLE = "document.activeElement === document.querySelector('.menu-toggle')";
 const DESKTOP = { width: 1280, height: 800 };
-
-interface AxeResult {
-  violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-}
-
-/** axe-core's violations of the page, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate<AxeResult>(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })",
-  );
-  return result.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 /** A signed-in page in a context of its own (viewport, colour scheme, scripts). */
 async function signedInPage(

@@ -1,0 +1,94 @@
+// Every page of the company dashboard, on a day of the demo company, checked with axe-core
+// (WCAG 2.0/2.1 A and AA and best practices) at desktop and phone width, in light and dark
+// mode: no violation at all, and no page that scrolls sideways on a phone.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { violations } from '../helpers/axe.ts';
+import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { demoDay } from '../helpers/demo-day.ts';
+
+const missing = browserMissing();
+const STEP = 15_000;
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+async function signedIn(
+  browser: Browser,
+  url: string,
+  user: { email: string; password: string },
+  colorScheme: 'light' | 'dark',
+): Promise<Page> {
+  // The axe script is added by the test, so the pages' own policy is bypassed for it alone.
+  const context = await browser.newContext({ bypassCSP: true, colorScheme });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP);
+  page.setDefaultNavigationTimeout(STEP);
+  await page.goto(`${url}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard\/approvals/);
+  return page;
+}
+
+describe('every dashboard page is accessible', { skip: missing ?? false, timeout: 600_000 }, () => {
+  const app = useBrowserApp();
+
+  test('at desktop and phone width, light and dark', { timeout: 600_000 }, async () => {
+    const { t, url, browser } = app();
+    const day = await demoDay(t.ctx);
+    const { demo } = day;
+    const account = demo.accountIds[0] as string;
+    const post = day.waitingPostId ?? (demo.posts[0]?.postId as string);
+    const users = await t.ctx.db.selectFrom('users').select('id').execute();
+    const pages = [
+      '/dashboard/approvals',
+      '/dashboard/calendar',
+      '/dashboard/calendar?view=month',
+      '/dashboard/calendar?view=day',
+      `/dashboard/calendar?account=${account}`,
+      '/dashboard/posts',
+      `/dashboard/posts/${post}`,
+      ...(day.deliveredPostId ? [`/dashboard/posts/${day.deliveredPostId}`] : []),
+      `/dashboard/posts/${post}/cancel`,
+      '/dashboard/compose',
+      '/dashboard/compose?kind=carousel',
+      '/dashboard/accounts',
+      `/dashboard/accounts/${account}`,
+      '/dashboard/accounts/new',
+      `/dashboard/accounts/${account}/schedule`,
+      '/dashboard/delivery',
+      '/dashboard/schedule',
+      '/dashboard/tags',
+      '/dashboard/workspace',
+      '/dashboard/usage',
+      '/dashboard/keys',
+      '/dashboard/webhooks',
+      `/dashboard/webhooks/${day.webhookId}`,
+      `/dashboard/webhooks/${day.webhookId}/edit`,
+      '/dashboard/activity',
+      '/dashboard/users',
+      ...(users[0] ? [`/dashboard/users/${users[0].id}/reset`] : []),
+      '/dashboard/settings',
+      '/dashboard/no/such/page',
+    ];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await signedIn(browser, url, demo.user, colorScheme);
+      for (const path of pages) {
+        for (const viewport of VIEWPORTS) {
+          await page.setViewportSize(viewport);
+          const res = await page.goto(`${url}${path}`);
+          const label = `${path} at ${viewport.width} px, ${colorScheme}`;
+          assert.ok(res && res.status() < 500, `${label}: ${res?.status()}`);
+          assert.deepEqual(await violations(page), [], label);
+          const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+          assert.ok(wide <= viewport.width, `${label} scrolls sideways (${wide} px)`);
+        }
+      }
+      await page.context().close();
+    }
+  });
+});
