@@ -81,7 +81,7 @@ export const POST_COLUMNS = [
   'Caption',
   'Hashtags',
   'Tags',
-  'Account',
+  'Username',
   'Platform',
   'Status',
   'Posted at (UTC)',
@@ -185,7 +185,7 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
           const t = totals.get(post.postId)?.get(a.accountId);
           yield [
             ...common,
-            `@${a.username}`,
+            a.username,
             a.platform,
             a.status,
             a.postedAt ?? '',

@@ -152,13 +152,13 @@ async function seed(t: TestApp, name = 'alpha'): Promise<Seeded> {
 }
 
 const HEADER =
-  'Post ID,Created at (UTC),Caption,Hashtags,Tags,Account,Platform,Status,Posted at (UTC),Post URL,Views,Likes,Comments,Shares,Saves\r\n';
+  'Post ID,Created at (UTC),Caption,Hashtags,Tags,Username,Platform,Status,Posted at (UTC),Post URL,Views,Likes,Comments,Shares,Saves\r\n';
 
 function rowsOf(s: Seeded, name = 'alpha') {
-  const second = `${s.second},2026-03-02T10:00:01.000Z,"Line one\nline ""two"", more",'-minus,,'@${name}.one,platformA,pending_approval,,,,,,,\r\n`;
+  const second = `${s.second},2026-03-02T10:00:01.000Z,"Line one\nline ""two"", more",'-minus,,${name}.one,platformA,pending_approval,,,,,,,\r\n`;
   const firstCommon = `${s.first},2026-03-02T10:00:00.000Z,'=SUM(A1:A2),'+plus two,"Launch, ""big"" ${name}"`;
-  const firstAlpha = `${firstCommon},'@${name}.one,platformA,posted,2026-03-02T10:30:00.000Z,https://platform-a.example/v/${name},1000,10,2,1,0\r\n`;
-  const firstBeta = `${firstCommon},'@${name}_two,platformB,queued,,,,,,,\r\n`;
+  const firstAlpha = `${firstCommon},${name}.one,platformA,posted,2026-03-02T10:30:00.000Z,https://platform-a.example/v/${name},1000,10,2,1,0\r\n`;
+  const firstBeta = `${firstCommon},${name}_two,platformB,queued,,,,,,,\r\n`;
   return { second, firstAlpha, firstBeta };
 }
 
