@@ -213,7 +213,7 @@ describeEachDialect('dashboard sign-in', (get) => {
     const t = get();
     for (const [url, type] of [
       ['/dashboard/assets/dashboard.css', 'text/css'],
-      ['/dashboard/assets/dashboard.js', 'application/javascript'],
+      ['/dashboard/assets/dashboard.js', 'text/javascript'],
       ['/dashboard/assets/htmx.min.js', 'application/javascript'],
     ] as const) {
       const res = await t.app.inject({ method: 'GET', url });
