@@ -24,8 +24,8 @@ import { setFlash, takeFlash } from './flash.ts';
 import { accountRef, postRef } from './names.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 
-/** Posts a page of the inbox shows. */
-const PAGE_SIZE = 25;
+/** Posts a page of the inbox shows (a page's first load stays small: issue 22). */
+const PAGE_SIZE = 10;
 /** Accounts one decision may name (a post targets at most 50). */
 const MAX_SELECTED = 500;
 
@@ -38,6 +38,12 @@ const Targets = { post: Type.Optional(Repeated), item: Type.Optional(Repeated) }
 const DecideQuery = Type.Object(Targets);
 const DecideForm = Type.Object({
   outcome: Type.Optional(Type.String()),
+  /**
+   * A card's button on the inbox: the outcome and its one target, "approve <post>" or
+   * "reject <post>:<account>"; it names the whole decision (the accounts ticked on the page
+   * are for the selection's buttons).
+   */
+  do: Type.Optional(Type.String({ maxLength: 500 })),
   /** Why, when rejecting: absent asks for it (the confirmation), present must be 1-500. */
   reason: Type.Optional(Type.String()),
   /** The page to return to: the inbox, or the post's page the decision was made on. */
@@ -63,6 +69,16 @@ function reasonOf(raw: string): { reason: string } | { error: string } {
     };
   }
   return { reason };
+}
+
+/** A card's `do`: its outcome and its one target (a post, or `post:account`). */
+function buttonOf(value: string): { outcome: string; posts: string[]; items: string[] } {
+  const match = /^(approve|reject) ([^\s:]+(?::[^\s:]+)?)$/.exec(value);
+  if (!match) throw new PageError(400, 'Choose approve or reject.');
+  const [, outcome = '', target = ''] = match;
+  return target.includes(':')
+    ? { outcome, posts: [], items: [target] }
+    : { outcome, posts: [target], items: [] };
 }
 
 /** The decision a form asks for: per post, all its pending items or the accounts selected. */
@@ -132,6 +148,7 @@ export function approvalPages(ctx: AppContext) {
         next: result.nextCursor
           ? `${BASE}/approvals?cursor=${encodeURIComponent(result.nextCursor)}`
           : null,
+        first: cursor ? `${BASE}/approvals` : null,
         done: takeFlash(ctx, req, reply),
         canDecide: user.role !== 'viewer',
       });
@@ -198,14 +215,17 @@ export function approvalPages(ctx: AppContext) {
       async (req, reply) => {
         const user = userOf(req);
         const { body, query } = req;
-        const outcome =
-          body.outcome === 'reject' ? 'reject' : body.outcome === 'approve' ? 'approve' : null;
+        const button = body.do === undefined ? null : buttonOf(body.do);
+        const asked = button?.outcome ?? body.outcome;
+        const outcome = asked === 'reject' ? 'reject' : asked === 'approve' ? 'approve' : null;
         if (!outcome) throw new PageError(400, 'Choose approve or reject.');
         const back = backOf(body.back);
-        const targets = targetsOf(
-          [...valuesOf(query.post), ...valuesOf(body.post)],
-          [...valuesOf(query.item), ...valuesOf(body.item)],
-        );
+        const targets = button
+          ? targetsOf(button.posts, button.items)
+          : targetsOf(
+              [...valuesOf(query.post), ...valuesOf(body.post)],
+              [...valuesOf(query.item), ...valuesOf(body.item)],
+            );
         // No rejection without a confirmation and a reason: a first press asks for both.
         let reason: string | undefined;
         if (outcome === 'reject') {

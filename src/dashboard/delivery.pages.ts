@@ -8,11 +8,25 @@ import type { AppContext } from '../context.ts';
 import { listCompanyAccounts } from '../modules/accounts/index.ts';
 import { deliveryFigures, type DeliveryFigures } from '../modules/items/index.ts';
 import { page } from './layout.ts';
-import { userOf } from './session.ts';
+import { BASE, userOf } from './session.ts';
+
+/** Accounts a page of the table shows (a page's first load stays small: issue 22). */
+const PAGE_SIZE = 50;
 
 const DeliveryQuery = Type.Object({
   period: Type.Optional(Type.Union([Type.Literal('7'), Type.Literal('30')])),
+  /** The table's page, from 1; one past the last shows the last. */
+  page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
 });
+
+/** The page's address: its period and the table's page (the first two are the defaults). */
+function deliveryUrl(period: number, pageNo: number): string {
+  const params = new URLSearchParams();
+  if (period !== 7) params.set('period', String(period));
+  if (pageNo > 1) params.set('page', String(pageNo));
+  const qs = params.toString();
+  return `${BASE}/delivery${qs ? `?${qs}` : ''}`;
+}
 
 /** A share as people read it: "93 %", or a dash when nothing was delivered. */
 export function percent(ratio: number | null): string {
@@ -62,10 +76,19 @@ export function deliveryPages(ctx: AppContext) {
             (y.figures.failedRatio ?? 0) - (x.figures.failedRatio ?? 0) ||
             x.username.localeCompare(y.username),
         );
+      const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+      const pageNo = Math.min(pages, Number(req.query.page ?? '1'));
+      const from = (pageNo - 1) * PAGE_SIZE;
       return page(req, reply, 'delivery.eta', 'Delivery', {
         period,
         company: company.get(user.companyId),
-        rows,
+        rows: rows.slice(from, from + PAGE_SIZE),
+        total: rows.length,
+        from,
+        pageNo,
+        pages,
+        previous: pageNo > 1 ? deliveryUrl(period, pageNo - 1) : null,
+        next: pageNo < pages ? deliveryUrl(period, pageNo + 1) : null,
         percent,
         minutes,
         graceMinutes: Math.round(ctx.config.deliveryGraceMs / 60_000),

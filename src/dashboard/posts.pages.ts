@@ -10,7 +10,12 @@ import { ApiError } from '../errors.ts';
 import { validationError } from '../http/validation.ts';
 import { listAccounts } from '../modules/accounts/index.ts';
 import { POST_STATUSES } from '../modules/items/index.ts';
-import { listPosts, ListPostsQuery, type ListPostsInput } from '../modules/posts/index.ts';
+import {
+  listPosts,
+  ListPostsQuery,
+  readPost,
+  type ListPostsInput,
+} from '../modules/posts/index.ts';
 import { listAllTags } from '../modules/tags/index.ts';
 import { roleAllows } from '../modules/users/index.ts';
 import { takeFlash } from './flash.ts';
@@ -21,7 +26,13 @@ import { postBulkPages } from './post-bulk.pages.ts';
 import { renderPost } from './post-detail.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 
-const PAGE_SIZE = 25;
+/** Posts a page of the list shows (a page's first load stays small: issue 22). */
+const PAGE_SIZE = 15;
+/**
+ * How long a browser keeps a thumbnail's redirect: well inside the hour its signed URL holds
+ * (the calendar's thumbnails alike).
+ */
+const THUMBNAIL_CACHE = 'private, max-age=600';
 
 /**
  * The list's filters, under the page's own names, by the API's rules. Any account id is
@@ -128,6 +139,22 @@ export function postPages(ctx: AppContext) {
     app.get('/posts/:postId', { schema: { params: PostParams } }, async (req, reply) =>
       renderPost(ctx, req, reply, req.params.postId),
     );
+
+    // A post's thumbnail by a short address the lists show (the posts list, the approvals
+    // inbox): a redirect to its signed URL, signed when the picture is asked for.
+    app.get('/posts/:postId/thumbnail', { schema: { params: PostParams } }, async (req, reply) => {
+      const user = userOf(req);
+      let url: string | null;
+      try {
+        url = (await readPost(ctx, user.companyId, req.params.postId)).media.thumbnailUrl;
+      } catch (err) {
+        // Another company's post reads as unknown.
+        if (err instanceof ApiError && err.code === 'post_not_found') url = null;
+        else throw err;
+      }
+      if (url === null) throw new PageError(404, 'Not found.');
+      return reply.header('cache-control', THUMBNAIL_CACHE).redirect(url, 302);
+    });
 
     await postActionPages(ctx)(app);
     await postBulkPages(ctx)(app);

@@ -94,8 +94,8 @@ describeEachDialect('dashboard delivery', (get) => {
     assert.match(delivery.body, /<span class="figure">50 %<\/span><span class="label">failed/);
     assert.match(delivery.body, /aria-current="page">Delivery</);
     // Accounts least on time first: b (failed) before a.
-    const rowB = delivery.body.indexOf(`accountId=${encodeURIComponent(b)}`);
-    const rowA = delivery.body.indexOf(`accountId=${encodeURIComponent(a)}`);
+    const rowB = delivery.body.indexOf(`account=${encodeURIComponent(b)}"`);
+    const rowA = delivery.body.indexOf(`account=${encodeURIComponent(a)}"`);
     assert.ok(rowB > 0 && rowA > rowB, 'the failed account comes first');
     const month = await page0.get('/dashboard/delivery?period=30');
     assert.match(month.body, /over the last 30 days/);

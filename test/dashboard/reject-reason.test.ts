@@ -65,7 +65,10 @@ describeEachDialect('dashboard rejection with a reason', (get) => {
     const editor = await as(t, s.companyId, 'editor');
     const inbox = await editor.b.get('/dashboard/approvals');
     // The r key presses a button that asks first: it carries no reason.
-    assert.match(inbox.body, /name="outcome" value="reject" data-key="r">Reject post…</);
+    assert.match(
+      inbox.body,
+      new RegExp(`name="do" value="reject ${s.postId}" data-key="r">Reject post…<`),
+    );
     assert.match(inbox.body, /<kbd>r<\/kbd> reject it \(asks for a reason first\)/);
     const token = hidden(inbox.body, '_csrf');
     const path = `/dashboard/approvals/decide?item=${s.postId}:${a}`;
@@ -79,6 +82,17 @@ describeEachDialect('dashboard rejection with a reason', (get) => {
     assert.match(ask.body, /<textarea id="reject-reason" name="reason"[^>]*required autofocus/);
     assert.match(ask.body, new RegExp(`name="item" value="${s.postId}:${a}"`));
     assert.equal((await itemOf(t, s.postId, a)).status, 'pending_approval');
+
+    // An account's button on a card names its one account, whatever else is ticked.
+    const card = await editor.b.post('/dashboard/approvals/decide', {
+      _csrf: token,
+      do: `reject ${s.postId}:${a}`,
+      item: `${s.postId}:${b2}`,
+    });
+    assert.equal(card.status, 200);
+    assert.match(card.body, /Reject this post for 1 account\?/);
+    assert.match(card.body, new RegExp(`name="item" value="${s.postId}:${a}"`));
+    assert.doesNotMatch(card.body, new RegExp(`name="item" value="${s.postId}:${b2}"`));
 
     const empty = await editor.b.post('/dashboard/approvals/decide', {
       _csrf: token,
