@@ -18,7 +18,7 @@ import { page } from './layout.ts';
 import { accountRef, postRef, postTitle, tagRef, type Ref } from './names.ts';
 import { BASE, userOf } from './session.ts';
 
-const PAGE_SIZE = 100;
+const PAGE_SIZE = 40;
 
 // `before` is `at|id` of the last entry shown: a position, not a secret; without both
 // parts the page starts at the newest entry.
