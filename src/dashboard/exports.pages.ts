@@ -7,33 +7,22 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  FastifySchemaValidationError,
-} from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify';
-import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { validationError } from '../http/validation.ts';
 import { listCompanyAccounts } from '../modules/accounts/index.ts';
 import { listActivity } from '../modules/activity/index.ts';
 import { postAccountTotals } from '../modules/analytics/index.ts';
 import { getCompanyRow } from '../modules/companies/index.ts';
 import { itemPlaces } from '../modules/items/index.ts';
 import { listKeys } from '../modules/keys/index.ts';
-import {
-  listPosts,
-  ListPostsQuery,
-  postLabels,
-  type ListPostsInput,
-} from '../modules/posts/index.ts';
+import { listPosts, postLabels } from '../modules/posts/index.ts';
 import { listAllTags } from '../modules/tags/index.ts';
 import { listUsers } from '../modules/users/index.ts';
 import { listWebhooks } from '../modules/webhooks/index.ts';
 import { postTitle } from './names.ts';
+import { filterRefusal, filtersOf, PostFilterQuery, type PostFilters } from './post-filters.ts';
 import { PageError, userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
 
@@ -42,35 +31,10 @@ const POSTS_PAGE = 100;
 /** Activity entries read per page. */
 const ACTIVITY_PAGE = 500;
 
-/** The posts list's filters, by the same names and rules (posts.pages.ts). */
-const PostsExportQuery = Type.Object({
-  status: ListPostsQuery.properties.status,
-  account: Type.Optional(Type.String()),
-  tag: ListPostsQuery.properties.contentGroupId,
-});
+/** The posts list's filters, by the same names and rules. */
+const PostsExportQuery = PostFilterQuery;
 
-type Filters = Pick<ListPostsInput, 'status' | 'accountId' | 'contentGroupId'>;
-
-/** A filter outside the API's rules, named as the posts list names it. */
-function filterRefusal(errors: FastifySchemaValidationError[], part: string): Error {
-  const [first] = errors;
-  if (first?.instancePath === '/status') {
-    const sent = 'data' in first ? String(first.data) : '';
-    return new PageError(400, `Status "${sent}" is not one of the post statuses.`);
-  }
-  if (first?.instancePath === '/tag') {
-    return new PageError(400, 'The tag filter must be a tag, a template or "untagged".');
-  }
-  return validationError(errors, part);
-}
-
-function filtersOf(query: Static<typeof PostsExportQuery>): Filters {
-  return {
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.account ? { accountId: query.account } : {}),
-    ...(query.tag ? { contentGroupId: query.tag } : {}),
-  };
-}
+type Filters = PostFilters;
 
 type Cell = string | number | null;
 type ActivityEntry = Awaited<ReturnType<typeof listActivity>>[number];

@@ -3,11 +3,10 @@
 // and a CSV export of what the filters show; and a post's page (post-detail.ts) with what an
 // editor may do to it (post-actions.pages.ts, post-bulk.pages.ts).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { validationError } from '../http/validation.ts';
 import { listAccounts } from '../modules/accounts/index.ts';
 import { POST_STATUSES } from '../modules/items/index.ts';
 import {
@@ -24,6 +23,7 @@ import { accountRef, groupRef, postTitle } from './names.ts';
 import { postActionPages } from './post-actions.pages.ts';
 import { postBulkPages } from './post-bulk.pages.ts';
 import { renderPost } from './post-detail.ts';
+import { filterRefusal, filtersOf, PostFilterFields, type PostFilters } from './post-filters.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 
 /** Posts a page of the list shows (a page's first load stays small: issue 22). */
@@ -34,40 +34,13 @@ const PAGE_SIZE = 15;
  */
 const THUMBNAIL_CACHE = 'private, max-age=600';
 
-/**
- * The list's filters, under the page's own names, by the API's rules. Any account id is
- * taken: one the company does not have answers "not found", whatever it looks like.
- */
 const PostsQuery = Type.Object({
-  status: ListPostsQuery.properties.status,
-  account: Type.Optional(Type.String()),
-  tag: ListPostsQuery.properties.contentGroupId,
+  ...PostFilterFields,
   cursor: ListPostsQuery.properties.cursor,
 });
 const PostParams = Type.Object({ postId: Type.String() });
 
-type Filters = Pick<ListPostsInput, 'status' | 'accountId' | 'contentGroupId'>;
-
-/** A filter outside the API's rules: a 400 naming the filter as the page shows it. */
-function filterRefusal(errors: FastifySchemaValidationError[], part: string): Error {
-  const [first] = errors;
-  if (first?.instancePath === '/status') {
-    const sent = 'data' in first ? String(first.data) : '';
-    return new PageError(400, `Status "${sent}" is not one of the post statuses.`);
-  }
-  if (first?.instancePath === '/tag') {
-    return new PageError(400, 'The tag filter must be a tag, a template or "untagged".');
-  }
-  return validationError(errors, part);
-}
-
-function filtersOf(query: Static<typeof PostsQuery>): Filters {
-  return {
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.account ? { accountId: query.account } : {}),
-    ...(query.tag ? { contentGroupId: query.tag } : {}),
-  };
-}
+type Filters = PostFilters;
 
 /** The filters as the list's own query parameters (`status`, `account`, `tag`). */
 function filterParams(filters: Filters): URLSearchParams {
