@@ -18,6 +18,8 @@ import type { PostsTable, QueueItemsTable } from '../src/db/types.ts';
 import { FakeClock } from '../src/lib/clock.ts';
 import { newId } from '../src/lib/ids.ts';
 import { reportWorkerStatus } from '../src/modules/accounts/accounts.state.ts';
+import { setCompanySchedule } from '../src/modules/companies/companies.service.ts';
+import { approve } from '../src/modules/items/items.service.ts';
 import { createPost } from '../src/modules/posts/post-create.service.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
 import { assignAccounts, createWorker } from '../src/modules/workers/workers.service.ts';
@@ -167,14 +169,14 @@ async function seed(app: App, ctx: AppContext) {
       () => {},
     );
   // 1,000 items waiting for approval.
-  let firstPost = '';
+  const pending: string[] = [];
   for (let n = 0; n < 500; n++) {
     const written = await post(
       n,
       [accountIds[(2 * n) % 100] as string, accountIds[(2 * n + 1) % 100] as string],
       false,
     );
-    firstPost ||= written.post.postId;
+    pending.push(written.post.postId);
   }
   const calendar = await seedCalendar(ctx, company.companyId, accountIds, uploadId);
 
@@ -202,7 +204,9 @@ async function seed(app: App, ctx: AppContext) {
   return {
     cookie: session.split(';')[0] as string,
     companyId: company.companyId,
-    postId: firstPost,
+    postId: pending[0] as string,
+    // Approved by the calendar's writes, from the last one back (the inbox lists the first).
+    pending: [...pending].reverse(),
     accountId: accountIds[0] as string,
     calendar,
   };
@@ -293,19 +297,32 @@ export async function benchDashboard(): Promise<unknown> {
     const seeded = await seed(app, opened.ctx);
     const { cookie } = seeded;
     const seededS = (performance.now() - t0) / 1000;
-    // The calendar keeps what it reads and plans while the data is unchanged: "after a write"
-    // changes a company's row ahead of each request, so each one reads and plans afresh.
-    const { db } = opened.ctx;
-    const write = (i: number) =>
-      db
-        .updateTable('companies')
-        .set({ updated_at: new Date(Date.parse(NOW) + i).toISOString() })
-        .where('id', '=', seeded.companyId)
-        .execute();
+    // The calendar keeps what it reads and plans while the data is unchanged, and each
+    // account's plan while its own items, windows and open slot are. "After a write" approves
+    // a post waiting in the company ahead of each request (its two accounts get an item more
+    // to plan), as the approvals inbox does. "After a schedule change" sets other company
+    // windows ahead of each request, so every account is planned afresh, as also happens
+    // once a new slot opens.
+    let approved = 0;
+    const write = () => {
+      const postId = seeded.pending[approved++];
+      if (postId === undefined) throw new Error('more rounds than posts waiting for approval');
+      return approve(opened.ctx, { companyId: seeded.companyId, postId });
+    };
+    const schedules = ['["09:00","12:00","15:00","18:00"]', '["08:30","11:30","14:30","17:30"]'];
+    const changeSchedule = (i: number) =>
+      setCompanySchedule(
+        opened.ctx.db,
+        seeded.companyId,
+        schedules[i % 2] as string,
+        opened.ctx.clock.now().toISOString(),
+      );
     const subjects: {
       name: string;
       url: string;
       before?: (i: number) => Promise<unknown>;
+      /** Run once the subject is measured. */
+      after?: () => Promise<unknown>;
     }[] = [
       { name: 'approvals, 1,000 pending items (page of 25)', url: '/dashboard/approvals' },
       { name: 'calendar month, 100 accounts, 10,000 posts', url: '/dashboard/calendar?view=month' },
@@ -313,6 +330,12 @@ export async function benchDashboard(): Promise<unknown> {
         name: 'calendar month, each request after a write',
         url: '/dashboard/calendar?view=month',
         before: write,
+      },
+      {
+        name: 'calendar month, each after a schedule change',
+        url: '/dashboard/calendar?view=month',
+        before: changeSchedule,
+        after: () => setCompanySchedule(opened.ctx.db, seeded.companyId, null, NOW),
       },
       { name: 'calendar week, 100 accounts', url: '/dashboard/calendar' },
       { name: 'calendar day, 100 accounts (page of 20)', url: '/dashboard/calendar?view=day' },
@@ -339,6 +362,7 @@ export async function benchDashboard(): Promise<unknown> {
     const timings: { name: string; url: string; subject: Timing; baseline: Timing }[] = [];
     for (const [i, s] of subjects.entries()) {
       const subject = await time(app, s.url, cookie, s.before);
+      await s.after?.();
       const baseline = await time(bare, `/bare/${i}`, '');
       timings.push({ name: s.name, url: s.url, subject, baseline });
     }

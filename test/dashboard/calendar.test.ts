@@ -10,6 +10,7 @@ import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashbo
 import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { companyCalendar } from '../../src/modules/queue/index.ts';
+import { approve, changePriority } from '../../src/modules/items/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 interface World {
@@ -375,6 +376,83 @@ describeEachDialect('dashboard calendar', (get) => {
     const own = (await w.call('GET', `/v2/accounts/${first}`)).body.username as string;
     const mine = await reader.get(`/dashboard/calendar?find=${own}`);
     assert.equal(mine.location, `/dashboard/calendar?account=${first}`);
+  });
+
+  test('after each write the calendar plans as the queue does, whatever else it kept', async () => {
+    const t = get();
+    // The clock stands still: what changed is found in the data, not in its times.
+    const w = await world(t, '2026-07-13T09:30:00.000Z', 3);
+    const [a, b, c] = w.accounts as [string, string, string];
+    for (const account of w.accounts) {
+      for (let n = 0; n < 3; n++) await post(w, [account], `Post ${n} of ${account}`);
+    }
+    const pending = await w.call('POST', '/v2/posts', {
+      media: [w.upload],
+      accountIds: [b],
+      caption: 'Waits for approval',
+    });
+    assert.equal(pending.status, 201, JSON.stringify(pending.body));
+
+    /** Every queued item of the accounts, where the calendar places it and where the API does. */
+    const compare = async (label: string) => {
+      for (const accountId of [undefined, a]) {
+        const cal = await companyCalendar(t.ctx, w.companyId, {
+          view: 'month',
+          date: '2026-07-13',
+          timezone: 'UTC',
+          ...(accountId ? { accountId } : {}),
+        });
+        const placed = new Map(
+          cal?.days.flatMap((d) => d.entries).map((e) => [e.queueItemId, e.at]) ?? [],
+        );
+        const expected = new Map<string, string>();
+        for (const account of accountId ? [accountId] : w.accounts) {
+          const queue = (await w.call('GET', `/v2/accounts/${account}/queue`)).body.data as {
+            queueItemId: string;
+            status: string;
+            scheduledSlotStart?: string | null;
+          }[];
+          for (const q of queue) {
+            if (q.status === 'queued' && q.scheduledSlotStart) {
+              expected.set(q.queueItemId, q.scheduledSlotStart);
+            }
+          }
+        }
+        assert.deepEqual(placed, expected, `${label}${accountId ? ', one account' : ''}`);
+      }
+    };
+    await compare('at first');
+    const queueOf = async (account: string) =>
+      (await w.call('GET', `/v2/accounts/${account}/queue`)).body.data as {
+        queueItemId: string;
+        postId: string;
+      }[];
+    const lastOfA = (await queueOf(a)).at(-1)?.queueItemId as string;
+    assert.equal(
+      await changePriority(t.ctx, w.companyId, lastOfA, 9, { id: 'test', label: 'test' }),
+      'changed',
+    );
+    await compare('after a priority change');
+    await approve(t.ctx, { companyId: w.companyId, postId: pending.body.postId as string });
+    await compare('after an approval');
+    const firstOfC = (await queueOf(c))[0]?.postId as string;
+    assert.equal((await w.call('DELETE', `/v2/posts/${firstOfC}`)).status, 200);
+    await compare('after a cancellation');
+    await post(w, [a, c], 'One more for two accounts');
+    await compare('after a new post');
+    assert.equal((await w.call('POST', `/v2/accounts/${c}/pause`)).status, 200);
+    await compare('after a pause');
+    // A plan holds from one slot's start to the next.
+    for (const [at, label] of [
+      ['2026-07-13T10:59:00.000Z', 'later in the same slot'],
+      ['2026-07-13T11:00:00.000Z', 'as the next slot opens'],
+      ['2026-07-13T13:15:00.000Z', 'later in that slot, without a release'],
+      ['2026-07-13T14:05:00.000Z', 'in the next slot, the last one missed'],
+      ['2026-07-14T07:59:00.000Z', 'the next day, before its first slot'],
+    ] as const) {
+      t.clock.set(at);
+      await compare(label);
+    }
   });
 
   test("another company's account answers 404; a wrong view or date says what is wrong", async () => {

@@ -19,6 +19,7 @@ import { workerLinks } from './0017-worker-links.ts';
 import { accountStatusIndex } from './0018-account-status-index.ts';
 import { rejectReason } from './0019-reject-reason.ts';
 import { userTimezone } from './0020-user-timezone.ts';
+import { calendarIndexes } from './0021-calendar-indexes.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const ALL: Record<string, Migration> = {
   '0018-account-status-index': accountStatusIndex,
   '0019-reject-reason': rejectReason,
   '0020-user-timezone': userTimezone,
+  '0021-calendar-indexes': calendarIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {

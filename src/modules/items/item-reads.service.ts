@@ -10,6 +10,7 @@ import type {
   CalendarDetailRow,
   CalendarOpenRow,
   CalendarReleasedRow,
+  CalendarTodayRow,
   DeliveryRow,
   ItemWithAccount,
   PlanningRow,
@@ -23,6 +24,7 @@ export type {
   CalendarDetailRow,
   CalendarOpenRow,
   CalendarReleasedRow,
+  CalendarTodayRow,
   DeliveryRow,
   ItemWithAccount,
   PlanningRow,
@@ -160,7 +162,11 @@ export function queueActivity(
   return reads.queueActivity(db, companyId, accountIds, since);
 }
 
-/** The calendar's reads: queued items to plan, items waiting, releases placed and counted. */
+/**
+ * The calendar's reads: queued items to plan, items waiting, today's releases counted toward
+ * each account's day, a day's releases counted and its first ones listed, and what a listed
+ * item shows.
+ */
 export function calendarQueued(
   db: DbOrTx,
   companyId: string,
@@ -177,24 +183,35 @@ export function calendarWaiting(
   return reads.calendarWaiting(db, companyId, accountId);
 }
 
-export function calendarReleased(
-  db: DbOrTx,
-  companyId: string,
-  ranges: readonly (readonly [from: string, to: string])[],
-  accountId?: string,
-  perMinute?: number,
-): Promise<CalendarReleasedRow[]> {
-  return reads.calendarReleased(db, companyId, ranges, accountId, perMinute);
-}
-
-export function calendarReleasedPerMinute(
+export function calendarReleasedToday(
   db: DbOrTx,
   companyId: string,
   from: string,
   to: string,
   accountId?: string,
-): Promise<{ minute: string; status: string; n: number }[]> {
-  return reads.calendarReleasedPerMinute(db, companyId, from, to, accountId);
+): Promise<CalendarTodayRow[]> {
+  return reads.calendarReleasedToday(db, companyId, from, to, accountId);
+}
+
+export function calendarReleasedCounts(
+  db: DbOrTx,
+  companyId: string,
+  from: string,
+  to: string,
+  accountId?: string,
+): Promise<{ status: string; n: number }[]> {
+  return reads.calendarReleasedCounts(db, companyId, from, to, accountId);
+}
+
+export function calendarReleased(
+  db: DbOrTx,
+  companyId: string,
+  from: string,
+  to: string,
+  accountId?: string,
+  limit?: number,
+): Promise<CalendarReleasedRow[]> {
+  return reads.calendarReleased(db, companyId, from, to, accountId, limit);
 }
 
 export function calendarDetails(

@@ -3,9 +3,10 @@
 // Queued items sit at their planned slot start (SPEC 2.6 scheduledSlotStart), released ones
 // (posting, posted, failed) at their release; each account says why it gets nothing
 // (DECISIONS 5 and 7) and which worker operates it. Read in a few queries for a whole
-// company whatever the period holds: releases are counted per minute, and only the items a
-// day lists are read with their posts, their thumbnails signed. What is read and planned is
-// kept while the data is unchanged.
+// company whatever the period holds: queued items one text per account, releases counted per
+// day, and only the items a day lists are read with their posts, their thumbnails signed.
+// What is read and planned is kept while the data is unchanged; after a write, each
+// account's plan is kept while what it was planned from is (most writes change one account).
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable } from '../../db/types.ts';
 import { VersionedMemo } from '../../db/versioned-memo.ts';
@@ -18,7 +19,6 @@ import { dayNumberOf, localDateString } from '../../schedule/local-time.ts';
 import {
   addDays,
   daySlots,
-  effectiveReadyAt,
   localDateOf,
   localDayBounds,
   planSlots,
@@ -31,19 +31,18 @@ import {
   calendarDetails,
   calendarQueued,
   calendarReleased,
-  calendarReleasedPerMinute,
+  calendarReleasedCounts,
+  calendarReleasedToday,
   calendarWaiting,
   type CalendarDetailRow,
   type CalendarOpenRow,
-  type CalendarReleasedRow,
+  type CalendarTodayRow,
 } from '../items/index.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/index.ts';
 import { listWorkers } from '../workers/index.ts';
 
 export const CALENDAR_VIEWS = ['day', 'week', 'month'] as const;
 export type CalendarView = (typeof CALENDAR_VIEWS)[number];
-
-const DAY_MS = 86_400_000;
 
 /** The days a view shows around a local date, and the dates its previous and next periods start. */
 export interface CalendarPeriod {
@@ -185,22 +184,22 @@ export interface CompanyCalendar {
   waiting: number;
 }
 
-function entry(row: {
-  id: string;
-  priority?: number;
-  queued_at: string;
-  approved_at: string | null;
-  scheduled_after?: string | null;
-}): QueueEntry {
+/** A queued item as the planner takes it, from its planning fields in one text. */
+function queueEntry(item: string): QueueEntry {
+  const [id, priority, queuedAt, approvedAt, scheduledAfter] = item.split(' ') as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const queued = Date.parse(queuedAt);
   return {
-    id: row.id,
-    priority: row.priority ?? 0,
-    queuedAt: Date.parse(row.queued_at),
-    readyAt: Date.parse(row.approved_at ?? row.queued_at),
-    scheduledAfter:
-      row.scheduled_after === null || row.scheduled_after === undefined
-        ? null
-        : Date.parse(row.scheduled_after),
+    id,
+    priority: Number(priority),
+    queuedAt: queued,
+    readyAt: approvedAt ? Date.parse(approvedAt) : queued,
+    scheduledAfter: scheduledAfter ? Date.parse(scheduledAfter) : null,
   };
 }
 
@@ -211,15 +210,6 @@ function blockedReason(account: AccountsTable, today: number): string | null {
   if (status === 'account_pending_setup') return 'waiting for its worker to set it up';
   if (today >= MAX_POSTS_PER_DAY) return `daily cap of ${MAX_POSTS_PER_DAY} reached today`;
   return null;
-}
-
-/** An item placed on a day: when, whose, and whether it was planned for a make-up slot. */
-interface Placed {
-  id: string;
-  accountId: string;
-  status: string;
-  at: number;
-  makeup: boolean;
 }
 
 /** The signed address of an item's post thumbnail, or null while it has none. */
@@ -249,6 +239,15 @@ export async function calendarThumbnail(
   const [row] = await calendarDetails(ctx.db, companyId, [itemId]);
   if (!row) return null;
   return thumbnailOf(ctx, row, await readyThumbnails(ctx, [row]));
+}
+
+/** An item placed on a day: when, whose, and whether it was planned for a make-up slot. */
+interface Placed {
+  id: string;
+  accountId: string;
+  status: string;
+  at: number;
+  makeup: boolean;
 }
 
 /** Time order; items of the same instant by id (the order the reads page them in). */
@@ -282,17 +281,23 @@ function dayIndex(bounds: readonly number[], ts: number): number {
   return lo;
 }
 
+/** The first index of the ascending `list` whose value is at or after `ts`. */
+function firstAtOrAfter(list: Float64Array, ts: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as number) < ts) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Adjacent or overlapping [from, to) ranges joined. */
-function joined(ranges: [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const r of [...ranges].sort((a, b) => a[0] - b[0])) {
-    const last = out[out.length - 1];
-    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
-    else out.push([r[0], r[1]]);
-  }
-  return out;
+/** A queued item's planned slot. */
+interface PlannedSlot extends Placed {
+  status: 'queued';
 }
 
 /** One account as planned at a minute: its facts, and its queued items' planned slots. */
@@ -300,17 +305,51 @@ interface AccountPlan {
   summary: CalendarAccount;
   timezone: string;
   windows: readonly string[];
-  /** Planned slot starts of its queued items (none for an account that gets nothing). */
-  planned: { id: string; at: number; makeup: boolean }[];
+  /** Planned slots of its queued items in time order (none for an account that gets nothing). */
+  planned: readonly PlannedSlot[];
 }
 
 interface CompanyPlan {
   accounts: AccountPlan[];
+  /** The summaries of `accounts` by username, then platform. */
+  sorted: CalendarAccount[];
+  /** Every planned slot of the accounts, in time order (then id). */
+  slots: PlannedSlot[];
+  /** Their instants, for finding a day's slots by bisection. */
+  ats: Float64Array;
   /** The minute planned at. */
   now: number;
 }
 
 const MB = 1024 * 1024;
+
+/** A map bounded by an estimate of the size of what it holds: emptied when that passes. */
+class SizedStore<V> {
+  private readonly map = new Map<string, { value: V; size: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
+
+  get(key: string): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
+  set(key: string, value: V): void {
+    const size = this.sizeOf(value);
+    const old = this.map.get(key);
+    if (old) this.bytes -= old.size;
+    if (this.bytes + size > this.maxBytes) {
+      this.map.clear();
+      this.bytes = 0;
+    }
+    this.map.set(key, { value, size });
+    this.bytes += size;
+  }
+}
+
 /**
  * What the calendar reads and works out, kept while the company's data is unchanged (the
  * database's data version); the plan also only within its minute, as slots start on whole
@@ -320,16 +359,162 @@ const MB = 1024 * 1024;
 const reads = new VersionedMemo<unknown>({
   maxEntries: 256,
   maxBytes: 32 * MB,
-  sizeOf: (v) => (Array.isArray(v) ? v.length * 200 : v instanceof Map ? v.size * 80 : 1024),
+  sizeOf: (v) =>
+    Array.isArray(v)
+      ? v.reduce<number>(
+          (n, r) => n + 200 + ((r as Partial<CalendarOpenRow>).items?.length ?? 0),
+          0,
+        )
+      : v instanceof Map
+        ? v.size * 80
+        : 1024,
 });
 const plans = new VersionedMemo<CompanyPlan>({
   maxEntries: 64,
   maxBytes: 32 * MB,
-  sizeOf: (p) => p.accounts.reduce((n, a) => n + 500 + a.planned.length * 100, 0),
+  sizeOf: (p) => p.accounts.length * 500 + p.slots.length * 100,
 });
 
 function keep<V>(ctx: AppContext, key: string, read: () => Promise<V>): Promise<V> {
   return reads.get(ctx.db, key, read) as Promise<V>;
+}
+
+/**
+ * Each account's last plan with what it was worked out from: any write moves the data
+ * version and so misses the stores above, but most writes change the queue of one account
+ * at most, and a new minute changes no plan unless a slot started in it. So the planner runs
+ * again only for an account whose inputs differ: its queued items, its releases of today,
+ * its windows and timezone, and the slot open at the time planned at. The planner places
+ * items at slot starts from the slot open at `now` on (schedule/windows.ts, decisions 3, 4
+ * and 10), so the moment within that slot changes nothing. The inputs are compared whole,
+ * so a plan kept is the plan the planner would give; the store is bounded like those above.
+ */
+interface KeptPlan {
+  /** The timezone, the windows and the slot open when planned (slotPeriod). */
+  basis: string;
+  /** The queued items' planning fields (CalendarOpenRow.items), and as the planner takes them. */
+  items: string;
+  queue: QueueEntry[];
+  /** Today's releases: each one's instant and readiness, in release order. */
+  releases: string[];
+  planned: PlannedSlot[];
+}
+const keptPlans = new SizedStore<KeptPlan>(
+  32 * MB,
+  (k) =>
+    500 + k.items.length + k.queue.length * 80 + k.releases.length * 30 + k.planned.length * 100,
+);
+
+function sameReleases(kept: readonly string[], releases: readonly CalendarTodayRow[]): boolean {
+  if (kept.length !== 2 * releases.length) return false;
+  for (const [i, r] of releases.entries()) {
+    if (kept[2 * i] !== r.released_at || kept[2 * i + 1] !== r.ready_at) return false;
+  }
+  return true;
+}
+
+/**
+ * Where `now` falls in a day of these windows and timezone: the start of the slot open at
+ * it, or its local date before the day's first slot opens.
+ */
+function slotPeriod(windows: readonly string[], timezone: string, now: Date): string {
+  const localDate = localDateOf(now, timezone);
+  let open = localDate;
+  for (const s of daySlots(windows, timezone, localDate)) {
+    if (s.start.getTime() <= now.getTime()) open = s.start.toISOString();
+  }
+  return `${timezone}|${windows.join(',')}|${open}`;
+}
+
+/**
+ * The planned slots of one account's queued `items` at `now`, after today's `releases`: the
+ * plan kept for it when nothing it depends on changed, else a new one.
+ */
+function planAccount(
+  accountId: string,
+  basis: string,
+  windows: readonly string[],
+  timezone: string,
+  now: Date,
+  items: string,
+  releases: readonly CalendarTodayRow[],
+): PlannedSlot[] {
+  const kept = keptPlans.get(accountId);
+  if (
+    kept &&
+    kept.basis === basis &&
+    kept.items === items &&
+    sameReleases(kept.releases, releases)
+  ) {
+    return kept.planned;
+  }
+  const released: string[] = [];
+  const done = releases.map((r) => {
+    released.push(r.released_at, r.ready_at);
+    return { at: Date.parse(r.released_at), readyAt: Date.parse(r.ready_at) };
+  });
+  // A new slot or other windows plan the same items again: they are read once.
+  const queue = kept?.items === items ? kept.queue : items.split(',').map(queueEntry);
+  const planned: PlannedSlot[] = planSlots(queue, windows, timezone, now, done).map((p) => ({
+    id: p.id,
+    accountId,
+    status: 'queued',
+    at: p.scheduledSlotStart.getTime(),
+    makeup: p.kind === 'makeup',
+  }));
+  keptPlans.set(accountId, { basis, items, queue, releases: released, planned });
+  return planned;
+}
+
+/** Planned slots in time order (then id), and their instants for bisection. */
+interface Timeline {
+  /** Each account's planned slots the timeline holds, by account. */
+  of: ReadonlyMap<string, readonly PlannedSlot[]>;
+  slots: PlannedSlot[];
+  ats: Float64Array;
+}
+
+/**
+ * The last timeline of each company (and account shown alone): a new plan mostly keeps the
+ * slots of all accounts but one, so its timeline is the last one without the slots of the
+ * accounts planned anew, merged with theirs, rather than every slot sorted again.
+ */
+const timelines = new SizedStore<Timeline>(32 * MB, (t) => 500 + t.slots.length * 16);
+
+function timelineOf(key: string, planned: ReadonlyMap<string, readonly PlannedSlot[]>): Timeline {
+  const last = timelines.get(key);
+  // The accounts planned anew since the last timeline, and their slots.
+  const changed = new Set<string>();
+  const added: PlannedSlot[] = [];
+  for (const [accountId, list] of last?.of ?? []) {
+    if (planned.get(accountId) !== list) changed.add(accountId);
+  }
+  for (const [accountId, list] of planned) {
+    if (last?.of.get(accountId) === list) continue;
+    changed.add(accountId);
+    for (const p of list) added.push(p);
+  }
+  if (last && changed.size === 0) return last;
+  // Each account's slots are in time order already: the sort merges them.
+  added.sort(byTime);
+  const kept = last?.slots ?? [];
+  const slots = new Array<PlannedSlot>(kept.length + added.length);
+  let n = 0;
+  let j = 0;
+  for (const p of kept) {
+    if (changed.has(p.accountId)) continue;
+    while (j < added.length && byTime(added[j] as PlannedSlot, p) < 0) {
+      slots[n++] = added[j++] as PlannedSlot;
+    }
+    slots[n++] = p;
+  }
+  while (j < added.length) slots[n++] = added[j++] as PlannedSlot;
+  slots.length = n;
+  const ats = new Float64Array(n);
+  for (let i = 0; i < n; i++) ats[i] = (slots[i] as PlannedSlot).at;
+  const timeline = { of: planned, slots, ats };
+  timelines.set(key, timeline);
+  return timeline;
 }
 
 /** Every account of the company (or the one) with its facts and plan at the current minute. */
@@ -344,6 +529,25 @@ function companyPlan(
   );
 }
 
+function periodOf(
+  periods: Map<string, string>,
+  windows: readonly string[],
+  timezone: string,
+  now: Date,
+): string {
+  const key = `${timezone}|${windows.join(',')}`;
+  let period = periods.get(key);
+  if (period === undefined) {
+    period = slotPeriod(windows, timezone, now);
+    periods.set(key, period);
+  }
+  return period;
+}
+
+const byName = (a: CalendarAccount, b: CalendarAccount) =>
+  (a.username < b.username ? -1 : a.username > b.username ? 1 : 0) ||
+  (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0);
+
 async function planAt(
   ctx: AppContext,
   companyId: string,
@@ -351,61 +555,84 @@ async function planAt(
   now: Date,
 ): Promise<CompanyPlan> {
   const nowMs = now.getTime();
-  // Every timezone's today lies within a day either side of now: the releases of the two
-  // days either side of this hour, read again when the data changes or the hour does.
-  const hour = Math.floor(nowMs / 3_600_000) * 3_600_000;
-  const recentRange: [string, string] = [iso(hour - 2 * DAY_MS), iso(hour + 2 * DAY_MS)];
   const scope = `${companyId}|${only ?? ''}`;
-  const [accounts, company, workers, open, pendingOf, recent] = await Promise.all([
+  const [accounts, company, workers, open, pendingOf] = await Promise.all([
     listCompanyAccounts(ctx.db, companyId),
     getCompanyRow(ctx.db, companyId),
     listWorkers(ctx.db),
     keep(ctx, `queued|${scope}`, () => calendarQueued(ctx.db, companyId, only)),
     keep(ctx, `waiting|${scope}`, () => calendarWaiting(ctx.db, companyId, only)),
-    keep(ctx, `recent|${scope}|${hour}`, () =>
-      calendarReleased(ctx.db, companyId, [recentRange], only),
-    ),
   ]);
-  const workerName = new Map(workers.map((w) => [w.workerId, w.name]));
-  const openOf = new Map<string, CalendarOpenRow[]>();
-  for (const r of open) {
-    const list = openOf.get(r.account_id);
-    if (list) list.push(r);
-    else openOf.set(r.account_id, [r]);
+  // Each account's today, worked out once per timezone (accounts mostly share a few), and
+  // the releases of all of them read at once.
+  const todays = new Map<string, { start: string; end: string }>();
+  let first = '';
+  let last = '';
+  for (const account of accounts) {
+    const tz = account.timezone;
+    if (todays.has(tz)) continue;
+    const bounds = localDayBounds(localDateOf(now, tz), tz);
+    const today = { start: bounds.start.toISOString(), end: bounds.end.toISOString() };
+    todays.set(tz, today);
+    if (first === '' || today.start < first) first = today.start;
+    if (today.end > last) last = today.end;
   }
-  const recentOf = new Map<string, CalendarReleasedRow[]>();
+  const recent =
+    todays.size === 0
+      ? []
+      : await keep(ctx, `today|${scope}|${first}|${last}`, () =>
+          calendarReleasedToday(ctx.db, companyId, first, last, only),
+        );
+  const workerName = new Map(workers.map((w) => [w.workerId, w.name]));
+  const openOf = new Map(open.map((r) => [r.account_id, r.items]));
+  const recentOf = new Map<string, CalendarTodayRow[]>();
   for (const r of recent) {
     const list = recentOf.get(r.account_id);
     if (list) list.push(r);
     else recentOf.set(r.account_id, [r]);
   }
   const companyWindows = parseStoredWindows(company?.schedule_windows ?? null);
-  // Accounts mostly share a few timezones: each one's today is worked out once.
-  const todays = new Map<string, { start: Date; end: Date }>();
+  // Accounts mostly share a few timezones and windows: where now falls is found once each.
+  const periods = new Map<string, string>();
   const plans: AccountPlan[] = [];
+  const planned = new Map<string, readonly PlannedSlot[]>();
   for (const account of accounts) {
     const shown = only === undefined || only === account.id;
     const accountTz = account.timezone;
-    let todayBounds = todays.get(accountTz);
-    if (!todayBounds) {
-      todayBounds = localDayBounds(localDateOf(now, accountTz), accountTz);
-      todays.set(accountTz, todayBounds);
-    }
-    const { start, end } = todayBounds;
-    const releasedToday = (recentOf.get(account.id) ?? [])
-      .map((r) => ({ row: r, at: Date.parse(r.released_at) }))
-      .filter((r) => r.at >= start.getTime() && r.at < end.getTime());
-    const count = postsToday(
-      releasedToday.map((r) => r.at),
-      accountTz,
-      now,
+    const { start, end } = todays.get(accountTz) as { start: string; end: string };
+    // Instants as stored compare as text, in time order (as the read compared them).
+    const releasedToday = (recentOf.get(account.id) ?? []).filter(
+      (r) => r.released_at >= start && r.released_at < end,
     );
+    const count =
+      releasedToday.length === 0
+        ? 0
+        : postsToday(
+            releasedToday.map((r) => Date.parse(r.released_at)),
+            accountTz,
+            now,
+          );
     const blocked = blockedReason(account, count);
     const { windows } = effectiveSchedule(
       parseStoredWindows(account.schedule_windows),
       companyWindows,
     );
-    const plan: AccountPlan = {
+    const items = openOf.get(account.id);
+    // Nothing is planned for an account that gets nothing (a daily cap only moves it on).
+    const slots =
+      !shown || items === undefined || (blocked !== null && !blocked.startsWith('daily cap'))
+        ? []
+        : planAccount(
+            account.id,
+            periodOf(periods, windows, accountTz, now),
+            windows,
+            accountTz,
+            now,
+            items,
+            releasedToday,
+          );
+    if (slots.length > 0) planned.set(account.id, slots);
+    plans.push({
       summary: {
         accountId: account.id,
         username: account.username,
@@ -419,32 +646,62 @@ async function planAt(
       },
       timezone: accountTz,
       windows,
-      planned: [],
-    };
-    plans.push(plan);
-    const queued = openOf.get(account.id) ?? [];
-    // Nothing is planned for an account that gets nothing (a daily cap only moves it on).
-    if (!shown || queued.length === 0) continue;
-    if (blocked !== null && !blocked.startsWith('daily cap')) continue;
-    const releases = releasedToday.map((r) => ({
-      at: r.at,
-      readyAt: effectiveReadyAt(entry(r.row)),
-    }));
-    for (const p of planSlots(queued.map(entry), windows, accountTz, now, releases)) {
-      plan.planned.push({
-        id: p.id,
-        at: p.scheduledSlotStart.getTime(),
-        makeup: p.kind === 'makeup',
-      });
-    }
+      planned: slots,
+    });
   }
-  return { accounts: plans, now: nowMs };
+  const { slots, ats } = timelineOf(scope, planned);
+  return {
+    accounts: plans,
+    sorted: plans.map((a) => a.summary).sort(byName),
+    slots,
+    ats,
+    now: nowMs,
+  };
+}
+
+/** A day's releases: how many per status, and the first of them (all, without a limit). */
+interface ReleasedDay {
+  counts: Readonly<Record<string, number>>;
+  first: readonly Placed[];
+}
+
+/** The releases of each day of `bounds` (day starts, then the end): counted, the first listed. */
+function releasedByDay(
+  ctx: AppContext,
+  companyId: string,
+  bounds: readonly number[],
+  need: number,
+  only: string | undefined,
+): Promise<ReleasedDay[]> {
+  return Promise.all(
+    bounds.slice(0, -1).map(async (start, i) => {
+      const from = iso(start);
+      const to = iso(bounds[i + 1] as number);
+      const counts: Record<string, number> = {};
+      let all = 0;
+      for (const r of await calendarReleasedCounts(ctx.db, companyId, from, to, only)) {
+        counts[r.status] = r.n;
+        all += r.n;
+      }
+      if (all === 0 || need <= 0) return { counts, first: [] };
+      const limit = Number.isFinite(need) ? need : undefined;
+      const rows = await calendarReleased(ctx.db, companyId, from, to, only, limit);
+      const first = rows.map((r): Placed => ({
+        id: r.id,
+        accountId: r.account_id,
+        status: r.status,
+        at: Date.parse(r.released_at),
+        makeup: false,
+      }));
+      return { counts, first: first.sort(byTime) };
+    }),
+  );
 }
 
 /**
  * The company's calendar for a period, or null when `accountId` names no account of the
- * company (another company's account reads as an unknown one). Releases of the period are
- * counted per minute; only those a day lists are read one by one, with their posts.
+ * company (another company's account reads as an unknown one). Releases are counted per day;
+ * only those a day lists are read one by one, with their posts.
  */
 export async function companyCalendar(
   ctx: AppContext,
@@ -459,39 +716,32 @@ export async function companyCalendar(
   const bounds = [...dates, period.end].map((d) => dayStart(d, tz));
   const from = bounds[0] as number;
   const to = bounds[bounds.length - 1] as number;
+  const limit = input.perDay ?? Number.POSITIVE_INFINITY;
+  const skip = input.skip ?? 0;
+  const need = skip + limit;
 
-  const [plan, perMinute] = await Promise.all([
+  const [plan, releasedDays] = await Promise.all([
     companyPlan(ctx, companyId, only),
-    keep(ctx, `minutes|${companyId}|${only ?? ''}|${from}|${to}`, () =>
-      calendarReleasedPerMinute(ctx.db, companyId, iso(from), iso(to), only),
+    keep(
+      ctx,
+      `released|${companyId}|${only ?? ''}|${tz}|${period.start}|${period.end}|${need}`,
+      () => releasedByDay(ctx, companyId, bounds, need, only),
     ),
   ]);
   if (only !== undefined && !plan.accounts.some((a) => a.summary.accountId === only)) {
     return null;
   }
   const nowMs = plan.now;
-  const planned: Placed[][] = dates.map(() => []);
   const free: FreeWindow[][] = dates.map(() => []);
   let waiting = 0;
   for (const a of plan.accounts) {
-    const accountId = a.summary.accountId;
-    if (only !== undefined && only !== accountId) continue;
+    if (only !== undefined && only !== a.summary.accountId) continue;
     waiting += a.summary.waiting;
-    const taken = new Set<number>();
-    for (const p of a.planned) {
-      taken.add(p.at);
-      planned[dayIndex(bounds, p.at)]?.push({
-        id: p.id,
-        accountId,
-        status: 'queued',
-        at: p.at,
-        makeup: p.makeup,
-      });
-    }
     const blocked = a.summary.blocked;
     if (only === undefined || to <= nowMs) continue;
     if (blocked !== null && !blocked.startsWith('daily cap')) continue;
     // The one account's windows still open to a post, in the period.
+    const taken = new Set(a.planned.map((p) => p.at));
     const last = localDateOf(to - 1, a.timezone);
     for (let d = localDateOf(Math.max(from, nowMs), a.timezone); d <= last; d = addDays(d, 1)) {
       for (const s of daySlots(a.windows, a.timezone, d)) {
@@ -502,70 +752,22 @@ export async function companyCalendar(
       }
     }
   }
-  const summaries = plan.accounts.map((a) => a.summary);
 
-  // Releases per day from their counts per minute; a day's listed releases lie at or before
-  // the minute its count reaches the items listed (those planned only push them later), and
-  // are among the first that many of their minute.
-  const limit = input.perDay ?? Number.POSITIVE_INFINITY;
-  const skip = input.skip ?? 0;
-  const need = skip + limit;
-  const counts: Record<string, number>[] = dates.map(() => ({}));
-  const minutes: { at: number; n: number }[][] = dates.map(() => []);
-  for (const m of perMinute) {
-    const at = Date.parse(`${m.minute}:00.000Z`);
-    const i = dayIndex(bounds, at);
-    if (i < 0) continue;
-    const c = counts[i] as Record<string, number>;
-    c[m.status] = (c[m.status] ?? 0) + m.n;
-    minutes[i]?.push({ at, n: m.n });
-  }
-  const wanted: [number, number][] = [];
-  minutes.forEach((list, i) => {
-    if (list.length === 0) return;
-    list.sort((a, b) => a.at - b.at);
-    let sum = 0;
-    let until = bounds[i + 1] as number;
-    for (const m of list) {
-      sum += m.n;
-      if (sum >= need) {
-        until = Math.min(until, m.at + 60_000);
-        break;
-      }
-    }
-    wanted.push([bounds[i] as number, until]);
-  });
-  const released =
-    wanted.length === 0
-      ? []
-      : await calendarReleased(
-          ctx.db,
-          companyId,
-          joined(wanted).map(([a, b]) => [iso(a), iso(b)] as const),
-          only,
-          Number.isFinite(need) ? need : undefined,
-        );
-  const placed: Placed[][] = planned.map((list) => [...list]);
-  for (const r of released) {
-    const at = Date.parse(r.released_at);
-    placed[dayIndex(bounds, at)]?.push({
-      id: r.id,
-      accountId: r.account_id,
-      status: r.status,
-      at,
-      makeup: false,
-    });
-  }
-
+  // Each day's first items: its first planned slots (found by bisection of the company's
+  // plan) and its first releases, in time order; the rest are counted.
   let total = 0;
-  const shape = placed.map((list, i) => {
-    list.sort(byTime);
-    const c = counts[i] as Record<string, number>;
-    const plannedHere = planned[i]?.length ?? 0;
-    if (plannedHere > 0) c.queued = plannedHere;
+  const shape = dates.map((_, i) => {
+    const lo = firstAtOrAfter(plan.ats, bounds[i] as number);
+    const hi = firstAtOrAfter(plan.ats, bounds[i + 1] as number);
+    const day = releasedDays[i] as ReleasedDay;
+    const c: Record<string, number> = { ...day.counts };
+    if (hi > lo) c.queued = hi - lo;
     let all = 0;
     for (const n of Object.values(c)) all += n;
     total += all;
+    const list: Placed[] = plan.slots.slice(lo, Math.min(hi, lo + need));
+    for (const r of day.first) list.push(r);
+    list.sort(byTime);
     const listed = list.slice(skip, skip + limit);
     return { listed, more: Math.max(0, all - skip - listed.length), counts: c };
   });
@@ -606,11 +808,7 @@ export async function companyCalendar(
     counts: d.counts,
     free: free[i] ?? [],
   }));
-  summaries.sort(
-    (a, b) =>
-      (a.username < b.username ? -1 : a.username > b.username ? 1 : 0) ||
-      (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0),
-  );
+  const summaries = plan.sorted.slice();
   return {
     period,
     timezone: tz,
