@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { client, seedCompany } from '../helpers/app.ts';
-import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { browserMissing, useBrowserApp, waitInPage } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { createUser } from '../../src/modules/users/users.service.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
@@ -82,7 +82,8 @@ describe(
       assert.equal(await page.evaluate<string>('typeof htmx'), 'object');
       // The image post's picture loads from its signed media URL.
       await page.locator(`[data-post="${imagePost.postId}"] img`).first().scrollIntoViewIfNeeded();
-      await page.waitForFunction(
+      await waitInPage(
+        page,
         `document.querySelector('[data-post="${imagePost.postId}"] img')?.naturalWidth > 0`,
       );
 
@@ -106,7 +107,7 @@ describe(
       await page.getByLabel(/^PNG, JPEG/).setInputFiles(IMAGE);
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByRole('status').filter({ hasText: 'Image “image” added.' }).waitFor();
-      await page.waitForFunction(`document.querySelector('.images img')?.naturalWidth > 0`);
+      await waitInPage(page, `document.querySelector('.images img')?.naturalWidth > 0`);
       await checkPage(page, 'workspace');
 
       for (const path of [

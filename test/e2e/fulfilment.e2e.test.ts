@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { Secret, TOTP } from 'otpauth';
 import { client, validAccount } from '../helpers/app.ts';
-import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { browserMissing, useBrowserApp, waitInPage } from '../helpers/browser.ts';
 import { userIn } from '../helpers/dashboard.ts';
 import { readyUpload } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
@@ -165,7 +165,8 @@ describe(
       assert.equal(await proof.getAttribute('alt'), `Screenshot of the post on @${username}`);
       await proof.scrollIntoViewIfNeeded();
       const shownProof = (await proof.getAttribute('src')) ?? '';
-      await desk.waitForFunction(
+      await waitInPage(
+        desk,
         "[...document.querySelectorAll('.proof img')].every((i) => i.naturalWidth > 0)",
       );
       await desk.getByText('✓ on time').waitFor();

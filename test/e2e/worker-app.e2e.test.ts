@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Request } from 'playwright-core';
 import { client, seedCompany } from '../helpers/app.ts';
 import { violations } from '../helpers/axe.ts';
-import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { browserMissing, useBrowserApp, waitInPage } from '../helpers/browser.ts';
 import { makeAccounts, makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import {
@@ -123,7 +123,7 @@ describe('workers app in a browser', { skip: missing ?? false, timeout: 240_000 
       .click();
     await page.getByRole('link', { name: new RegExp(`@${readyName}.*New`) }).click();
     await page.waitForURL(/\/dashboard\/worker\/tasks\/[^/?]+$/);
-    await page.waitForFunction("document.querySelector('.wslides img')?.naturalWidth > 0");
+    await waitInPage(page, "document.querySelector('.wslides img')?.naturalWidth > 0");
     await check('task');
     await page.getByRole('button', { name: 'Copy hashtags' }).click();
     await status('Hashtags copied.');
@@ -143,7 +143,7 @@ describe('workers app in a browser', { skip: missing ?? false, timeout: 240_000 
 
     // 4. The post's figures: the form is sent once, however often it is pressed.
     await page.getByRole('link', { name: new RegExp(`@${readyName}.*Posted`) }).click();
-    await page.waitForFunction("document.querySelector('img.wproof')?.naturalWidth > 0");
+    await waitInPage(page, "document.querySelector('img.wproof')?.naturalWidth > 0");
     await check('posted task');
     for (const [label, value] of [
       ['Views', '12,500'],
@@ -248,7 +248,7 @@ describe('workers app in a browser', { skip: missing ?? false, timeout: 240_000 
     );
     assert.equal(manifest, 200);
     await phone.getByRole('link', { name: new RegExp(`@${readyName}.*Posted`) }).click();
-    await phone.waitForFunction("document.querySelector('img.wproof')?.naturalWidth > 0");
+    await waitInPage(phone, "document.querySelector('img.wproof')?.naturalWidth > 0");
     await phone.goto(`${url}/dashboard/worker/accounts/${fresh}`);
     await phone.waitForLoadState('load');
     assert.deepEqual(refused, [], 'no request refused by the policy');

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,4 +85,18 @@ export function useBrowserApp(): () => BrowserApp {
     if (!running) throw new Error('the browser app starts before the tests');
     return running;
   };
+}
+
+/**
+ * Waits until `expression` is true in the page, evaluating it from the test's side: a page
+ * whose Content-Security-Policy forbids eval refuses Playwright's in-page polling of a
+ * string predicate, which it falls back to when the first check is false.
+ */
+export async function waitInPage(page: Page, expression: string, timeoutMs = 15_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate<boolean>(`Boolean(${expression})`)) return;
+    if (Date.now() > until) throw new Error(`timed out waiting in the page for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
