@@ -74,6 +74,22 @@ function pageErrorOf(err: unknown): unknown {
 
 const usersPath = `${BASE}/users`;
 
+/**
+ * Runs a users-service action on `userId` as the signed-in admin (company, actor and self
+ * from the session); its refusals become pages.
+ */
+async function onUser<T>(
+  req: FastifyRequest,
+  act: (companyId: string, actor: ReturnType<typeof actorOf>, selfId: string) => Promise<T>,
+): Promise<T> {
+  const me = userOf(req);
+  try {
+    return await act(me.companyId, actorOf(me), me.userId);
+  } catch (err) {
+    throw pageErrorOf(err);
+  }
+}
+
 export function userPages(ctx: AppContext) {
   async function listPage(
     req: FastifyRequest,
@@ -179,21 +195,17 @@ export function userPages(ctx: AppContext) {
       '/users/:userId/role',
       { config: ADMIN, schema: { params: UserParams, body: RoleForm } },
       async (req, reply) => {
-        const me = userOf(req);
-        let result;
-        try {
-          result = await changeUserRole(
+        const result = await onUser(req, (companyId, actor, selfId) =>
+          changeUserRole(
             ctx.db,
             ctx.clock,
-            me.companyId,
+            companyId,
             req.params.userId,
             req.body.role ?? '',
-            actorOf(me),
-            me.userId,
-          );
-        } catch (err) {
-          throw pageErrorOf(err);
-        }
+            actor,
+            selfId,
+          ),
+        );
         const { user, changed, from } = result;
         setFlash(
           ctx,
@@ -230,20 +242,9 @@ export function userPages(ctx: AppContext) {
       '/users/:userId/disable',
       { config: ADMIN, schema: { params: UserParams } },
       async (req, reply) => {
-        const me = userOf(req);
-        let result;
-        try {
-          result = await disableCompanyUser(
-            ctx.db,
-            ctx.clock,
-            me.companyId,
-            req.params.userId,
-            actorOf(me),
-            me.userId,
-          );
-        } catch (err) {
-          throw pageErrorOf(err);
-        }
+        const result = await onUser(req, (companyId, actor, selfId) =>
+          disableCompanyUser(ctx.db, ctx.clock, companyId, req.params.userId, actor, selfId),
+        );
         setFlash(
           ctx,
           req,
@@ -260,20 +261,9 @@ export function userPages(ctx: AppContext) {
       '/users/:userId/reset',
       { config: ADMIN, schema: { params: UserParams } },
       async (req, reply) => {
-        const me = userOf(req);
-        let result;
-        try {
-          result = await resetCompanyUser(
-            ctx.db,
-            ctx.clock,
-            me.companyId,
-            req.params.userId,
-            actorOf(me),
-            me.userId,
-          );
-        } catch (err) {
-          throw pageErrorOf(err);
-        }
+        const result = await onUser(req, (companyId, actor, selfId) =>
+          resetCompanyUser(ctx.db, ctx.clock, companyId, req.params.userId, actor, selfId),
+        );
         // The link exists only in this response (its token is stored as a digest).
         return linkPage(req, reply, result.user, result.link, 'reset');
       },
