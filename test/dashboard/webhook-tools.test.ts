@@ -3,12 +3,12 @@
 // per-minute cap and a disabled endpoint worded on the page), "All events" when creating
 // and editing an endpoint, editing with refusals kept on the form, and each delivery's
 // payload in the log, pretty-printed and escaped; other companies' ids answer like unknown.
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { browser, hidden, pageShape, signIn, userIn } from '../helpers/dashboard.ts';
-import { startReceiver, verifyAsSigned, type Receiver } from '../helpers/webhook-receiver.ts';
+import { useReceiver, verifyAsSigned } from '../helpers/webhook-receiver.ts';
 import { recordEvents } from '../../src/modules/webhooks/webhook-events.service.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/event-catalog.rules.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
@@ -41,24 +41,13 @@ async function create(admin: Signed, form: Record<string, string | string[]>) {
 describeEachDialect(
   'dashboard webhook tools',
   (get) => {
-    let rx: Receiver;
-    before(async () => {
-      rx = await startReceiver();
-    });
-    after(async () => {
-      await rx.close();
-    });
-    beforeEach(() => {
-      get().clock.set(START);
-      rx.received.length = 0;
-      rx.answer = () => 204;
-    });
+    const rx = useReceiver(() => get().clock.set(START));
 
     test('admins send a test event: delivered signed, logged, in the activity log', async () => {
       const t = get();
       const co = await seedCompany(t);
       const admin = await signedIn(t, co.companyId, 'admin');
-      const { webhookId, secret } = await create(admin, { url: rx.url, event: 'upload.ready' });
+      const { webhookId, secret } = await create(admin, { url: rx().url, event: 'upload.ready' });
       const here = `/dashboard/webhooks/${webhookId}`;
       const page = await admin.b.get(here);
       assert.match(
@@ -74,7 +63,7 @@ describeEachDialect(
       assert.ok(eventId, 'the notice names the event');
 
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      const got = rx.received[0];
+      const got = rx().received[0];
       assert.ok(got);
       assert.equal(got.headers['webhook-id'], eventId);
       const payload = verifyAsSigned(secret, got) as { type: string; data: { webhookId: string } };
@@ -101,7 +90,7 @@ describeEachDialect(
       const t = get();
       const co = await seedCompany(t);
       const admin = await signedIn(t, co.companyId, 'admin');
-      const { webhookId } = await create(admin, { url: rx.url, event: 'upload.ready' });
+      const { webhookId } = await create(admin, { url: rx().url, event: 'upload.ready' });
       for (const role of ['viewer', 'editor'] as const) {
         const who = await signedIn(t, co.companyId, role);
         const page = await who.b.get(`/dashboard/webhooks/${webhookId}`);
@@ -112,7 +101,7 @@ describeEachDialect(
         assert.equal((await who.b.get(`/dashboard/webhooks/${webhookId}/edit`)).status, 403);
         const edit = await who.b.post(`/dashboard/webhooks/${webhookId}/edit`, {
           _csrf: who.csrf,
-          url: rx.url,
+          url: rx().url,
           all: '1',
         });
         assert.equal(edit.status, 403);
@@ -124,7 +113,7 @@ describeEachDialect(
       const t = get();
       const co = await seedCompany(t);
       const admin = await signedIn(t, co.companyId, 'admin');
-      const { webhookId } = await create(admin, { url: rx.url, event: 'upload.ready' });
+      const { webhookId } = await create(admin, { url: rx().url, event: 'upload.ready' });
       const here = `/dashboard/webhooks/${webhookId}`;
       for (let i = 0; i < 5; i++) {
         assert.equal((await admin.b.post(`${here}/test`, { _csrf: admin.csrf })).status, 303);
@@ -160,7 +149,7 @@ describeEachDialect(
       assert.doesNotMatch(form, /value="webhook\.test"/, 'the test event is not a choice');
 
       // Without JavaScript only "All events" is ticked: every type.
-      const all = await create(admin, { url: rx.url, all: '1' });
+      const all = await create(admin, { url: rx().url, all: '1' });
       const hook = (await call('GET', `/v2/webhooks/${all.webhookId}`)).body;
       assert.deepEqual(hook.events, WEBHOOK_EVENT_TYPES);
       const list = (await admin.b.get('/dashboard/webhooks')).body;
@@ -171,7 +160,7 @@ describeEachDialect(
       );
 
       // Editing: the form shows what is chosen; a subset, then all again.
-      const some = await create(admin, { url: rx.url, event: ['upload.ready', 'post.created'] });
+      const some = await create(admin, { url: rx().url, event: ['upload.ready', 'post.created'] });
       const editUrl = `/dashboard/webhooks/${some.webhookId}/edit`;
       const edit = await admin.b.get(editUrl);
       assert.equal(edit.status, 200);
@@ -182,7 +171,7 @@ describeEachDialect(
       assert.doesNotMatch(edit.body, /data-all-events checked/);
       const saved = await admin.b.post(editUrl, {
         _csrf: admin.csrf,
-        url: rx.url,
+        url: rx().url,
         description: 'Everything',
         all: '1',
         event: 'upload.ready',
@@ -197,7 +186,7 @@ describeEachDialect(
 
       const narrowed = await admin.b.post(editUrl, {
         _csrf: admin.csrf,
-        url: rx.url,
+        url: rx().url,
         event: ['post.item.posted', 'upload.ready'],
       });
       assert.equal(narrowed.status, 303);
@@ -207,7 +196,7 @@ describeEachDialect(
       assert.equal(back.description, '');
 
       // Refusals stay on the form, with what was typed.
-      const none = await admin.b.post(editUrl, { _csrf: admin.csrf, url: rx.url });
+      const none = await admin.b.post(editUrl, { _csrf: admin.csrf, url: rx().url });
       assert.equal(none.status, 400);
       assert.match(none.body, /role="alert">Choose at least one event type/);
       const insecure = await admin.b.post(editUrl, {
@@ -220,7 +209,7 @@ describeEachDialect(
       assert.match(insecure.body, /value="http:\/\/example\.com\/in"/);
       assert.match(insecure.body, /data-all-events checked/);
       const unchanged = (await call('GET', `/v2/webhooks/${some.webhookId}`)).body;
-      assert.equal(unchanged.url, rx.url);
+      assert.equal(unchanged.url, rx().url);
       const updates = (await listActivity(t.ctx.db, co.companyId, { limit: 50 })).filter(
         (e) => e.action === 'webhook.updated' && e.target === some.webhookId,
       );
@@ -232,7 +221,7 @@ describeEachDialect(
       const co = await seedCompany(t);
       const admin = await signedIn(t, co.companyId, 'admin');
       const viewer = await signedIn(t, co.companyId, 'viewer');
-      const { webhookId } = await create(admin, { url: rx.url, event: 'upload.failed' });
+      const { webhookId } = await create(admin, { url: rx().url, event: 'upload.failed' });
       await recordEvents(
         t.ctx.db,
         [
@@ -272,21 +261,21 @@ describeEachDialect(
         ].join('\n'),
       );
       assert.ok(!page.includes('<script>alert'), 'nothing of the payload is markup');
-      assert.equal(rx.received[0]?.headers['webhook-id'], pre[1]);
+      assert.equal(rx().received[0]?.headers['webhook-id'], pre[1]);
     });
 
     test('another company’s endpoint answers like an unknown one', async () => {
       const t = get();
       const co = await seedCompany(t);
       const owner = await signedIn(t, co.companyId, 'admin');
-      const { webhookId } = await create(owner, { url: rx.url, event: 'upload.ready' });
+      const { webhookId } = await create(owner, { url: rx().url, event: 'upload.ready' });
       const stranger = await signedIn(t, (await seedCompany(t)).companyId, 'admin');
       const tries = async (id: string) => [
         await stranger.b.post(`/dashboard/webhooks/${id}/test`, { _csrf: stranger.csrf }),
         await stranger.b.get(`/dashboard/webhooks/${id}/edit`),
         await stranger.b.post(`/dashboard/webhooks/${id}/edit`, {
           _csrf: stranger.csrf,
-          url: rx.url,
+          url: rx().url,
           all: '1',
         }),
       ];

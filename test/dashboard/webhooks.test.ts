@@ -2,12 +2,12 @@
 // admins change; the signing secret is shown once; refusals stay on the form; the delivery
 // log of real attempts to a receiver on 127.0.0.1, paged; other companies' ids answer like
 // unknown ones.
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { browser, hidden, pageShape, signIn, userIn } from '../helpers/dashboard.ts';
-import { startReceiver, verifyAsSigned, type Receiver } from '../helpers/webhook-receiver.ts';
+import { useReceiver, verifyAsSigned } from '../helpers/webhook-receiver.ts';
 import { recordEvents } from '../../src/modules/webhooks/webhook-events.service.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
 import type { UserRole } from '../../src/db/types.ts';
@@ -60,31 +60,20 @@ async function emit(t: TestApp, companyId: string, n = 1) {
 describeEachDialect(
   'dashboard webhooks',
   (get) => {
-    let rx: Receiver;
-    before(async () => {
-      rx = await startReceiver();
-    });
-    after(async () => {
-      await rx.close();
-    });
-    beforeEach(() => {
-      get().clock.set(START);
-      rx.received.length = 0;
-      rx.answer = () => 204;
-    });
+    const rx = useReceiver(() => get().clock.set(START));
 
     test('every role reads the pages; only admins create and change endpoints', async () => {
       const t = get();
       const co = await seedCompany(t);
       const admin = await signedIn(t, co.companyId, 'admin');
-      const { webhookId } = await createIn(admin, rx.url);
+      const { webhookId } = await createIn(admin, rx().url);
       for (const role of ['viewer', 'editor'] as const) {
         const who = await signedIn(t, co.companyId, role);
         const list = await who.b.get('/dashboard/webhooks');
         assert.equal(list.status, 200);
         assert.match(list.body, /<h1>Webhooks<\/h1>/);
         assert.match(list.body, /aria-current="page">Webhooks<\/a>/);
-        assert.ok(list.body.includes(rx.url));
+        assert.ok(list.body.includes(rx().url));
         assert.doesNotMatch(list.body, /Create endpoint/);
         const detail = await who.b.get(`/dashboard/webhooks/${webhookId}`);
         assert.equal(detail.status, 200);
@@ -119,9 +108,9 @@ describeEachDialect(
       assert.match(empty.body, /post\.item\.posted<\/code> <span class="meta">A queue item was/);
 
       const refusals: [Record<string, string | string[]>, number, RegExp][] = [
-        [{ url: rx.url }, 400, /Choose at least one event type/],
+        [{ url: rx().url }, 400, /Choose at least one event type/],
         [{ url: '', event: 'upload.ready' }, 400, /Enter the URL/],
-        [{ url: rx.url, event: 'nope.never' }, 400, /Choose events from the list/],
+        [{ url: rx().url, event: 'nope.never' }, 400, /Choose events from the list/],
         [{ url: 'http://example.com/hook', event: 'upload.ready' }, 400, /URL must use https/],
         [{ url: 'https://10.1.2.3/hook', event: 'upload.ready' }, 400, /private, loopback/],
         [{ url: 'not a url', event: 'upload.ready' }, 400, /The URL is not/],
@@ -135,7 +124,7 @@ describeEachDialect(
         assert.ok(res.body.includes(`value="${form.url}"`), JSON.stringify(form));
       }
 
-      const created = await createIn(admin, rx.url, ['post.item.posted', 'upload.ready']);
+      const created = await createIn(admin, rx().url, ['post.item.posted', 'upload.ready']);
       assert.match(created.body, /not shown again/);
       assert.match(created.body, /Events: upload\.ready, post\.item\.posted/);
       const list = await read(admin.b, '/dashboard/webhooks');
@@ -151,7 +140,7 @@ describeEachDialect(
       // The secret signs what the receiver gets.
       await emit(t, co.companyId);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      const got = rx.received[0];
+      const got = rx().received[0];
       assert.ok(got);
       const payload = verifyAsSigned(created.secret, got) as { type: string };
       assert.equal(payload.type, 'upload.ready');
@@ -163,12 +152,12 @@ describeEachDialect(
 
       // The company's limit, as the service words it.
       for (let i = 1; i < 20; i++) {
-        const res = await api('POST', '/v2/webhooks', { url: rx.url, events: ['upload.ready'] });
+        const res = await api('POST', '/v2/webhooks', { url: rx().url, events: ['upload.ready'] });
         assert.equal(res.status, 201);
       }
       const full = await admin.b.post('/dashboard/webhooks', {
         _csrf: admin.csrf,
-        url: rx.url,
+        url: rx().url,
         event: 'upload.ready',
       });
       assert.equal(full.status, 409);
@@ -184,7 +173,7 @@ describeEachDialect(
       const co = await seedCompany(t);
       const call = client(t, co.key);
       const admin = await signedIn(t, co.companyId, 'admin');
-      const { webhookId, secret } = await createIn(admin, rx.url);
+      const { webhookId, secret } = await createIn(admin, rx().url);
       const here = `/dashboard/webhooks/${webhookId}`;
       const status = async () => (await call('GET', `/v2/webhooks/${webhookId}`)).body.status;
 
@@ -242,10 +231,10 @@ describeEachDialect(
       const co = await seedCompany(t);
       const admin = await signedIn(t, co.companyId, 'admin');
       const viewer = await signedIn(t, co.companyId, 'viewer');
-      const { webhookId } = await createIn(admin, rx.url);
+      const { webhookId } = await createIn(admin, rx().url);
       const here = `/dashboard/webhooks/${webhookId}`;
 
-      rx.answer = () => ({ status: 500, body: `down ${'x'.repeat(400)}` });
+      rx().answer = () => ({ status: 500, body: `down ${'x'.repeat(400)}` });
       await emit(t, co.companyId);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
       let page = (await read(viewer.b, here)).body;
@@ -256,7 +245,7 @@ describeEachDialect(
       const eventId = /<code class="meta">(msg_[^<]+)<\/code>/.exec(page)?.[1];
       assert.ok(eventId);
 
-      rx.answer = () => 204;
+      rx().answer = () => 204;
       t.clock.advance(10_000);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
       page = (await read(viewer.b, here)).body;
@@ -316,7 +305,7 @@ describeEachDialect(
       const t = get();
       const co = await seedCompany(t);
       const owner = await signedIn(t, co.companyId, 'admin');
-      const { webhookId } = await createIn(owner, rx.url);
+      const { webhookId } = await createIn(owner, rx().url);
       const other = await seedCompany(t);
       const stranger = await signedIn(t, other.companyId, 'admin');
       assert.ok(!(await stranger.b.get('/dashboard/webhooks')).body.includes(webhookId));

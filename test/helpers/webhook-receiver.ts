@@ -1,6 +1,7 @@
 // A webhook receiver on 127.0.0.1 for tests: records every request (headers and raw body)
 // and answers with the status the test chooses for it.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { after, before, beforeEach } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -96,4 +97,29 @@ export function verifyAsSigned(secret: string, got: Received): unknown {
   } finally {
     Date.now = realNow;
   }
+}
+
+/**
+ * Inside a `describe`: a receiver started before its tests and closed after them, which
+ * forgets what it received and answers 204 again before each test (when `reset` runs too,
+ * e.g. to set the test app's clock). Returns the accessor the tests call.
+ */
+export function useReceiver(reset: () => void = () => {}): () => Receiver {
+  let rx: Receiver | undefined;
+  before(async () => {
+    rx = await startReceiver();
+  });
+  after(async () => {
+    await rx?.close();
+  });
+  beforeEach(() => {
+    reset();
+    if (!rx) return;
+    rx.received.length = 0;
+    rx.answer = () => 204;
+  });
+  return () => {
+    if (!rx) throw new Error('the receiver starts before the tests');
+    return rx;
+  };
 }

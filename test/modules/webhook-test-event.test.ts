@@ -2,13 +2,13 @@
 // endpoint only (whatever types it chose, never another endpoint's), delivered signed to a
 // real receiver on 127.0.0.1 and logged; scopes, another company's and unknown ids, a
 // disabled endpoint and the per-minute cap.
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { assertApiError } from '../helpers/api-error.ts';
-import { startReceiver, verifyAsSigned, type Receiver } from '../helpers/webhook-receiver.ts';
+import { useReceiver, verifyAsSigned, type Received } from '../helpers/webhook-receiver.ts';
 import { deliverDue } from '../../src/dispatch/webhook-loop.ts';
 import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/event-catalog.rules.ts';
 import { recordEvents } from '../../src/modules/webhooks/webhook-events.service.ts';
@@ -19,24 +19,13 @@ const START = '2026-03-02T10:00:00.000Z';
 describeEachDialect(
   'webhook test events',
   (get) => {
-    let rx: Receiver;
-    before(async () => {
-      rx = await startReceiver();
-    });
-    after(async () => {
-      await rx.close();
-    });
-    beforeEach(() => {
-      get().clock.set(START);
-      rx.received.length = 0;
-      rx.answer = () => 204;
-    });
+    const rx = useReceiver(() => get().clock.set(START));
 
     async function setup(events: string[] = ['upload.ready']) {
       const t = get();
       const co = await seedCompany(t);
       const call = client(t, co.key);
-      const res = await call('POST', '/v2/webhooks', { url: rx.url, events });
+      const res = await call('POST', '/v2/webhooks', { url: rx().url, events });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return { t, co, call, hook: res.body as { webhookId: string; secret: string } };
     }
@@ -45,7 +34,7 @@ describeEachDialect(
       const { t, co, call, hook } = await setup(['post.item.posted']);
       // A second endpoint of the company subscribed to everything gets nothing.
       const other = await call('POST', '/v2/webhooks', {
-        url: `${rx.url}/other`,
+        url: `${rx().url}/other`,
         events: ['upload.ready', 'post.created'],
       });
       assert.equal(other.status, 201);
@@ -57,8 +46,8 @@ describeEachDialect(
       assert.match(res.body.deliveryId, /^dlv_/);
 
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      assert.equal(rx.received.length, 1);
-      const got = rx.received[0];
+      assert.equal(rx().received.length, 1);
+      const got = rx().received[0];
       assert.ok(got);
       assert.equal(got.path, '/hooks');
       assert.equal(got.headers['webhook-id'], res.body.eventId);
@@ -102,8 +91,8 @@ describeEachDialect(
         t.clock.now().toISOString(),
       );
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      assert.equal(rx.received[1]?.path, '/hooks/other');
-      assert.equal(JSON.parse(rx.received[1]?.body ?? '{}').type, 'upload.ready');
+      assert.equal(rx().received[1]?.path, '/hooks/other');
+      assert.equal(JSON.parse(rx().received[1]?.body ?? '{}').type, 'upload.ready');
       // Subscribing to the test event is not a choice.
       const refused = await call('PATCH', `/v2/webhooks/${hook.webhookId}`, {
         events: ['webhook.test'],
@@ -113,21 +102,21 @@ describeEachDialect(
 
     test('a failed test is retried like any delivery, and can be replayed', async () => {
       const { t, call, hook } = await setup();
-      rx.answer = () => 500;
+      rx().answer = () => 500;
       const sent = await call('POST', `/v2/webhooks/${hook.webhookId}/test`);
       assert.equal(sent.status, 202);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      rx.answer = () => 204;
+      rx().answer = () => 204;
       t.clock.advance(6_000);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      assert.equal(rx.received.length, 2);
-      assert.equal(rx.received[1]?.headers['webhook-id'], sent.body.eventId);
+      assert.equal(rx().received.length, 2);
+      assert.equal(rx().received[1]?.headers['webhook-id'], sent.body.eventId);
       const replay = await call('POST', `/v2/webhooks/${hook.webhookId}/replay`, {
         eventId: sent.body.eventId,
       });
       assert.equal(replay.status, 202);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      verifyAsSigned(hook.secret, rx.received[2] as (typeof rx.received)[number]);
+      verifyAsSigned(hook.secret, rx().received[2] as Received);
     });
 
     test('unknown and another company’s endpoints are 404 alike; a disabled one is refused', async () => {
@@ -144,7 +133,7 @@ describeEachDialect(
       const disabled = await call('POST', `/v2/webhooks/${hook.webhookId}/test`);
       assertApiError(disabled, 400, 'invalid_request', { includes: 'is disabled' });
       assert.deepEqual(await deliverDue(t.ctx), { sent: 0 });
-      assert.equal(rx.received.length, 0);
+      assert.equal(rx().received.length, 0);
     });
 
     test('needs webhooks:write; webhooks:read alone is refused', async () => {
@@ -161,7 +150,10 @@ describeEachDialect(
 
     test('at most 5 a minute per endpoint, with Retry-After; other endpoints unaffected', async () => {
       const { t, call, hook } = await setup();
-      const second = await call('POST', '/v2/webhooks', { url: rx.url, events: ['upload.ready'] });
+      const second = await call('POST', '/v2/webhooks', {
+        url: rx().url,
+        events: ['upload.ready'],
+      });
       for (let i = 0; i < 5; i++) {
         t.clock.advance(1_000);
         const res = await call('POST', `/v2/webhooks/${hook.webhookId}/test`);

@@ -1,12 +1,12 @@
 // Webhook endpoints through the API, and deliveries to a real receiver on 127.0.0.1
 // (allowed by REMOTE_FETCH_ALLOW), verified with the `standardwebhooks` package.
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
-import { startReceiver, verifyAsSigned, type Receiver } from '../helpers/webhook-receiver.ts';
+import { useReceiver, verifyAsSigned } from '../helpers/webhook-receiver.ts';
 import {
   recordAnalyticsUpdated,
   recordEvents,
@@ -25,24 +25,13 @@ const START = '2026-03-02T10:00:00.000Z';
 describeEachDialect(
   'webhooks',
   (get) => {
-    let rx: Receiver;
-    before(async () => {
-      rx = await startReceiver();
-    });
-    after(async () => {
-      await rx.close();
-    });
-    beforeEach(() => {
-      get().clock.set(START);
-      rx.received.length = 0;
-      rx.answer = () => 204;
-    });
+    const rx = useReceiver(() => get().clock.set(START));
 
     async function setup(events: string[] = ['upload.ready']) {
       const t = get();
       const co = await seedCompany(t);
       const call = client(t, co.key);
-      const res = await call('POST', '/v2/webhooks', { url: rx.url, events });
+      const res = await call('POST', '/v2/webhooks', { url: rx().url, events });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return { t, co, call, hook: res.body as { webhookId: string; secret: string } };
     }
@@ -66,7 +55,7 @@ describeEachDialect(
       assert.match(hook.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       assert.deepEqual(hook, {
         webhookId: hook.webhookId,
-        url: rx.url,
+        url: rx().url,
         description: '',
         events: ['upload.ready', 'post.item.posted'],
         status: 'active',
@@ -193,8 +182,8 @@ describeEachDialect(
       const { t, co, call, hook } = await setup();
       await emit(t, co.companyId);
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      assert.equal(rx.received.length, 1);
-      const got = rx.received[0]!;
+      assert.equal(rx().received.length, 1);
+      const got = rx().received[0]!;
       const payload = verifyAsSigned(hook.secret, got);
       assert.deepEqual(payload, {
         type: 'upload.ready',
@@ -239,7 +228,7 @@ describeEachDialect(
       assert.deepEqual(await deliverDue(t.ctx), { sent: 0 });
       await emit(t, other.co.companyId, 'upl_3');
       assert.deepEqual(await deliverDue(t.ctx), { sent: 1 });
-      assert.match(rx.received[0]!.body, /upl_3/);
+      assert.match(rx().received[0]!.body, /upl_3/);
     });
 
     test('the outbox keeps only events some enabled endpoint of the company wants', async () => {
@@ -258,7 +247,7 @@ describeEachDialect(
       await recordAnalyticsUpdated(t.ctx.db, co.companyId, 'pst_1', START);
       assert.deepEqual(await stored(), [], 'no endpoint: nothing is written');
       const hook = (
-        await call('POST', '/v2/webhooks', { url: rx.url, events: ['analytics.updated'] })
+        await call('POST', '/v2/webhooks', { url: rx().url, events: ['analytics.updated'] })
       ).body;
       await emit(t, co.companyId);
       assert.deepEqual(await stored(), [], 'a type nobody wants is not written');
@@ -298,7 +287,7 @@ describeEachDialect(
 
     test('a failing receiver is retried on the schedule until it recovers', async () => {
       const { t, co, call, hook } = await setup();
-      rx.answer = (_req, i) => (i < 2 ? { status: 500, body: 'down '.repeat(400) } : 200);
+      rx().answer = (_req, i) => (i < 2 ? { status: 500, body: 'down '.repeat(400) } : 200);
       await emit(t, co.companyId);
       await deliverDue(t.ctx);
       let endpoint = (await call('GET', `/v2/webhooks/${hook.webhookId}`)).body;
@@ -319,7 +308,7 @@ describeEachDialect(
       dl = (await call('GET', `/v2/webhooks/${hook.webhookId}/deliveries`)).body.data[0];
       assert.equal(dl.status, 'succeeded');
       assert.equal(dl.attempts, 3);
-      assert.equal(new Set(rx.received.map((r) => r.headers['webhook-id'])).size, 1);
+      assert.equal(new Set(rx().received.map((r) => r.headers['webhook-id'])).size, 1);
       endpoint = (await call('GET', `/v2/webhooks/${hook.webhookId}`)).body;
       assert.equal(endpoint.status, 'active');
       const log = (await call('GET', `/v2/webhooks/${hook.webhookId}/attempts`)).body.data;
@@ -340,7 +329,7 @@ describeEachDialect(
 
     test('after the last scheduled attempt the delivery fails', async () => {
       const { t, co, call, hook } = await setup();
-      rx.answer = () => 503;
+      rx().answer = () => 503;
       await emit(t, co.companyId);
       for (let i = 0; i < 10; i++) {
         await deliverDue(t.ctx);
@@ -348,12 +337,12 @@ describeEachDialect(
         if (i < 9) t.clock.set(dl.nextAttemptAt);
         else assert.equal(dl.status, 'failed');
       }
-      assert.equal(rx.received.length, 10);
+      assert.equal(rx().received.length, 10);
     });
 
     test('410 Gone disables the endpoint at once', async () => {
       const { t, co, call, hook } = await setup();
-      rx.answer = () => 410;
+      rx().answer = () => 410;
       await emit(t, co.companyId);
       await emit(t, co.companyId, 'upl_2');
       await deliverDue(t.ctx);
@@ -363,7 +352,7 @@ describeEachDialect(
       await emit(t, co.companyId, 'upl_3');
       t.clock.advance(60_000);
       await deliverDue(t.ctx);
-      assert.ok(rx.received.length <= 2);
+      assert.ok(rx().received.length <= 2);
       const pending = (
         await call('GET', `/v2/webhooks/${hook.webhookId}/deliveries?status=pending`)
       ).body;
@@ -372,7 +361,7 @@ describeEachDialect(
 
     test('an endpoint failing for 5 days with no success is disabled', async () => {
       const { t, co, call, hook } = await setup();
-      rx.answer = () => 500;
+      rx().answer = () => 500;
       await emit(t, co.companyId);
       await deliverDue(t.ctx);
       t.clock.set('2026-03-07T09:59:00.000Z');
@@ -397,7 +386,7 @@ describeEachDialect(
       assert.equal(rotated.previousSecretExpiresAt, '2026-03-03T10:00:00.000Z');
       await emit(t, co.companyId);
       await deliverDue(t.ctx);
-      const got = rx.received[0]!;
+      const got = rx().received[0]!;
       assert.equal(String(got.headers['webhook-signature']).split(' ').length, 2);
       verifyAsSigned(hook.secret, got);
       verifyAsSigned(rotated.secret, got);
@@ -405,12 +394,12 @@ describeEachDialect(
       t.clock.set('2026-03-03T10:00:01.000Z');
       await emit(t, co.companyId, 'upl_2');
       await deliverDue(t.ctx);
-      assert.equal(String(rx.received[1]!.headers['webhook-signature']).split(' ').length, 1);
+      assert.equal(String(rx().received[1]!.headers['webhook-signature']).split(' ').length, 1);
     });
 
     test('disable stops deliveries; enable and replay since a time sends them again', async () => {
       const { t, co, call, hook } = await setup();
-      rx.answer = () => 500;
+      rx().answer = () => 500;
       await emit(t, co.companyId);
       await deliverDue(t.ctx);
       const disabled = await call('POST', `/v2/webhooks/${hook.webhookId}/disable`);
@@ -424,14 +413,17 @@ describeEachDialect(
         (await call('POST', `/v2/webhooks/${hook.webhookId}/enable`)).body.status,
         'active',
       );
-      rx.answer = () => 200;
+      rx().answer = () => 200;
       t.clock.advance(1000);
       const replay = await call('POST', `/v2/webhooks/${hook.webhookId}/replay`, { since: START });
       assert.equal(replay.status, 202);
       assert.deepEqual(replay.body, { replayed: 1, truncated: false });
       await deliverDue(t.ctx);
-      assert.equal(rx.received.length, 2);
-      assert.equal(rx.received[0]!.headers['webhook-id'], rx.received[1]!.headers['webhook-id']);
+      assert.equal(rx().received.length, 2);
+      assert.equal(
+        rx().received[0]!.headers['webhook-id'],
+        rx().received[1]!.headers['webhook-id'],
+      );
       const log = (await call('GET', `/v2/webhooks/${hook.webhookId}/attempts`)).body.data;
       assert.deepEqual(
         [log[0].trigger, log[0].attempt, log[0].outcome],
@@ -443,11 +435,11 @@ describeEachDialect(
       const { t, co, call, hook } = await setup();
       await emit(t, co.companyId);
       await deliverDue(t.ctx);
-      const eventId = String(rx.received[0]!.headers['webhook-id']);
+      const eventId = String(rx().received[0]!.headers['webhook-id']);
       const res = await call('POST', `/v2/webhooks/${hook.webhookId}/replay`, { eventId });
       assert.deepEqual([res.status, res.body], [202, { replayed: 1, truncated: false }]);
       await deliverDue(t.ctx);
-      assert.equal(rx.received.length, 2);
+      assert.equal(rx().received.length, 2);
       assertApiError(
         await call('POST', `/v2/webhooks/${hook.webhookId}/replay`, { eventId: 'msg_nope' }),
         400,
@@ -467,8 +459,9 @@ describeEachDialect(
 
     test('an endpoint deleted during an attempt drops it; the other settles', async () => {
       const { t, co, call, hook } = await setup();
-      const second = (await call('POST', '/v2/webhooks', { url: rx.url, events: ['upload.ready'] }))
-        .body;
+      const second = (
+        await call('POST', '/v2/webhooks', { url: rx().url, events: ['upload.ready'] })
+      ).body;
       await emit(t, co.companyId);
       const now = t.clock.now();
       await fanOut(t.ctx, now);
@@ -515,7 +508,7 @@ describeEachDialect(
       const dl = (await call('GET', `/v2/webhooks/${hook.webhookId}/deliveries`)).body.data[0];
       t.clock.set(dl.nextAttemptAt);
       const { connect } = await import('node:net');
-      const port = Number(new URL(rx.url).port);
+      const port = Number(new URL(rx().url).port);
       await deliverDue(t.ctx, {
         lookup: async () => [{ address: '93.184.216.34', family: 4 }],
         connect: () => connect({ host: '127.0.0.1', port }),
@@ -523,7 +516,7 @@ describeEachDialect(
       log = (await call('GET', `/v2/webhooks/${hook.webhookId}/attempts`)).body.data;
       assert.equal(log[0].outcome, 'failed');
       assert.match(log[0].error, /private, loopback, link-local or reserved/);
-      assert.equal(rx.received.length, 0, 'nothing reached the private address');
+      assert.equal(rx().received.length, 0, 'nothing reached the private address');
     });
   },
   { env: { REMOTE_FETCH_ALLOW: '127.0.0.1' }, metrics: true },
