@@ -75,18 +75,22 @@ export interface StoredMedia {
 /** What a service media route answers: a redirect to the store, or the bytes themselves. */
 export type MediaAnswer = { redirect: string } | StoredMedia;
 
-/** The blob under `key` as media to stream; `missing` when there is none. */
+/**
+ * The blob under `key` as media to stream; `missing` when there is none. A `size` the
+ * caller knows already (stored with its row) spares the store a lookup.
+ */
 export async function storedMedia(
   blobs: BlobStore,
   key: string,
   contentType: string,
   missing: () => Error,
+  knownSize?: number,
 ): Promise<StoredMedia> {
-  const stat = await blobs.stat(key);
-  if (!stat) throw missing();
+  const size = knownSize ?? (await blobs.stat(key))?.size;
+  if (size === undefined) throw missing();
   return {
     contentType,
-    size: stat.size,
+    size,
     async read(range) {
       const stream = await blobs.get(key, range);
       if (!stream) throw missing();

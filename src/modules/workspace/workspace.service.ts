@@ -221,7 +221,7 @@ export async function openSignedImage(
   }
   const missing = () => new ApiError('image_not_found', `Image ${imageId} does not exist`);
   if (!image) throw missing();
-  return storedMedia(ctx.blobs, image.blob_key, image.content_type, missing);
+  return storedMedia(ctx.blobs, image.blob_key, image.content_type, missing, image.size_bytes);
 }
 
 // ---- Operator actions (admin CLI) ----
