@@ -14,6 +14,7 @@ const SRC_FOLDERS = [
   'dispatch',
   'http',
   'lib',
+  'mcp',
   'media',
   'modules',
   'operator',
@@ -418,6 +419,35 @@ export default tseslint.config(
               'the console shares pieces with the dashboard through http/, never its pages',
             ),
             THROUGH_FACES,
+            NO_RUNNERS,
+            NO_OPS,
+            NO_PROM,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The MCP server is a face of the /v2 API, beside the dashboard: each tool call is the
+    // REST request it stands for, sent through the app, so that every rule of the API
+    // applies to it. It calls no module and no database directly, and no page of the
+    // dashboard or the console; Fastify and http/ are its own.
+    files: ['src/mcp/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            climbingTo(
+              ['modules', 'db', 'dashboard', 'operator', 'cli'],
+              ['app', 'bootstrap', 'main'],
+              'the MCP server reaches the API through REST requests sent through the app, never a module or the database',
+              true,
+            ),
+            {
+              regex: '^(?:kysely|pg|better-sqlite3)$',
+              message: 'the MCP server never touches the database',
+            },
             NO_RUNNERS,
             NO_OPS,
             NO_PROM,

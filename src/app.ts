@@ -30,6 +30,7 @@ import { webhookSchemas, webhooksRoutes, webhookDocs } from './modules/webhooks/
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { operatorPlugin } from './operator/operator.plugin.ts';
 import { docsRoutes } from './http/docs.routes.ts';
+import { mcpRoutes } from './mcp/mcp.routes.ts';
 
 export type App = FastifyInstance;
 
@@ -166,6 +167,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: '/v2' },
   );
+  // The MCP server for agents: one tool per /v2 operation, each call sent through the app.
+  await app.register(mcpRoutes(ctx, app));
   // The API reference page: the document above, rendered by Redoc.
   await app.register(docsRoutes);
   // The worker API (DECISIONS 6): worker tokens, not company API keys.
