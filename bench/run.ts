@@ -12,6 +12,7 @@ import { benchS3Upload } from './s3-upload.ts';
 import { benchPg } from './pg.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchOperator } from './operator.ts';
+import { benchMcp } from './mcp.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -33,6 +34,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   pg: benchPg,
   webhooks: benchWebhooks,
   operator: benchOperator,
+  mcp: benchMcp,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);

@@ -52,6 +52,7 @@ const EXPECTED_SCOPES: Record<string, Scope[] | null> = {
   downloadUpload: null,
   downloadUploadThumbnail: null,
   createPost: ['posts:write'],
+  validatePost: ['posts:write'],
   queuePost: ['posts:write'],
   getPost: ['posts:read'],
   listPosts: ['posts:read'],
@@ -107,6 +108,7 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
     sizeBytes: 10,
   }),
   createPost: () => ({ media: [sample.uploadId], accountIds: [sample.accountId] }),
+  validatePost: () => ({ media: [sample.uploadId], accountIds: [sample.accountId] }),
   queuePost: () => ({ accountIds: [sample.accountId] }),
   updatePost: () => ({ caption: 'changed', contentGroupIds: [] }),
   createWebhook: () => ({ url: 'https://hooks.example.com/in', events: ['upload.ready'] }),
@@ -960,3 +962,115 @@ describeEachDialect('operator console security', (get) => {
 const maskedElsewhere = Buffer.concat([Buffer.alloc(24, 7), Buffer.from('a'.repeat(24))]).toString(
   'base64url',
 );
+
+// The MCP server (POST, GET and DELETE /mcp) is outside the OpenAPI document: the same
+// checks, here by hand. Its tools are the operations above, each sent as its REST call,
+// so their scopes and company isolation are those checked above (and in test/mcp/).
+describeEachDialect('MCP server security', (get) => {
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    },
+  });
+  const mcpCall = (
+    t: TestApp,
+    method: 'GET' | 'POST' | 'DELETE',
+    headers: Record<string, string>,
+  ) =>
+    t.app.inject({
+      method,
+      url: '/mcp',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(method === 'POST' ? { payload: initialize } : {}),
+    });
+
+  test('no key, a bad, revoked or worker key, and a suspended company are 401 with the envelope', async () => {
+    const t = get();
+    const co = await seedCompany(t);
+    const revoked = await createKey(t.ctx.db, t.ctx.clock, {
+      companyId: co.companyId,
+      scopes: [...SCOPES],
+    });
+    await revokeKey(t.ctx.db, t.ctx.clock, revoked.keyId);
+    const worker = await createWorker(t.ctx.db, t.ctx.clock, { name: 'W', timezone: 'UTC' });
+    const variants: [string, Record<string, string>][] = [
+      ['missing', {}],
+      ['garbage', { authorization: 'Bearer not-a-key' }],
+      ['basic scheme', { authorization: 'Basic YTpi' }],
+      ['unknown', { authorization: `Bearer sl_${'a'.repeat(12)}_${'b'.repeat(32)}` }],
+      ['revoked', { authorization: `Bearer ${revoked.secret}` }],
+      ['worker token', { authorization: `Bearer ${worker.token}` }],
+    ];
+    for (const method of ['POST', 'GET', 'DELETE'] as const) {
+      for (const [name, headers] of variants) {
+        const res = await mcpCall(t, method, headers);
+        assert.equal(res.statusCode, 401, `${method} ${name}`);
+        const json = res.json();
+        assert.equal(json.error.code, 'unauthorized', `${method} ${name}`);
+        assert.equal(json.error.requestId, res.headers['x-request-id']);
+        assert.ok(json.error.hint.length > 0);
+        assert.equal(res.headers['www-authenticate'], 'Bearer');
+      }
+    }
+    assert.equal((await mcpCall(t, 'POST', { authorization: `Bearer ${co.key}` })).statusCode, 200);
+    await setCompanySuspended(t.ctx.db, t.ctx.clock, co.companyId, true);
+    try {
+      const res = await mcpCall(t, 'POST', { authorization: `Bearer ${co.key}` });
+      assert.equal(res.statusCode, 401);
+      assert.match(res.json().error.message, /company is suspended/);
+    } finally {
+      await setCompanySuspended(t.ctx.db, t.ctx.clock, co.companyId, false);
+    }
+  });
+
+  test('a key of any single scope opens the server, and sees only its own tools', async () => {
+    const t = get();
+    const co = await seedCompany(t);
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const seen = new Set<string>();
+    for (const scope of SCOPES) {
+      const key = await co.keyWith([scope]);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        payload: list,
+      });
+      assert.equal(res.statusCode, 200, scope);
+      const tools = res.json().result.tools as { name: string; description: string }[];
+      assert.ok(tools.length > 0, scope);
+      for (const tool of tools) {
+        assert.match(tool.description, new RegExp(`\`${scope}\``), `${scope}: ${tool.name}`);
+        seen.add(tool.name);
+      }
+    }
+    // Every tool is reachable by some scope: none is listed to no one.
+    const all = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: {
+        authorization: `Bearer ${co.key}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+      },
+      payload: list,
+    });
+    assert.deepEqual(
+      [...seen].sort(),
+      (all.json().result.tools as { name: string }[]).map((x) => x.name).sort(),
+    );
+  });
+});
