@@ -175,6 +175,11 @@ export interface ApiErrorOptions {
    * 400 rather than 404 (DECISIONS 1).
    */
   inBody?: boolean;
+  /**
+   * The JSON pointer of the body field the error is about (`/media/2`), when there is one:
+   * checks that list every problem of a request report it beside the message.
+   */
+  field?: string;
 }
 
 /** The one error type routes and services throw; rendered as the SPEC 7 envelope. */
@@ -183,6 +188,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly hint: string;
   readonly headers: Record<string, string>;
+  readonly field: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message);
@@ -191,6 +197,7 @@ export class ApiError extends Error {
     this.status = options.inBody ? 400 : ERROR_CATALOG[code].status;
     this.hint = options.hint ?? ERROR_CATALOG[code].hint;
     this.headers = options.headers ?? {};
+    this.field = options.field;
   }
 }
 

@@ -12,10 +12,8 @@ import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Principal } from '../../access.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
-import { getCompanyRow } from '../companies/index.ts';
 import { consumePostQuota, planOf } from '../usage/index.ts';
 import { claimKey, requestHash } from './idempotency.service.ts';
-import { findTargetAccounts, type TargetAccount } from '../accounts/index.ts';
 import {
   enqueueItems,
   queueAgain,
@@ -29,9 +27,14 @@ import {
   openingStatus,
 } from '../items/index.ts';
 import { assignGroups, checkGroups } from '../tags/index.ts';
-import { findMediaUploads, type MediaUpload } from '../uploads/index.ts';
 import * as repo from './posts.repository.ts';
-import type { CreatePostInput, PostOut, QueuePostInput, SlideInput } from './posts.schemas.ts';
+import type { CreatePostInput, PostOut, QueuePostInput } from './posts.schemas.ts';
+import {
+  checkAccounts,
+  checkFeedFormat,
+  checkPost,
+  type MediaKind,
+} from './post-checks.service.ts';
 import type { NewEvent } from '../webhooks/index.ts';
 import { viewReadPost, viewWritten } from './posts.view.ts';
 
@@ -43,117 +46,6 @@ export interface Written {
 
 /** Hook run after a carousel post is created, to render its slides off the request path. */
 export type OnCarousel = (post: PostsTable) => void;
-
-function duplicates(list: readonly string[]): string | undefined {
-  const seen = new Set<string>();
-  return list.find((x) => (seen.has(x) ? true : (seen.add(x), false)));
-}
-
-/** DECISIONS 4: which media combinations form a post; returns the media kind. */
-function checkMediaSet(
-  media: readonly string[],
-  uploads: Map<string, MediaUpload>,
-  slides: readonly SlideInput[] | undefined,
-): 'video' | 'image' | 'carousel' {
-  const kinds = media.map((id) => (uploads.get(id) as MediaUpload).kind);
-  const dup = duplicates(media);
-  if (dup) throw new ApiError('invalid_media_set', `/media lists upload ${dup} twice`);
-  if (!slides) {
-    if (kinds.length === 1 && kinds[0] === 'video') return 'video';
-    if (kinds.every((k) => k === 'image')) return 'image';
-    throw new ApiError(
-      'invalid_media_set',
-      kinds.includes('video')
-        ? '/media must be exactly one video, or 1-10 images; videos cannot be combined'
-        : '/media cannot form a post',
-    );
-  }
-  const firstVideo = media.find((id) => uploads.get(id)?.kind === 'video');
-  if (firstVideo) {
-    throw new ApiError(
-      'invalid_media_set',
-      `/media: carousel slides use images only (${firstVideo} is a video)`,
-    );
-  }
-  const heic = media.find((id) => /hei[cf]/.test(uploads.get(id)?.content_type ?? ''));
-  if (heic) {
-    throw new ApiError(
-      'invalid_media_set',
-      `/media: upload ${heic} is HEIC, which slides cannot be rendered from; use PNG, JPEG or WebP`,
-    );
-  }
-  const used = new Set<string>();
-  for (const [i, slide] of slides.entries()) {
-    if (!media.includes(slide.image)) {
-      throw new ApiError(
-        'invalid_media_set',
-        `/slides/${i}/image ${slide.image} is not one of /media`,
-      );
-    }
-    used.add(slide.image);
-  }
-  const unused = media.find((id) => !used.has(id));
-  if (unused)
-    throw new ApiError('invalid_media_set', `/media: upload ${unused} is not used by any slide`);
-  return 'carousel';
-}
-
-async function loadUploads(ctx: AppContext, companyId: string, media: readonly string[]) {
-  const rows = await findMediaUploads(ctx.db, companyId, [...new Set(media)]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const [i, id] of media.entries()) {
-    const row = byId.get(id);
-    if (!row)
-      throw new ApiError('upload_not_found', `/media/${i}: upload ${id} does not exist`, {
-        inBody: true,
-      });
-    if (row.status !== 'ready') {
-      throw new ApiError(
-        'upload_not_ready',
-        `/media/${i}: upload ${id} is ${row.status}, not ready`,
-      );
-    }
-  }
-  return byId;
-}
-
-async function loadAccounts(
-  ctx: AppContext,
-  companyId: string,
-  accountIds: readonly string[],
-): Promise<Map<string, TargetAccount>> {
-  const dup = duplicates(accountIds);
-  if (dup) {
-    throw new ApiError('invalid_request', `/accountIds lists ${dup} twice`, {
-      hint: 'List each account once.',
-    });
-  }
-  const rows = await findTargetAccounts(ctx.db, companyId, accountIds);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const [i, id] of accountIds.entries()) {
-    if (!byId.has(id)) {
-      throw new ApiError('account_not_found', `/accountIds/${i}: account ${id} does not exist`, {
-        inBody: true,
-      });
-    }
-  }
-  return byId;
-}
-
-export async function checkFeedFormat(
-  ctx: AppContext,
-  companyId: string,
-  format: string | undefined,
-) {
-  if (format !== 'post') return;
-  const company = await getCompanyRow(ctx.db, companyId);
-  if (company?.platformb_feed_posts !== 1) {
-    throw new ApiError(
-      'platformB_feed_posts_disabled',
-      'platformBPostFormat "post" is not enabled for this company',
-    );
-  }
-}
 
 function newItems(
   companyId: string,
@@ -220,11 +112,11 @@ export async function createPost(
   actor?: Actor,
 ): Promise<Written> {
   const companyId = principal.companyId;
-  const uploads = await loadUploads(ctx, companyId, input.media);
-  const kind = checkMediaSet(input.media, uploads, input.slides);
-  const accounts = await loadAccounts(ctx, companyId, input.accountIds);
-  const groups = await checkGroups(ctx.db, companyId, input.contentGroupIds ?? []);
-  await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
+  const checked = await checkPost(ctx, companyId, input);
+  if (checked.problems[0]) throw checked.problems[0];
+  const { uploads, accounts, groups } = checked;
+  // Without a problem, the media set was judged and forms a post.
+  const kind = checked.kind as MediaKind;
 
   const now = ctx.clock.now();
   const at = now.toISOString();
@@ -368,7 +260,7 @@ export async function queuePost(
   if (!(await repo.findPost(ctx.db, companyId, postId))) {
     throw new ApiError('post_not_found', `Post ${postId} does not exist`);
   }
-  await loadAccounts(ctx, companyId, input.accountIds);
+  await checkAccounts(ctx, companyId, input.accountIds);
   await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
   const now = ctx.clock.now();
   const at = now.toISOString();

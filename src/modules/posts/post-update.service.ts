@@ -3,7 +3,8 @@
 import type { AppContext } from '../../context.ts';
 import type { PostsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
-import { checkFeedFormat, readPost } from './post-create.service.ts';
+import { readPost } from './post-create.service.ts';
+import { checkFeedFormat } from './post-checks.service.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
 import { itemsOfPost, isEditable } from '../items/index.ts';
 import { replacePostTags } from '../tags/index.ts';

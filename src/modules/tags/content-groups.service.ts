@@ -9,28 +9,38 @@ import * as repo from './tags.repository.ts';
 
 export type PostGroupRow = PostContentGroupsTable;
 
+export interface CheckedGroups {
+  /** The groups, each once, in their first order. */
+  groups: string[];
+  /** Every group that cannot be assigned, in the order of the list (empty when all can). */
+  problems: ApiError[];
+}
+
 /**
  * Only live tags of the company can be assigned. Groups in `kept` are already on the post
  * and pass as they are: its template provenance, and tags archived since they were
- * assigned. `lock` holds the tag rows FOR SHARE until the caller's transaction ends, so a concurrent tag deletion waits and then sees the rows. Returns the groups, each
- * once, in their first order.
+ * assigned. `lock` holds the tag rows FOR SHARE until the caller's transaction ends, so a
+ * concurrent tag deletion waits and then sees the rows. Reports every group that cannot be
+ * assigned, template groups first (checkGroups throws the first).
  */
-export async function checkGroups(
+export async function groupProblems(
   db: DbOrTx,
   companyId: string,
-  wanted: readonly string[],
+  /** The groups as listed; `undefined` marks an entry not to check (ill-formed elsewhere). */
+  wanted: readonly (string | undefined)[],
   options: { kept?: ReadonlySet<string>; lock?: boolean } = {},
-): Promise<string[]> {
+): Promise<CheckedGroups> {
   const kept = options.kept ?? new Set<string>();
-  const unique = [...new Set(wanted)];
+  const unique = [...new Set(wanted.filter((g) => g !== undefined))];
+  const problems: ApiError[] = [];
   for (const [i, g] of wanted.entries()) {
-    if (g.startsWith('template:') && !kept.has(g)) {
-      throw new ApiError(
-        'invalid_request',
-        `/contentGroupIds/${i}: template groups come from the template a post was made from and cannot be assigned`,
-        {
-          hint: 'Assign tags as "tag:<tagId>".',
-        },
+    if (g?.startsWith('template:') && !kept.has(g)) {
+      problems.push(
+        new ApiError(
+          'invalid_request',
+          `/contentGroupIds/${i}: template groups come from the template a post was made from and cannot be assigned`,
+          { hint: 'Assign tags as "tag:<tagId>".', field: `/contentGroupIds/${i}` },
+        ),
       );
     }
   }
@@ -40,25 +50,39 @@ export async function checkGroups(
     : [];
   const byId = new Map(tags.map((t) => [t.id, t]));
   for (const [i, g] of wanted.entries()) {
-    if (!g.startsWith('tag:')) continue;
+    if (!g?.startsWith('tag:')) continue;
+    const field = `/contentGroupIds/${i}`;
     const tag = byId.get(g.slice(4));
-    if (!tag)
-      throw new ApiError(
-        'tag_not_found',
-        `/contentGroupIds/${i}: tag ${g.slice(4)} does not exist`,
-        { inBody: true },
+    if (!tag) {
+      problems.push(
+        new ApiError('tag_not_found', `${field}: tag ${g.slice(4)} does not exist`, {
+          inBody: true,
+          field,
+        }),
       );
-    if (tag.archived === 1 && !kept.has(g)) {
-      throw new ApiError(
-        'invalid_request',
-        `/contentGroupIds/${i}: tag ${g.slice(4)} is archived and cannot be assigned`,
-        {
-          hint: 'Restore the tag with archived: false, or choose another tag.',
-        },
+    } else if (tag.archived === 1 && !kept.has(g)) {
+      problems.push(
+        new ApiError(
+          'invalid_request',
+          `${field}: tag ${g.slice(4)} is archived and cannot be assigned`,
+          { hint: 'Restore the tag with archived: false, or choose another tag.', field },
+        ),
       );
     }
   }
-  return unique;
+  return { groups: unique, problems };
+}
+
+/** groupProblems that throws the first problem; returns the groups, each once. */
+export async function checkGroups(
+  db: DbOrTx,
+  companyId: string,
+  wanted: readonly string[],
+  options: { kept?: ReadonlySet<string>; lock?: boolean } = {},
+): Promise<string[]> {
+  const checked = await groupProblems(db, companyId, wanted, options);
+  if (checked.problems[0]) throw checked.problems[0];
+  return checked.groups;
 }
 
 /** Attributes a new post to its groups (checked by checkGroups in the same transaction). */

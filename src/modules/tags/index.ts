@@ -3,9 +3,11 @@
 export {
   assignGroups,
   checkGroups,
+  groupProblems,
   groupsOfPosts,
   replacePostTags,
 } from './content-groups.service.ts';
+export type { CheckedGroups } from './content-groups.service.ts';
 export { tagSchemas, tagsRoutes } from './tags.routes.ts';
 export { CreateTagBody, TAG_COLORS } from './tags.schemas.ts';
 export type { CreateTagInput } from './tags.schemas.ts';
