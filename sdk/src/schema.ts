@@ -469,6 +469,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/posts/validate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a post without creating it (a dry run of createPost)
+     * @description A dry run of `createPost` with the same body: answers 200 with every problem the create would meet, each with the `code`, `message` and `hint` the create would answer with and the body `field` (a JSON pointer) it is about: schema violations, repeated ids, unknown or unready uploads, a media set that cannot form a post, unknown accounts, unknown or archived content tags, `platformBPostFormat` "post" without the capability, and the daily posts cap and post credits the items would pass (read, not counted). `valid` is true exactly when `problems` is empty. Nothing is written: no post, queue item, idempotency key, event or quota use (the call counts as an API request). A body that is not a JSON object, or that holds NUL characters (refused on every route), is a 400.
+     *
+     *     Requires scope `posts:write`.
+     */
+    post: operations['validatePost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/posts/{postId}/queue': {
     parameters: {
       query?: never;
@@ -1637,6 +1659,71 @@ export interface components {
        * @description The screenshot the worker sent as proof (an expiring signed URL)
        */
       proofScreenshotUrl: string | null;
+    };
+    PostProblem: {
+      /**
+       * @description The error code POST /v2/posts would answer with
+       * @enum {string}
+       */
+      code:
+        | 'invalid_request'
+        | 'invalid_cursor'
+        | 'invalid_media_set'
+        | 'idempotency_key_mismatch'
+        | 'unauthorized'
+        | 'insufficient_scope'
+        | 'invalid_signature'
+        | 'account_limit_reached'
+        | 'account_not_found'
+        | 'post_not_found'
+        | 'upload_not_found'
+        | 'tag_not_found'
+        | 'image_not_found'
+        | 'task_not_found'
+        | 'webhook_not_found'
+        | 'event_not_found'
+        | 'webhook_limit_reached'
+        | 'not_found'
+        | 'range_not_satisfiable'
+        | 'method_not_allowed'
+        | 'upload_not_ready'
+        | 'media_not_ready'
+        | 'duplicate_queue_item'
+        | 'post_not_editable'
+        | 'post_not_cancellable'
+        | 'post_already_published'
+        | 'platformB_feed_posts_disabled'
+        | 'tag_name_taken'
+        | 'account_exists'
+        | 'upload_already_completed'
+        | 'upload_content_conflict'
+        | 'upload_incomplete'
+        | 'idempotency_key_in_use'
+        | 'task_not_claimed'
+        | 'task_already_reported'
+        | 'task_not_posted'
+        | 'request_timeout'
+        | 'file_too_large'
+        | 'request_too_large'
+        | 'unsupported_media_type'
+        | 'source_fetch_failed'
+        | 'invalid_media_specs'
+        | 'rate_limited'
+        | 'quota_exceeded'
+        | 'internal_error'
+        | 'service_unavailable';
+      /** @description What is wrong, naming the field */
+      message: string;
+      /** @description The next step to take */
+      hint: string;
+      /** @description JSON pointer of the body field the problem is about (`/slides/0/image`), when it is about one */
+      field?: string;
+    };
+    PostValidation: {
+      /** @description True exactly when `problems` is empty */
+      valid: boolean;
+      /** @description Every problem found, in the order a create meets them: schema violations, then media, accounts, content tags, feed format and quota */
+      problems: components['schemas']['PostProblem'][];
     };
     QueueItem: {
       postId: string;
@@ -4444,6 +4531,165 @@ export interface operations {
         };
       };
       /** @description Error codes: `rate_limited`, `quota_exceeded` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  validatePost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          media: string[];
+          accountIds: string[];
+          caption?: string;
+          hashtags?: string[];
+          sound?: {
+            /** @enum {string} */
+            mode: 'trending' | 'original' | 'specific';
+            /** Format: uri */
+            url?: string;
+            urlsByPlatform?: {
+              /** Format: uri */
+              platformA?: string;
+              /** Format: uri */
+              platformB?: string;
+            };
+          };
+          notes?: string;
+          priority?: number;
+          /** @enum {string} */
+          platformBPostFormat?: 'reel' | 'post';
+          skipApproval?: boolean;
+          contentGroupIds?: string[];
+          slides?: {
+            image: string;
+            textElements: {
+              content: string;
+              style: {
+                /**
+                 * @default none
+                 * @enum {string}
+                 */
+                backgroundColor?: 'none' | 'black' | 'white' | 'red' | 'yellow' | 'blue';
+                /**
+                 * @default white
+                 * @enum {string}
+                 */
+                textColor?: 'white' | 'black' | 'red' | 'yellow' | 'blue';
+                /** @default 16 */
+                fontSize?: number;
+                /**
+                 * @default normal
+                 * @enum {string}
+                 */
+                fontWeight?: 'normal' | 'bold';
+                /**
+                 * @default center
+                 * @enum {string}
+                 */
+                textAlign?: 'left' | 'center' | 'right';
+                /**
+                 * @default stroke
+                 * @enum {string}
+                 */
+                textMode?: 'stroke' | 'background' | 'plain' | 'snapchat';
+                /** @default 50 */
+                positionX?: number;
+                positionY: number;
+                /** @default 88 */
+                width?: number;
+                /** @default 0 */
+                padding?: number;
+              };
+            }[];
+            /**
+             * @default fill
+             * @enum {string}
+             */
+            imageFit?: 'fit' | 'fill';
+            /** @enum {string} */
+            role?: 'hook' | 'middle' | 'cta';
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Check a post without creating it (a dry run of createPost) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostValidation'];
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `insufficient_scope` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `rate_limited` */
       429: {
         headers: {
           [name: string]: unknown;

@@ -3,15 +3,16 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_CATALOG, codesByStatus, type ErrorCode } from '../errors.ts';
 
+/** An error code of the catalog (src/errors.ts), as a string enum. */
+export function ErrorCodeSchema(description: string) {
+  return Type.Unsafe<ErrorCode>({ type: 'string', enum: Object.keys(ERROR_CATALOG), description });
+}
+
 export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object(
       {
-        code: Type.Unsafe<ErrorCode>({
-          type: 'string',
-          enum: Object.keys(ERROR_CATALOG),
-          description: 'Stable machine-readable error code; new codes may be added',
-        }),
+        code: ErrorCodeSchema('Stable machine-readable error code; new codes may be added'),
         message: Type.String({ description: 'What went wrong, naming the field' }),
         hint: Type.String({ description: 'The next step to take' }),
         requestId: Type.String({ description: 'Quote this to support' }),

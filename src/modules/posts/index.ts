@@ -2,6 +2,7 @@
 // this folder is the module's own.
 export { carouselScheduler, carouselThumbnailKey, slideKey } from './carousel-render.jobs.ts';
 export { createPost, readPost } from './post-create.service.ts';
+export { validatePost } from './post-validate.service.ts';
 export { postOfCreateKey } from './idempotency.service.ts';
 export { renderSlidePreview } from './slide-preview.service.ts';
 export { listPosts } from './posts-list.service.ts';
@@ -31,6 +32,8 @@ export type {
   SlideInput,
   ListPostsInput,
   PostOut,
+  PostValidationOut,
+  Problem,
   QueuePostInput,
   SoundInput,
   UpdatePostInput,

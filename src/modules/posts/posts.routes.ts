@@ -11,10 +11,13 @@ import {
   IdempotencyHeaders,
   Post,
   PostIdParams,
+  PostProblem,
+  PostValidation,
   QueuePostBody,
   UpdatePostBody,
 } from './posts.schemas.ts';
 import { createPost, queuePost, type OnCarousel } from './post-create.service.ts';
+import { validatePost } from './post-validate.service.ts';
 import { postReadRoutes } from './posts-read.routes.ts';
 import { updatePost } from './post-update.service.ts';
 import { cancelPost } from './post-cancel.service.ts';
@@ -23,7 +26,7 @@ import { SignedQuery } from '../uploads/index.ts';
 import { Type } from 'typebox';
 import { Delivery } from './post-deliveries.schemas.ts';
 
-export const postSchemas = [Post, Delivery];
+export const postSchemas = [Post, Delivery, PostProblem, PostValidation];
 
 const WRITE_ERRORS = [
   ...AUTH_ERRORS,
@@ -34,6 +37,8 @@ const WRITE_ERRORS = [
   'quota_exceeded',
   'platformB_feed_posts_disabled',
 ] as const;
+
+const acceptAsSent = () => true;
 
 export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPluginAsync {
   return async (base) => {
@@ -75,6 +80,43 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
         );
         return reply.status(written.replay ? 200 : 201).send(written.post);
       },
+    );
+
+    app.post(
+      '/posts/validate',
+      {
+        config: { scopes: ['posts:write'] },
+        // The service checks the body against CreatePostBody itself and lists every violation
+        // in the 200 answer; the route's own validation would refuse the first with a 400.
+        validatorCompiler: () => acceptAsSent,
+        schema: {
+          operationId: 'validatePost',
+          tags: ['posts'],
+          summary: 'Check a post without creating it (a dry run of createPost)',
+          description:
+            'A dry run of `createPost` with the same body: answers 200 with every problem the ' +
+            'create would meet, each with the `code`, `message` and `hint` the create would ' +
+            'answer with and the body `field` (a JSON pointer) it is about: schema violations, ' +
+            'repeated ids, unknown or unready uploads, a media set that cannot form a post, ' +
+            'unknown accounts, unknown or archived content tags, `platformBPostFormat` "post" ' +
+            'without the capability, and the daily posts cap and post credits the items would ' +
+            'pass (read, not counted). `valid` is true exactly when `problems` is empty. ' +
+            'Nothing is written: no post, queue item, idempotency key, event or quota use (the ' +
+            'call counts as an API request). A body that is not a JSON object, or that holds ' +
+            'NUL characters (refused on every route), is a 400.',
+          body: CreatePostBody,
+          response: {
+            200: ref(PostValidation),
+            ...errorResponses([
+              ...AUTH_ERRORS,
+              'invalid_request',
+              'unsupported_media_type',
+              'request_too_large',
+            ]),
+          },
+        },
+      },
+      async (req) => validatePost(ctx, principalOf(req), req.body as unknown),
     );
 
     app.post(

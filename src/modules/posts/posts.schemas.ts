@@ -1,5 +1,13 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
+import {
+  DateTime,
+  ErrorCodeSchema,
+  HttpUrl,
+  Id,
+  Nullable,
+  StringEnum,
+  ref,
+} from '../../schemas/common.ts';
 import { Platform } from '../accounts/index.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { POST_STATUSES } from '../../schemas/statuses.ts';
@@ -94,6 +102,37 @@ export const CreatePostBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreatePostInput = Static<typeof CreatePostBody>;
+
+/** One problem a create with the body would meet (POST /v2/posts/validate). */
+export const PostProblem = Type.Object(
+  {
+    code: ErrorCodeSchema('The error code POST /v2/posts would answer with'),
+    message: Type.String({ description: 'What is wrong, naming the field' }),
+    hint: Type.String({ description: 'The next step to take' }),
+    field: Type.Optional(
+      Type.String({
+        description:
+          'JSON pointer of the body field the problem is about (`/slides/0/image`), when it ' +
+          'is about one',
+      }),
+    ),
+  },
+  { $id: 'PostProblem', additionalProperties: false },
+);
+export type Problem = Static<typeof PostProblem>;
+
+export const PostValidation = Type.Object(
+  {
+    valid: Type.Boolean({ description: 'True exactly when `problems` is empty' }),
+    problems: Type.Array(ref(PostProblem), {
+      description:
+        'Every problem found, in the order a create meets them: schema violations, then ' +
+        'media, accounts, content tags, feed format and quota',
+    }),
+  },
+  { $id: 'PostValidation', additionalProperties: false },
+);
+export type PostValidationOut = Static<typeof PostValidation>;
 
 export const QueuePostBody = Type.Object(
   { accountIds: AccountIds, ...metadata },

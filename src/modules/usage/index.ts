@@ -7,6 +7,7 @@ export {
   consumePostQuota,
   consumeVideoQuota,
   planOf,
+  postQuotaProblem,
   postsCreatedToday,
   readUsageDetail,
   videosUploaded,

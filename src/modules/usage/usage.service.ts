@@ -95,6 +95,36 @@ export async function consumePostQuota(
   if (credits === null) throw postCreditsReached(plan, n);
 }
 
+/**
+ * What `consumePostQuota` would answer for `n` more queue items, read without counting
+ * anything: the same error (daily cap first, then post credits), or null when both caps
+ * hold. A dry run's answer: a create that follows may still meet a cap other creates
+ * reached in between.
+ */
+export async function postQuotaProblem(
+  db: DbOrTx,
+  plan: Plan,
+  companyId: string,
+  now: Date,
+  n: number,
+): Promise<ApiError | null> {
+  const day = utcDay(now);
+  const month = utcMonth(now);
+  const counters = await repo.readCounters(db, companyId, [
+    { metric: 'posts', period: day },
+    { metric: 'post_credits', period: month },
+  ]);
+  // The conditional upserts' rule (usage.repository.ts): counted only while count + n <= cap.
+  const passes = (count: number | undefined, cap: number) => (count ?? 0) + n <= cap;
+  if (!passes(counters.get(`posts@${day}`), plan.postsPerDay)) {
+    return dailyCapReached('posts', plan.postsPerDay, secondsToUtcMidnight(now));
+  }
+  if (!passes(counters.get(`post_credits@${month}`), plan.postCredits)) {
+    return postCreditsReached(plan, n);
+  }
+  return null;
+}
+
 export async function refundDaily(
   db: DbOrTx,
   companyId: string,
