@@ -1,6 +1,6 @@
 // Runs every test file under test/ with Node's test runner (TypeScript through tsx).
 // Usage: node scripts/run-tests.js [filter-substring...]
-// Suites that spawn `bin/slotline.js` run the compiled dist/, so this builds it first: a
+// Suites that spawn `bin/slotline.js` run the compiled dist/ (and sdk/dist/), so this builds them first: a
 // stale build is never what gets tested. With SLOTLINE_FROM_SOURCE=1 (passed on to the
 // children) they run src/ through tsx instead, and nothing is built.
 // A file may take as long as the longest timeout its tests declare (the CLI suites spawn
@@ -30,12 +30,14 @@ if (files.length === 0) {
 }
 if (process.env.SLOTLINE_FROM_SOURCE !== '1') {
   const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) {
-    console.error('the build (npm run build) failed; no tests were run');
-    process.exit(build.status ?? 1);
+  // The service's dist imports the SDK's import format (`@slotline/sdk/import`) from
+  // sdk/dist, so both are built, as `npm run build` does.
+  for (const project of ['tsconfig.build.json', 'sdk/tsconfig.json']) {
+    const build = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.error('the build (npm run build) failed; no tests were run');
+      process.exit(build.status ?? 1);
+    }
   }
 }
 const result = spawnSync(
