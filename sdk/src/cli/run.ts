@@ -4,6 +4,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createClient } from '../client.ts';
 import { SlotlineError } from '../errors.ts';
+import { exportCommand } from './export.command.ts';
+import { importCommand } from './import.command.ts';
 import { postCommand } from './post.command.ts';
 import { UsageError, processIo, stringOption, type CliIo, type CommandContext } from './shared.ts';
 import { uploadCommand } from './upload.command.ts';
@@ -19,6 +21,8 @@ const COMMANDS: Record<string, Command> = {
   upload: uploadCommand,
   post: postCommand,
   watch: watchCommand,
+  import: importCommand,
+  export: exportCommand,
 };
 
 const GLOBAL_OPTIONS = {
@@ -36,6 +40,8 @@ Commands:
   upload <file | url>   Upload a video or image and print its id once it is ready
   post                  Create a post from uploads for accounts
   watch <postId>        Follow a post's status until every account is final
+  import <posts.csv>    Create one post per row of a CSV file (--dry-run to check it)
+  export <what>         Write the posts or their analytics as CSV (posts, analytics)
 
 Options for every command:
   --url <url>           The service (or SLOTLINE_URL)
@@ -43,8 +49,8 @@ Options for every command:
   --json                Machine-readable output
   -h, --help            Help; 'slotline-client <command> --help' for a command's
 
-Exit codes: 0 done, 1 an error (the API's code, message and hint on stderr), 2 a bad
-command line, 124 a watch that timed out.
+Exit codes: 0 done, 1 an error (the API's code, message and hint on stderr; for import,
+a row with a problem), 2 a bad command line, 124 a watch that timed out.
 `;
 
 export async function runClientCli(argv: string[], io: CliIo = processIo()): Promise<number> {

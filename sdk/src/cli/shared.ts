@@ -8,6 +8,8 @@ export interface CliIo {
   /** Whether stderr is a terminal (progress bars) or a pipe or file (plain lines). */
   errIsTty: boolean;
   env: Record<string, string | undefined>;
+  /** stdout as a stream, for output written as fast as its reader takes it (exports). */
+  stdout?: NodeJS.WritableStream;
 }
 
 export function processIo(): CliIo {
@@ -16,6 +18,7 @@ export function processIo(): CliIo {
     err: (text) => void process.stderr.write(text),
     errIsTty: process.stderr.isTTY === true,
     env: process.env,
+    stdout: process.stdout,
   };
 }
 
