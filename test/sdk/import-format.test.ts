@@ -3,6 +3,7 @@
 // create body, and the Idempotency-Key of each row.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import {
   ImportFileError,
   buildBody,
@@ -304,5 +305,40 @@ describe('the Idempotency-Key of a row', () => {
     assert.equal(shifted.get(3), keys.get(2));
     assert.equal(shifted.get(4), keys.get(3));
     assert.equal(shifted.get(5), keys.get(4));
+  });
+});
+
+describe('the SDK README’s example file', () => {
+  test('reads without a problem into the bodies it describes', async () => {
+    const readme = await readFile('sdk/README.md', 'utf8');
+    const example = /<!-- import example -->\s*```csv\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(example, 'the README shows an example import file');
+    const { rows } = readImportCsv(example);
+    const accounts: AccountEntry[] = [
+      { accountId: 'acc_1', username: 'bakery_daily', platform: 'platformA' },
+      { accountId: 'acc_2', username: 'bakery', platform: 'platformA' },
+      { accountId: 'acc_3', username: 'bakery', platform: 'platformB' },
+      { accountId: 'acc_01jq3v2m7k', username: 'menu', platform: 'platformB' },
+    ];
+    const tags = [...TAGS, { name: 'launch', contentGroupId: 'tag:tag_1' }];
+    const bodies = rows.map((r) => buildBody(readRow(r), { ...lookups, accounts, tags }));
+    assert.deepEqual(
+      bodies.flatMap((b) => b.problems),
+      [],
+    );
+    assert.deepEqual(bodies[0]!.body, {
+      media: ['upl_clipslaunchmp4'],
+      accountIds: ['acc_1'],
+      caption: 'Fresh bread, every morning',
+      hashtags: ['bread', 'morning'],
+      contentGroupIds: ['tag:tag_1'],
+      priority: 2,
+      skipApproval: true,
+    });
+    assert.deepEqual(
+      bodies.map((b) => b.body?.slides?.length ?? 0),
+      [0, 0, 0, 2, 2],
+    );
+    assert.equal(bodies[1]!.body?.platformBPostFormat, 'post');
   });
 });
