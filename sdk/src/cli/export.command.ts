@@ -5,7 +5,6 @@
 // with an apostrophe.
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
@@ -171,7 +170,13 @@ async function writeCsv(records: AsyncIterable<Cell[]>, out: string | undefined,
     escape_formulas: true,
   });
   if (out === undefined) {
-    await pipeline(Readable.from(records), csv, (chunks) => toStdout(chunks, io));
+    const reader = { gone: false };
+    try {
+      await pipeline(Readable.from(records), csv, (chunks) => toStdout(chunks, io, reader));
+    } catch (err) {
+      // A reader that stopped early (`| head`) ends the export; it is no failure.
+      if (!reader.gone) throw err;
+    }
     return;
   }
   const partial = `${out}.partial`;
@@ -185,11 +190,37 @@ async function writeCsv(records: AsyncIterable<Cell[]>, out: string | undefined,
 }
 
 /** Writes to stdout as fast as its reader takes it (the stream's drain), never ending it. */
-async function toStdout(chunks: AsyncIterable<Buffer | string>, io: CliIo): Promise<void> {
+async function toStdout(
+  chunks: AsyncIterable<Buffer | string>,
+  io: CliIo,
+  reader: { gone: boolean },
+): Promise<void> {
   const stream = io.stdout;
-  const decoder = new StringDecoder('utf8');
+  if (!stream) {
+    const decoder = new StringDecoder('utf8');
+    for await (const chunk of chunks)
+      io.out(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    return;
+  }
+  let failure: Error | undefined;
+  // Left attached: writes still queued may fail after the export has stopped.
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') reader.gone = true;
+    else failure ??= err;
+  });
   for await (const chunk of chunks) {
-    if (!stream) io.out(typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    else if (!stream.write(chunk)) await once(stream, 'drain');
+    if (!stream.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          stream.off('drain', go);
+          stream.off('error', go);
+          resolve();
+        };
+        stream.on('drain', go);
+        stream.on('error', go);
+      });
+    }
+    if (failure) throw failure;
+    if (reader.gone) return;
   }
 }
