@@ -11,7 +11,12 @@ const listening = new WeakMap<TestApp, Promise<string>>();
 export function baseUrlOf(t: TestApp): Promise<string> {
   let address = listening.get(t);
   if (!address) {
-    address = t.app.listen({ port: 0, host: '127.0.0.1' });
+    const bound = t.app.server.address();
+    // An app started listening elsewhere (listeningApp) is reached where it listens.
+    address =
+      bound && typeof bound === 'object'
+        ? Promise.resolve(`http://127.0.0.1:${bound.port}`)
+        : t.app.listen({ port: 0, host: '127.0.0.1' });
     listening.set(t, address);
   }
   return address;

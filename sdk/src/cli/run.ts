@@ -6,6 +6,7 @@ import { createClient } from '../client.ts';
 import { SlotlineError } from '../errors.ts';
 import { exportCommand } from './export.command.ts';
 import { importCommand } from './import.command.ts';
+import { mcpCommand } from './mcp.command.ts';
 import { postCommand } from './post.command.ts';
 import { UsageError, processIo, stringOption, type CliIo, type CommandContext } from './shared.ts';
 import { uploadCommand } from './upload.command.ts';
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   watch: watchCommand,
   import: importCommand,
   export: exportCommand,
+  mcp: mcpCommand,
 };
 
 const GLOBAL_OPTIONS = {
@@ -42,6 +44,7 @@ Commands:
   watch <postId>        Follow a post's status until every account is final
   import <posts.csv>    Create one post per row of a CSV file (--dry-run to check it)
   export <what>         Write the posts or their analytics as CSV (posts, analytics)
+  mcp                   Serve the Slotline MCP server over stdio, for desktop agents
 
 Options for every command:
   --url <url>           The service (or SLOTLINE_URL)
