@@ -7,7 +7,7 @@
 //   alternating between the two; the target is a tool call within 1.3x of REST's time.
 //   CPU time of the service per call is printed beside it.
 //
-// The import half (`slotline-client import` of 1,000 rows) is in bench/import.ts.
+// The import half (`slotline-client import` of 1,000 rows) is bench/import.ts, run with it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
