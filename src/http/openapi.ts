@@ -31,7 +31,9 @@ export function openapiOptions(
           'accounts, tag posts for analytics, read queues, analytics, schedules, the company workspace ' +
           'and usage. Every /v2 call is bound to the company of its API key. The Worker API ' +
           '(/worker/v1) is for the workers operating accounts and takes worker tokens instead. ' +
-          'Errors use one envelope: `{ "error": { code, message, hint, requestId } }`.',
+          'Errors use one envelope: `{ "error": { code, message, hint, requestId } }`. ' +
+          'Agents can use the same operations as MCP tools: POST /mcp (Streamable HTTP, the ' +
+          'same API key) serves one tool per /v2 operation, named by its operationId.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Slotline support' },
       },
