@@ -31,8 +31,9 @@ if (files.length === 0) {
 if (process.env.SLOTLINE_FROM_SOURCE !== '1') {
   const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
   // The service's dist imports the SDK's import format (`@slotline/sdk/import`) from
-  // sdk/dist, so both are built, as `npm run build` does.
-  for (const project of ['tsconfig.build.json', 'sdk/tsconfig.json']) {
+  // sdk/dist, and is type-checked against its declarations there, so the SDK is built
+  // first, as `npm run build` does.
+  for (const project of ['sdk/tsconfig.json', 'tsconfig.build.json']) {
     const build = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
     if (build.status !== 0) {
       console.error('the build (npm run build) failed; no tests were run');
