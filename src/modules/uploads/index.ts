@@ -8,6 +8,8 @@ export { uploadSchemas, uploadsRoutes } from './uploads.routes.ts';
 export { CreateUploadBody, SignedQuery } from './uploads.schemas.ts';
 export type { CreateUploadInput, CreatedUploadOut, UploadOut } from './uploads.schemas.ts';
 export { readImageUpload, uploadHeldImage } from './upload-images.service.ts';
+// The remote form of POST /v2/uploads, for the dashboard's import of posts from a file.
+export { createRemoteUpload } from './upload-remote.service.ts';
 export type { HeldImage } from './upload-images.service.ts';
 export {
   completeUpload,
