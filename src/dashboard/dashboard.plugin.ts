@@ -18,6 +18,7 @@ import { calendarPages } from './calendar.pages.ts';
 import { composeMediaPages } from './compose-media.pages.ts';
 import { composePages } from './compose.pages.ts';
 import { dashboardHeaders } from './headers.ts';
+import { importPages } from './import.pages.ts';
 import { page } from './layout.ts';
 import { accountPages } from './accounts.pages.ts';
 import { postPages } from './posts.pages.ts';
@@ -87,7 +88,9 @@ export function dashboardPlugin(ctx: AppContext) {
       // operator resumes it (the page says so, with no navigation to follow).
       if (user.companySuspended) throw new PageError(403, COMPANY_SUSPENDED);
       req.dashboardUser = user;
-      if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, user);
+      if (req.method !== 'GET' && req.method !== 'HEAD' && !config.csrfAfterBody) {
+        checkCsrf(req, user);
+      }
       if (config.role) requireRole(user, config.role);
     });
 
@@ -134,6 +137,7 @@ export function dashboardPlugin(ctx: AppContext) {
     await app.register(postPages(ctx));
     await app.register(composePages(ctx));
     await app.register(composeMediaPages(ctx));
+    await app.register(importPages(ctx));
     await app.register(accountPages(ctx));
     await app.register(schedulePages(ctx));
     await app.register(tagPages(ctx));

@@ -28,6 +28,11 @@ declare module 'fastify' {
     role?: UserRole;
     /** A dashboard route open without a session (sign-in, assets). */
     anonymous?: boolean;
+    /**
+     * A form sent as multipart, whose fields (its `_csrf` among them) its own plugin reads
+     * after the session hook: that plugin checks the CSRF token once they are read.
+     */
+    csrfAfterBody?: boolean;
   }
 }
 

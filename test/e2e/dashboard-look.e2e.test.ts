@@ -94,7 +94,13 @@ describe('dashboard look in a browser', { skip: missing ?? false, timeout: 300_0
     assert.equal(await phone.getByRole('button', { name: 'Sign out' }).isVisible(), true);
     assert.equal(await phone.locator('.masthead .who').isVisible(), true);
     assert.equal(await phone.locator('.masthead .who').textContent(), `${email} · admin`);
-    // Tab goes on into the open menu's links.
+    // Tab goes on into the open menu: its first item, the import page (beside New post at
+    // desktop width), then the links.
+    await phone.keyboard.press('Tab');
+    assert.equal(
+      await phone.evaluate<string>('document.activeElement.textContent'),
+      'Import posts from a file',
+    );
     await phone.keyboard.press('Tab');
     assert.equal(await phone.evaluate<string>('document.activeElement.textContent'), 'Approvals');
     assert.deepEqual(await violations(phone), [], 'phone, menu open');

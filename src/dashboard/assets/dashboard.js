@@ -298,3 +298,24 @@ document.addEventListener('htmx:beforeSwap', (e) => {
     }
   });
 })();
+
+// Forms that take a while (an import's check fetches every media address): the status line
+// says what is happening and the button is not pressed twice. Disabled after the submit
+// event, so the form is still sent; enabled again when the page comes back from history.
+(() => {
+  document.addEventListener('submit', (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || !form.matches('form[data-busy]')) return;
+    if (e.defaultPrevented) return;
+    const status = form.querySelector('[data-busy-status]');
+    if (status) status.textContent = form.dataset.busy;
+    const buttons = form.querySelectorAll('button[type=submit]');
+    window.setTimeout(() => buttons.forEach((b) => (b.disabled = true)), 0);
+  });
+  window.addEventListener('pageshow', (e) => {
+    if (!e.persisted) return;
+    document.querySelectorAll('form[data-busy] button[type=submit]').forEach((b) => {
+      b.disabled = false;
+    });
+  });
+})();
