@@ -1,19 +1,20 @@
 // Every page of the company dashboard, on a day of the demo company, checked with axe-core
 // (WCAG 2.0/2.1 A and AA and best practices) at desktop and phone width, in light and dark
 // mode: no violation at all, and no page that scrolls sideways on a phone.
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { demoDay } from '../helpers/demo-day.ts';
+import { fixture } from '../helpers/uploads.ts';
 
 const missing = browserMissing();
 const STEP = 15_000;
-const VIEWPORTS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
+const DESKTOP = { width: 1280, height: 800 };
+const VIEWPORTS = [DESKTOP, { width: 390, height: 844 }];
 
 async function signedIn(
   browser: Browser,
@@ -34,8 +35,34 @@ async function signedIn(
   return page;
 }
 
+// The import page's preview and result fetch their media: one image on a loopback server the
+// operator allows, as a public address would serve it.
+let media: Server;
+let mediaBase = '';
+before(async () => {
+  const png = await fixture('image.png');
+  media = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+    res.end(png);
+  });
+  await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+  mediaBase = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((resolve) => media.close(() => resolve())));
+
+/** Checks the page as it stands at each width (a form's answer is not loaded again). */
+async function checkHere(page: Page, label: string) {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    const at = `${label} at ${viewport.width} px`;
+    assert.deepEqual(await violations(page), [], at);
+    const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+    assert.ok(wide <= viewport.width, `${at} scrolls sideways (${wide} px)`);
+  }
+}
+
 describe('every dashboard page is accessible', { skip: missing ?? false, timeout: 600_000 }, () => {
-  const app = useBrowserApp();
+  const app = useBrowserApp({ env: { REMOTE_FETCH_ALLOW: '127.0.0.1' } });
 
   test('at desktop and phone width, light and dark', { timeout: 600_000 }, async () => {
     const { t, url, browser } = app();
@@ -56,6 +83,7 @@ describe('every dashboard page is accessible', { skip: missing ?? false, timeout
       `/dashboard/posts/${post}/cancel`,
       '/dashboard/compose',
       '/dashboard/compose?kind=carousel',
+      '/dashboard/import',
       '/dashboard/accounts',
       `/dashboard/accounts/${account}`,
       '/dashboard/accounts/new',
@@ -88,6 +116,36 @@ describe('every dashboard page is accessible', { skip: missing ?? false, timeout
           assert.ok(wide <= viewport.width, `${label} scrolls sideways (${wide} px)`);
         }
       }
+      // The import page's answers to its forms: a refused file, a preview of a ready row and
+      // rows with problems, and the result (a file of its own per scheme, so each creates).
+      await page.setViewportSize(DESKTOP);
+      await page.goto(`${url}/dashboard/import`);
+      await page.getByLabel('CSV file').setInputFiles({
+        name: 'notes.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('title,when\nA,B\n'),
+      });
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page.getByText('This file cannot be imported.').waitFor();
+      await checkHere(page, `the import page with a refused file, ${colorScheme}`);
+      const csv = [
+        'media,accounts,caption,tags',
+        `${mediaBase}/menu.png,@demo.travel,A day in Porto,Evergreen`,
+        `${mediaBase}/menu.png,@demo.kitchen|@nobody,Studio tour,Unknown tag`,
+        `photos/local.png,@demo_studio,From a file path,`,
+      ].join('\n');
+      await page.getByLabel('CSV file').setInputFiles({
+        name: `a11y-${colorScheme}.csv`,
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv),
+      });
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page.getByRole('button', { name: 'Create 1 post' }).waitFor();
+      await checkHere(page, `the import preview, ${colorScheme}`);
+      await page.setViewportSize(DESKTOP);
+      await page.getByRole('button', { name: 'Create 1 post' }).click();
+      await page.getByText('1 post created.').waitFor();
+      await checkHere(page, `the import result, ${colorScheme}`);
       await page.context().close();
     }
   });

@@ -68,13 +68,13 @@ export interface BrowserApp {
 }
 
 /**
- * Inside a `describe`: the listening service and a browser, started before its tests and
- * closed after them. Returns the accessor the tests call.
+ * Inside a `describe`: the listening service (built with `options`) and a browser, started
+ * before its tests and closed after them. Returns the accessor the tests call.
  */
-export function useBrowserApp(): () => BrowserApp {
+export function useBrowserApp(options: TestAppOptions = {}): () => BrowserApp {
   let running: BrowserApp | undefined;
   before(async () => {
-    const { t, url } = await listeningApp();
+    const { t, url } = await listeningApp(options);
     running = { t, url, browser: await launchBrowser() };
   });
   after(async () => {
