@@ -2,8 +2,8 @@
 // checked (each row's exact problems, its media fetched once from a loopback server the
 // operator allows, nothing created), then created (exactly the good rows' posts, with the
 // activity of the user), created again and imported again (nothing new); another company's
-// accounts read as unknown ones; the files an import refuses, each with its message; CSRF,
-// roles and the sealed ticket between the two steps.
+// accounts read as unknown ones; the files an import refuses, each with its message; a preview
+// of 500 rows within the pages' weight; CSRF, roles and the sealed ticket between the steps.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -79,6 +79,7 @@ async function check(
   s: Session,
   file: { name: string; content: string | Buffer; type?: string } | null,
   csrf: string | null = s.csrf,
+  encoding?: string,
 ) {
   const boundary = `----slotline${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
@@ -106,10 +107,11 @@ async function check(
     headers: {
       cookie: [...s.b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
       'content-type': `multipart/form-data; boundary=${boundary}`,
+      ...(encoding ? { 'accept-encoding': encoding } : {}),
     },
     payload: Buffer.concat(parts),
   });
-  return { status: res.statusCode, body: res.body };
+  return { status: res.statusCode, body: res.body, sent: res.rawPayload.length };
 }
 
 const decode = (html: string) =>
@@ -481,6 +483,33 @@ describeEachDialect(
         'accounts: no account is @nobody.',
         'media local.png: a file path works only from the command line (slotline-client import); here, give the public http or https address of the file.',
       ]);
+    });
+
+    test('a preview of 500 rows stays under the pages’ 150 KB as sent', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      await account(client(t, co.key), 'platformA', 'weigh.ed');
+      const s = await as(t, co.companyId);
+      // Captions of a usual length, each its own (repeated text would compress to nothing).
+      let seed = 7;
+      const word = () => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed.toString(36).slice(0, 3 + (seed % 6));
+      };
+      const caption = () => Array.from({ length: 16 }, word).join(' ');
+      const rows = Array.from(
+        { length: 500 },
+        (_, i) =>
+          `${base}/img/a.png,@weigh.ed${i % 5 === 0 ? '|@nobody' : ''},${caption()},${word()} ${word()}`,
+      );
+      const csv = `media,accounts,caption,hashtags\n${rows.join('\n')}\n`;
+      const preview = await check(t, s, { name: 'weight.csv', content: csv }, s.csrf, 'br');
+      assert.equal(preview.status, 200);
+      const plain = await check(t, s, { name: 'weight.csv', content: csv });
+      assert.equal(rowsOf(plain.body).size, 500);
+      assert.match(plain.body, />Create 400 posts</);
+      // The ticket of 400 ready rows is in it too.
+      assert.ok(preview.sent < 150 * 1024, `${preview.sent} bytes sent`);
     });
 
     test('who may import, CSRF, and the ticket between the steps', async () => {
