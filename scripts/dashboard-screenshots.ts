@@ -1,12 +1,16 @@
 // Screenshots of every dashboard page, the workers' app and the operator console at desktop
 // and phone width, written to docs/dashboard/ (`npm run screenshots`). The service runs on a fresh embedded database with the demo seed,
-// listening on a loopback port; Debian's chromium takes the pictures.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+// listening on a loopback port; Debian's chromium takes the pictures. Names after `--`
+// (`npm run screenshots -- import`) take only the pictures whose names start with one of them.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { freePort, launchBrowser } from '../test/helpers/browser.ts';
 import { demoDay } from '../test/helpers/demo-day.ts';
+import { FIXTURES } from '../test/helpers/uploads.ts';
 import { buildApp } from '../src/app.ts';
 import { openContext } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
@@ -26,7 +30,10 @@ const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 
+const ONLY = process.argv.slice(2);
+
 async function shoot(page: Page, name: string) {
+  if (ONLY.length > 0 && !ONLY.some((prefix) => name.startsWith(prefix))) return;
   for (const [kind, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     await page.screenshot({ path: join(OUT, `${name}-${kind}.jpeg`), type: 'jpeg', quality: 70 });
@@ -34,10 +41,46 @@ async function shoot(page: Page, name: string) {
   console.log(`  ${name}`);
 }
 
+// The import page fetches the media its file names: served here on loopback, which the
+// service may fetch from because REMOTE_FETCH_ALLOW says so.
+const MEDIA: Record<string, [string, string]> = {
+  '/media/pasta.jpg': ['image/jpeg', 'image.jpg'],
+  '/media/lisbon-1.png': ['image/png', 'image.png'],
+  '/media/lisbon-2.jpg': ['image/jpeg', 'image.jpg'],
+  '/media/teaser.mp4': ['video/mp4', 'h264-aac-faststart.mp4'],
+};
+const media = createServer((req, res) => {
+  const file = MEDIA[req.url ?? ''];
+  if (!file) {
+    res.writeHead(404);
+    res.end();
+    return;
+  }
+  readFile(join(FIXTURES, file[1])).then(
+    (bytes) => {
+      res.writeHead(200, { 'content-type': file[0], 'content-length': bytes.length });
+      res.end(bytes);
+    },
+    () => {
+      res.writeHead(500);
+      res.end();
+    },
+  );
+});
+await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+const mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}/media`;
+
 const dir = await mkdtemp(join(tmpdir(), 'slotline-shots-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const opened = await openContext(loadConfig({ DATA_DIR: dir, PUBLIC_URL: url, LOG_LEVEL: 'warn' }));
+const opened = await openContext(
+  loadConfig({
+    DATA_DIR: dir,
+    PUBLIC_URL: url,
+    LOG_LEVEL: 'warn',
+    REMOTE_FETCH_ALLOW: '127.0.0.1',
+  }),
+);
 const { ctx } = opened;
 const app = await buildApp(ctx);
 const browser = await launchBrowser();
@@ -101,6 +144,32 @@ try {
     await shoot(page, `${name}-dark`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+
+  // The import page: empty, a file checked (ready rows and rows with problems), then created.
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.goto(`${url}/dashboard/import`);
+  await shoot(page, 'import');
+  const csv = [
+    'media,accounts,caption,hashtags,tags',
+    `${mediaUrl}/pasta.jpg,platformA:@demo.kitchen|platformB:@demo.kitchen,Pasta in 10 minutes: the weeknight version,pasta quick,Hooks that work`,
+    `${mediaUrl}/lisbon-1.png|${mediaUrl}/lisbon-2.jpg,@demo.travel,"48 hours in Lisbon, tram 28 included",travel lisbon,Evergreen`,
+    `${mediaUrl}/teaser.mp4,@demo_studio|@demo.bakery,Launch teaser for the spring collection,,Spring launch`,
+    '~/Desktop/studio.jpg,@demo.kitchen,Studio tour,,',
+  ].join('\n');
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'spring-posts.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv),
+  });
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await page.getByRole('heading', { name: /spring-posts\.csv/ }).waitFor();
+  await shoot(page, 'import-preview');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'import-preview-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'Create 2 posts' }).click();
+  await page.getByText('2 posts created.').waitFor();
+  await shoot(page, 'import-created');
 
   // The workers' app on a phone, signed in by a one-time link from the console.
   const phoneLink = await createWorkerSignInLink(ctx.db, ctx.clock, worker.workerId, url);
@@ -168,5 +237,6 @@ try {
   await browser.close();
   await app.close();
   await opened.close();
+  media.close();
   await rm(dir, { recursive: true, force: true });
 }
