@@ -119,7 +119,7 @@ function safeUrlPath(url: string): string {
 
 /** What a row asks for, by name; its state and problems are set by the step. */
 function viewOf(draft: RowDraft, dir: Directory): RowView {
-  const kinds = draft.media.map((m) => contentTypeOf(m)?.split('/')[0]);
+  const kinds = draft.media.map((m) => typeOf(m)?.split('/')[0]);
   const n = draft.media.length;
   const plural = (word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const media = draft.slides
@@ -149,6 +149,18 @@ function viewOf(draft: RowDraft, dir: Directory): RowView {
     problems: [],
     postHref: null,
   };
+}
+
+/**
+ * The content type a media entry's extension implies, as the command line reads it; none for
+ * an address that is not one (`contentTypeOf` parses it, and throws on a malformed one).
+ */
+function typeOf(entry: string): string | undefined {
+  try {
+    return contentTypeOf(entry);
+  } catch {
+    return undefined;
+  }
 }
 
 const postHref = (postId: string) => `${BASE}/posts/${encodeURIComponent(postId)}`;
@@ -193,7 +205,7 @@ export async function checkImport(
   const outcome = new Map<string, string | Problem>();
   const toFetch: { entry: string; kind: 'video' | 'image' }[] = [];
   for (const entry of mediaEntries(open)) {
-    const type = isMediaUrl(entry) ? contentTypeOf(entry) : undefined;
+    const type = isMediaUrl(entry) ? typeOf(entry) : undefined;
     if (!isMediaUrl(entry)) {
       outcome.set(
         entry,
@@ -203,6 +215,8 @@ export async function checkImport(
           'a file path works only from the command line (slotline-client import); here, give the public http or https address of the file',
         ),
       );
+    } else if (!URL.canParse(entry)) {
+      outcome.set(entry, mediaProblem(entry, 'invalid_value', 'is not a valid web address'));
     } else if (!type) {
       outcome.set(
         entry,
