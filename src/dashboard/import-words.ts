@@ -91,7 +91,12 @@ export function shownServiceProblem(p: { code: string; message: string }, names:
 
 /** A media address the page will not fetch, or could not: said of the address as written. */
 export function mediaProblem(entry: string, code: string, words: string): Problem {
-  return { code, field: 'media', message: `media ${entry}: ${words}` };
+  return {
+    code,
+    field: 'media',
+    message: `media ${entry}: ${words}`,
+    hint: 'Give a public http(s) address of a .mp4 or .mov video, or a .png, .jpg, .jpeg, .webp or .heic image.',
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ describe('reports and export cells', () => {
         status: 'invalid' as const,
         problems: [
           { code: 'tag_not_found', message: 'tags: no content tag is named "X", y', hint: 'H' },
-          { code: 'account_not_found', message: 'accounts: no account is @c' },
+          { code: 'account_not_found', message: 'accounts: no account is @c', hint: 'I' },
         ],
       },
       { row: 4, status: 'existing' as const, postId: 'pst_2', problems: [] },
@@ -24,7 +24,7 @@ describe('reports and export cells', () => {
       'row,status,postId,code,message,hint\n' +
         '2,created,pst_1,,,\n' +
         '3,invalid,,tag_not_found,"tags: no content tag is named ""X"", y",H\n' +
-        '3,invalid,,account_not_found,accounts: no account is @c,\n' +
+        '3,invalid,,account_not_found,accounts: no account is @c,I\n' +
         '4,existing,pst_2,,,\n',
     );
     assert.equal(summary(results), '1 created, 1 existing, 1 invalid');

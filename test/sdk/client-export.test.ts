@@ -265,7 +265,10 @@ describe('slotline-client export', { timeout: 120_000 }, () => {
     );
     const account = await cli(env, ['export', 'analytics', '--account', '@nobody']);
     assert.deepEqual([account.code, account.out], [1, '']);
-    assert.equal(account.err, 'error: no account is @nobody\n');
+    assert.equal(
+      account.err,
+      'error: no account is @nobody (Check the username against GET /v2/accounts (or the dashboard); letter case does not matter.)\n',
+    );
     const id = await cli(env, ['export', 'posts', '--account', 'acc_nope']);
     assert.equal(
       id.err,

@@ -39,7 +39,12 @@ const lookups: Lookups = {
   tags: TAGS,
   upload: (entry) =>
     entry.includes('missing')
-      ? { code: 'file_not_found', field: 'media', message: `media ${entry}: no such file` }
+      ? {
+          code: 'file_not_found',
+          field: 'media',
+          message: `media ${entry}: no such file`,
+          hint: 'Paths are relative to the folder of the CSV file.',
+        }
       : `upl_${entry.replace(/\W/g, '')}`,
 };
 

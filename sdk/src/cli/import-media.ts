@@ -68,7 +68,12 @@ interface Planned {
 }
 
 function mediaProblem(entry: string, code: string, message: string, hint?: string): Problem {
-  return { code, field: 'media', message: `media ${entry}: ${message}`, ...(hint ? { hint } : {}) };
+  return {
+    code,
+    field: 'media',
+    message: `media ${entry}: ${message}`,
+    hint: hint ?? 'Give a .mp4 or .mov video, or a .png, .jpg, .jpeg, .webp or .heic image.',
+  };
 }
 
 /** Where each entry stands before anything is sent: a local problem, or what to upload. */

@@ -114,7 +114,12 @@ async function importRows(
   const lookups = {
     accounts,
     tags,
-    upload: (entry: string) => uploads.get(entry) ?? { code: 'upload_error', message: entry },
+    upload: (entry: string) =>
+      uploads.get(entry) ?? {
+        code: 'upload_error',
+        message: entry,
+        hint: 'Run the import again; the upload of this media did not finish.',
+      },
   };
   const entryOf = new Map<string, string>();
   for (const [entry, upload] of uploads) {

@@ -29,7 +29,8 @@ export interface Problem {
   /** A code of the API's catalog where one fits (`account_not_found`), else the importer's. */
   code: string;
   message: string;
-  hint?: string;
+  /** The next step; every problem has one. */
+  hint: string;
   /** The column (or the API's field) the problem is in. */
   field?: string;
 }

@@ -48,12 +48,25 @@ export interface RowDraft {
 export const DEFAULT_SLIDE_TEXT_Y = 50;
 const PLATFORMS: Record<string, Platform> = { platforma: 'platformA', platformb: 'platformB' };
 
+/** What each column takes, as the hint of a cell that does not read. */
+const COLUMN_HINTS: Record<string, string> = {
+  accounts: 'Write accounts as acc_… ids, @username, or platformA:@username, separated by |.',
+  priority: 'Write a whole number, 0 or more, or leave the cell empty.',
+  skipApproval: 'Write true, false, yes, no, 1 or 0, or leave the cell empty (false).',
+  platformBPostFormat: 'Write reel or post, or leave the cell empty (reel).',
+  slides:
+    'Write one text per media item separated by |, or a JSON array of slides whose image is a 1-based media position.',
+  slideTextY: 'Write a number from 0 (top) to 100 (bottom), or leave the cell empty (50).',
+  slideStyle: 'Write a JSON object of style fields, such as {"fontSize":28,"textColor":"yellow"}.',
+};
+
 function invalid(field: string, message: string, hint?: string): Problem {
   return {
     code: 'invalid_value',
     field,
     message: `${field}: ${message}`,
-    ...(hint ? { hint } : {}),
+    hint:
+      hint ?? COLUMN_HINTS[field] ?? 'Correct the cell; see the import format in the SDK README.',
   };
 }
 
@@ -91,7 +104,12 @@ export function readRow(source: CsvRow): RowDraft {
     problems,
   };
   if (draft.media.length === 0) {
-    problems.push({ code: 'missing_value', field: 'media', message: 'media: the cell is empty' });
+    problems.push({
+      code: 'missing_value',
+      field: 'media',
+      message: 'media: the cell is empty',
+      hint: 'List the media of the post: file paths or http(s) URLs, separated by |.',
+    });
   }
   for (const entry of splitList(cells.accounts)) {
     const ref = readAccountRef(entry);
@@ -103,6 +121,7 @@ export function readRow(source: CsvRow): RowDraft {
       code: 'missing_value',
       field: 'accounts',
       message: 'accounts: the cell is empty',
+      hint: COLUMN_HINTS.accounts as string,
     });
   }
   if (cells.caption !== undefined) draft.caption = cells.caption;
@@ -258,6 +277,7 @@ export function resolveAccount(
       code: 'account_not_found',
       field: 'accounts',
       message: `accounts: no account is ${shown}`,
+      hint: 'Check the username against GET /v2/accounts (or the dashboard); letter case does not matter.',
     };
   }
   return {
