@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeEachDialect } from '../helpers/dialects.ts';
+import { companyRows } from '../helpers/rows-left.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
 import type { CallFn } from '../helpers/posts.ts';
@@ -164,16 +165,8 @@ async function account(call: CallFn, platform: string, username: string): Promis
 
 /** Rows that a check must leave as they are. */
 async function counts(t: TestApp, companyId: string) {
-  const of = async (table: 'posts' | 'queue_items' | 'idempotency_keys') =>
-    Number(
-      (
-        await t.ctx.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('company_id', '=', companyId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const of = (table: 'posts' | 'queue_items' | 'idempotency_keys') =>
+    companyRows(t.ctx.db, table, companyId);
   return {
     posts: await of('posts'),
     items: await of('queue_items'),

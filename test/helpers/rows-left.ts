@@ -55,3 +55,22 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
     .sort();
 }
+
+/** Tables with a company_id whose rows the post tests count. */
+type CompanyTable =
+  | 'posts'
+  | 'queue_items'
+  | 'post_content_groups'
+  | 'idempotency_keys'
+  | 'webhook_events'
+  | 'activity_log';
+
+/** How many rows of one company a table holds. */
+export async function companyRows(db: Db, table: CompanyTable, companyId: string): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

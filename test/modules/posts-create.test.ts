@@ -7,6 +7,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, planWith, writePlansFile } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
+import { companyRows } from '../helpers/rows-left.ts';
 
 const PLANS = writePlansFile({
   five_per_day: planWith({ postsPerDay: 5 }),
@@ -25,16 +26,7 @@ async function setup(t: TestApp, plan: string, accounts = 3) {
 }
 
 async function counts(t: TestApp, companyId: string) {
-  const count = async (table: 'posts' | 'queue_items' | 'post_content_groups') =>
-    Number(
-      (
-        await t.ctx.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('company_id', '=', companyId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: 'posts' | 'queue_items') => companyRows(t.ctx.db, table, companyId);
   return { posts: await count('posts'), items: await count('queue_items') };
 }
 

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
+import { companyRows } from '../helpers/rows-left.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError, planWith, writePlansFile } from '../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
@@ -42,18 +43,9 @@ async function validate(call: CallFn, body: unknown, headers: Record<string, str
 
 /** Counts of what a create writes for the company, and its usage numbers. */
 async function written(t: TestApp, call: CallFn, companyId: string) {
-  const count = async (
+  const count = (
     table: 'posts' | 'queue_items' | 'idempotency_keys' | 'webhook_events' | 'activity_log',
-  ) =>
-    Number(
-      (
-        await t.ctx.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('company_id', '=', companyId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  ) => companyRows(t.ctx.db, table, companyId);
   const usage = (await call('GET', '/v2/usage')).body;
   return {
     posts: await count('posts'),
