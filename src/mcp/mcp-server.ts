@@ -45,13 +45,19 @@ const INSTRUCTIONS =
 export interface Catalog {
   tools: readonly ToolSpec[];
   byName: ReadonlyMap<string, ToolSpec>;
+  /** Each tool as tools/list shows it, made once. */
+  listed: ReadonlyMap<ToolSpec, ReturnType<typeof listedTool>>;
 }
 
 export function catalogOf(doc: OpenApiDocument): Catalog {
   const upload = doc.components?.schemas?.Upload;
   const uploadSchema = upload ? inlineRefs(upload, doc.components?.schemas ?? {}) : undefined;
   const tools = [...toolsOfDocument(doc), uploadToolSpec(uploadSchema)];
-  return { tools, byName: new Map(tools.map((t) => [t.name, t])) };
+  return {
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+    listed: new Map(tools.map((t) => [t, listedTool(t)])),
+  };
 }
 
 /** Who the server acts for, and how it reaches the API as them. */
@@ -117,7 +123,8 @@ export function buildServer(catalog: Catalog): Server {
   });
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
     const { scopes } = callerOf(extra);
-    return { tools: catalog.tools.filter((t) => allows(scopes, t)).map(listedTool) };
+    const tools = catalog.tools.filter((t) => allows(scopes, t));
+    return { tools: tools.map((t) => catalog.listed.get(t)!) };
   });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(catalog, callerOf(extra), request.params.name, request.params.arguments),

@@ -61,22 +61,22 @@ async function notAllowed(_req: FastifyRequest, reply: FastifyReply) {
 }
 
 export function mcpRoutes(ctx: AppContext, app: FastifyInstance): FastifyPluginAsync {
-  // Built on the first request: the OpenAPI document is complete only once the app is ready.
-  let served: { server: Server; transport: ExchangeTransport } | undefined;
-  const serve = async () => {
-    if (served) return served;
-    const server = buildServer(catalogOf(app.swagger() as OpenApiDocument));
-    const transport = new ExchangeTransport();
-    await server.connect(transport);
-    served ??= { server, transport };
-    return served;
-  };
+  // Built once, on the first request: the OpenAPI document is complete only once the app is
+  // ready. Requests that arrive together share the one promise.
+  let serving: Promise<{ server: Server; transport: ExchangeTransport }> | undefined;
+  const serve = () =>
+    (serving ??= (async () => {
+      const server = buildServer(catalogOf(app.swagger() as OpenApiDocument));
+      const transport = new ExchangeTransport();
+      await server.connect(transport);
+      return { server, transport };
+    })());
   // Any key may open the server; what each tool needs is checked by the call it makes.
   const config = { scopes: [...SCOPES], countRequest: false };
 
   return async (instance) => {
     instance.addHook('onClose', async () => {
-      await served?.server.close();
+      if (serving) await (await serving).server.close();
     });
     instance.post('/mcp', { config, schema: { hide: true } }, async (req, reply) => {
       const principal = principalOf(req);
