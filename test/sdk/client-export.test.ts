@@ -12,23 +12,12 @@ import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.
 import { httpBrowser, signIn, userIn } from '../helpers/dashboard.ts';
 import { readyUpload, type CallFn } from '../helpers/posts.ts';
 import { storeSnapshot } from '../../src/modules/analytics/analytics.service.ts';
-import { runClientCli } from '../../sdk/src/cli/run.ts';
-import type { CliIo } from '../../sdk/src/cli/shared.ts';
+import { clientCli } from '../helpers/client-cli.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 
-async function cli(env: Record<string, string>, args: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    errIsTty: false,
-    env,
-  };
-  const code = await runClientCli(args, io);
-  return { code, out, err };
-}
+/** The command line in this process, against the listening service, output captured. */
+const cli = clientCli;
 
 describe('slotline-client export', { timeout: 120_000 }, () => {
   let t: TestApp;

@@ -15,28 +15,12 @@ import { listeningApp } from '../helpers/browser.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { FIXTURES, fixture } from '../helpers/uploads.ts';
 import type { CallFn } from '../helpers/posts.ts';
-import { runClientCli } from '../../sdk/src/cli/run.ts';
-import type { CliIo } from '../../sdk/src/cli/shared.ts';
+import { clientCli, type ClientRun } from '../helpers/client-cli.ts';
 
-interface Result {
-  code: number;
-  out: string;
-  err: string;
-}
+type Result = ClientRun;
 
 /** The command line in this process, against the listening service, output captured. */
-async function cli(env: Record<string, string>, args: string[]): Promise<Result> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    errIsTty: false,
-    env,
-  };
-  const code = await runClientCli(args, io);
-  return { code, out, err };
-}
+const cli = clientCli;
 
 /** The launcher as a user runs it (from source), for what only a process shows. */
 function spawned(env: Record<string, string>, args: string[]): Promise<Result> {
