@@ -1,0 +1,5 @@
+// Every section of `npm run probe:hardening`, in the order they run.
+import { basicSections } from './basics.ts';
+import type { Section } from './section.ts';
+
+export const sections: Section[] = [...basicSections];
