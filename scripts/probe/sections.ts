@@ -1,5 +1,6 @@
 // Every section of `npm run probe:hardening`, in the order they run.
 import { basicSections } from './basics.ts';
+import { proofSections } from './proof.ts';
 import type { Section } from './section.ts';
 
-export const sections: Section[] = [...basicSections];
+export const sections: Section[] = [...basicSections, ...proofSections];
