@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
+import { safeTarget } from '../http/page-targets.ts';
 import { randomToken } from '../lib/ids.ts';
 import { SignInRefused, signIn, signOut } from '../modules/users/index.ts';
 import { page } from './layout.ts';
@@ -17,7 +18,7 @@ import {
   userOf,
 } from './session.ts';
 
-/** Where to go once signed in: any text, checked by `safeNext`. */
+/** Where to go once signed in: any text, checked by `nextOf` before anything is written. */
 const SignInQuery = Type.Object({ next: Type.Optional(Type.String()) });
 const SignInForm = Type.Object({
   email: Type.Optional(Type.String()),
@@ -25,11 +26,9 @@ const SignInForm = Type.Object({
   next: Type.Optional(Type.String()),
 });
 
-/** Only a dashboard path may be where sign-in returns to (no open redirect). */
-function safeNext(next: string | undefined): string {
-  return next !== undefined && /^\/dashboard\/[^/\\]/.test(next) && !next.includes('//')
-    ? next
-    : `${BASE}/approvals`;
+/** A safe dashboard path (no open redirect, nothing a Location refuses), else the inbox. */
+function nextOf(next: string | undefined): string {
+  return safeTarget(next, BASE, `${BASE}/approvals`);
 }
 
 export function signInPages(ctx: AppContext, secure: boolean) {
@@ -45,7 +44,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
       '/sign-in',
       { config: anonymous, schema: { querystring: SignInQuery } },
       async (req, reply) => {
-        const { token, data } = form(safeNext(req.query.next), null);
+        const { token, data } = form(nextOf(req.query.next), null);
         reply.setCookie(SIGN_IN_COOKIE, token, cookieOptions(secure, 3600));
         return page(req, reply, 'sign-in.eta', 'Sign in', data);
       },
@@ -62,7 +61,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
       async (req, reply) => {
         const email = req.body.email ?? '';
         const password = req.body.password ?? '';
-        const next = safeNext(req.body.next);
+        const next = nextOf(req.body.next);
         try {
           const { token, session } = await signIn(ctx.db, ctx.clock, {
             email,

@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { setScopedFlash } from '../http/page-flash.ts';
 import { checkFormCookie, redirect } from '../http/page-session.ts';
+import { safeTarget } from '../http/page-targets.ts';
 import { randomToken } from '../lib/ids.ts';
 import {
   OperatorSignInRefused,
@@ -26,7 +27,7 @@ import {
   sessionOf,
 } from './session.ts';
 
-/** Where to go once signed in: any text, checked by `safeNext`. */
+/** Where to go once signed in: any text, checked by `nextOf` before anything is written. */
 const SignInQuery = Type.Object({ next: Type.Optional(Type.String()) });
 const SignInForm = Type.Object({
   email: Type.Optional(Type.String()),
@@ -38,11 +39,9 @@ const CodeForm = Type.Object({
   next: Type.Optional(Type.String()),
 });
 
-/** Only a console path may be where sign-in returns to (no open redirect). */
-function safeNext(next: string | undefined): string {
-  return next !== undefined && /^\/operator\/[^/\\]/.test(next) && !next.includes('//')
-    ? next
-    : `${OPERATOR_BASE}/companies`;
+/** A safe console path (no open redirect, nothing a Location refuses), else the companies. */
+function nextOf(next: string | undefined): string {
+  return safeTarget(next, OPERATOR_BASE, `${OPERATOR_BASE}/companies`);
 }
 
 function limitedText(err: OperatorSignInRefused): string {
@@ -84,7 +83,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
     app.get(
       '/sign-in',
       { config: anonymous, schema: { querystring: SignInQuery } },
-      async (req, reply) => signInForm(req, reply, safeNext(req.query.next), null),
+      async (req, reply) => signInForm(req, reply, nextOf(req.query.next), null),
     );
 
     app.post(
@@ -97,7 +96,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
       },
       async (req, reply) => {
         const email = req.body.email ?? '';
-        const next = safeNext(req.body.next);
+        const next = nextOf(req.body.next);
         try {
           const { secret, session } = await signInOperator(ctx.db, ctx.clock, {
             email,
@@ -134,11 +133,11 @@ export function signInPages(ctx: AppContext, secure: boolean) {
     app.get(
       '/sign-in/code',
       { ...codeStep, schema: { querystring: SignInQuery } },
-      async (req, reply) => codeForm(req, reply, safeNext(req.query.next), null),
+      async (req, reply) => codeForm(req, reply, nextOf(req.query.next), null),
     );
 
     app.post('/sign-in/code', { ...codeStep, schema: { body: CodeForm } }, async (req, reply) => {
-      const next = safeNext(req.body.next);
+      const next = nextOf(req.body.next);
       try {
         const passed = await passSecondFactor(ctx.db, ctx.clock, ctx.sealer, sessionOf(req), {
           code: req.body.code ?? '',
