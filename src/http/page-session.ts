@@ -1,14 +1,15 @@
 // What every family of server-rendered pages shares about a browser session (the company
 // dashboard, the workers' page, the operator console): cookie options, the CSRF
 // synchronizer token (masked per response), the double-submit token of a sign-in form,
-// redirects that htmx follows, and what an error page says. Each family keeps its own
-// sessions, cookies and paths; nothing here knows whose session it is.
+// redirects that htmx follows (to safe targets only), and what an error page says. Each
+// family keeps its own sessions, cookies and paths; nothing here knows whose session it is.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { isUnstorableText } from '../db/errors.ts';
 import { ApiError } from '../errors.ts';
 import { safeEqual } from '../lib/crypto.ts';
 import { unstorableText } from './errors.ts';
+import { isSafeTarget } from './page-targets.ts';
 
 /** A refusal a family of pages renders as a page (or a fragment for htmx requests). */
 export class PageError extends Error {
@@ -82,10 +83,23 @@ export function checkFormCookie(req: FastifyRequest, cookieName: string): void {
   }
 }
 
-/** Sends the browser to `to`: an htmx request is told through HX-Redirect. */
+/**
+ * Sends the browser to `to`: an htmx request is told through HX-Redirect. A target that
+ * is not a safe same-site path (page-targets.ts) never reaches the header: the browser
+ * goes to the top of the app it asked (its address's first segment) instead, and the slip
+ * is logged. Callers check what they were sent first; this is the guard behind them.
+ */
 export function redirect(req: FastifyRequest, reply: FastifyReply, to: string) {
-  if (req.headers['hx-request'] === 'true') return reply.header('hx-redirect', to).code(204).send();
-  return reply.redirect(to, 303);
+  let target = to;
+  if (!isSafeTarget(to)) {
+    const app = /^\/[a-z]+/.exec(req.url)?.[0];
+    target = app ?? '/';
+    req.log.error({ target: to.slice(0, 200) }, 'unsafe redirect target refused');
+  }
+  if (req.headers['hx-request'] === 'true') {
+    return reply.header('hx-redirect', target).code(204).send();
+  }
+  return reply.redirect(target, 303);
 }
 
 /**

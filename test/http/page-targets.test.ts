@@ -3,6 +3,8 @@
 // separators, other sites, backslashes, dot segments and overlong targets do not.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import Fastify from 'fastify';
+import { redirect } from '../../src/http/page-session.ts';
 import { MAX_TARGET_LENGTH, isSafeTarget, safeTarget } from '../../src/http/page-targets.ts';
 
 const HOME = '/dashboard/approvals';
@@ -125,5 +127,30 @@ describe('page targets', () => {
     for (const value of [undefined, null, 1, ['/dashboard/posts'], { toString: () => '/x' }]) {
       assert.equal(safeTarget(value, '/dashboard', HOME), HOME);
     }
+  });
+
+  test('a redirect never carries an unchecked target: the app’s top instead', async () => {
+    const app = Fastify();
+    app.get<{ Querystring: { to: string } }>('/dashboard/slip', async (req, reply) =>
+      redirect(req, reply, req.query.to),
+    );
+    const slip = (to: string, htmx = false) =>
+      app.inject({
+        method: 'GET',
+        url: `/dashboard/slip?to=${encodeURIComponent(to)}`,
+        headers: htmx ? { 'hx-request': 'true' } : {},
+      });
+    for (const to of ['/dashboard/x\r\nX-Injected: 1', '/dashboard/\u2028', '//evil.example']) {
+      const plain = await slip(to);
+      assert.equal(plain.statusCode, 303, JSON.stringify(to));
+      assert.equal(plain.headers.location, '/dashboard');
+      assert.equal(plain.headers['x-injected'], undefined);
+      const htmx = await slip(to, true);
+      assert.equal(htmx.statusCode, 204);
+      assert.equal(htmx.headers['hx-redirect'], '/dashboard');
+    }
+    const kept = await slip('/dashboard/posts?status=failed');
+    assert.equal(kept.headers.location, '/dashboard/posts?status=failed');
+    await app.close();
   });
 });
