@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
+import { isSafeTarget } from '../http/page-targets.ts';
 import { changePriority } from '../modules/items/index.ts';
 import {
   CALENDAR_VIEWS,
@@ -133,12 +134,13 @@ function pageOf(raw: string | undefined): number {
   return Number(raw);
 }
 
-/** Where a priority form returns: a calendar address, nothing else. */
+/**
+ * Where a priority form returns: a safe calendar address (page-targets.ts), nothing else.
+ * Never one a Location refuses, so the answer cannot fail once the change is written.
+ */
 function backOf(raw: string | undefined): string {
-  if (raw && raw.startsWith(`${BASE}/calendar`) && !raw.startsWith(`${BASE}/calendar/`)) {
-    return raw;
-  }
-  return `${BASE}/calendar`;
+  const calendar = `${BASE}/calendar`;
+  return raw && isSafeTarget(raw, calendar) && !raw.startsWith(`${calendar}/`) ? raw : calendar;
 }
 
 export function calendarPages(ctx: AppContext) {

@@ -156,6 +156,14 @@ describeEachDialect('dashboard calendar', (get) => {
       back: 'https://elsewhere.example/',
     });
     assert.equal(elsewhere.location, '/dashboard/calendar', 'it returns only to the calendar');
+    // A way back no Location may carry: the change is made, and the calendar answers.
+    const broken = await editor.post(`/dashboard/items/${itemId}/priority`, {
+      _csrf: hidden(own, '_csrf'),
+      priority: '9',
+      back: '/dashboard/calendar?view=day\r\nX-Injected: 1',
+    });
+    assert.equal(broken.status, 303, broken.body);
+    assert.equal(broken.location, '/dashboard/calendar');
     const bad = await editor.post(`/dashboard/items/${itemId}/priority`, {
       _csrf: hidden(own, '_csrf'),
       priority: '-1',
