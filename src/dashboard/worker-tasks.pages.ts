@@ -1,7 +1,7 @@
 // The tasks of the workers' app: the home page (accounts to set up, released tasks with
 // their windows, when the next one is due, tasks posted lately), a task's page, and its
 // actions: start it, report it posted (with the post's address and a screenshot, sent as
-// multipart) or failed, add a screenshot afterwards, and enter its figures. Every report is
+// multipart and kept in the report's own transaction) or failed, add a screenshot afterwards, and enter its figures. Every report is
 // safe to send twice: the services answer a repeated report with the task unchanged, and
 // the figures form carries the instant it was opened, so a resent form is the same snapshot.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -226,25 +226,19 @@ export function workerTaskPages(ctx: AppContext) {
         // the worker's behalf first, as an API client claims before it reports.
         const task = await getTask(ctx, worker, taskId);
         if (task.state === 'released') await claimTask(ctx, worker, taskId);
-        if (shot) {
-          try {
-            await attachTaskProof(
-              ctx,
-              worker,
-              taskId,
-              { contentType: shot.contentType, bytes: shot.bytes },
-              onProofReady,
-            );
-          } catch (err) {
-            if (!(err instanceof ApiError) || !isMediaRefusal(err)) throw err;
-            errors.screenshot = screenshotRefusal(err);
-            return await refused(req, reply, worker, taskId, err.status, { form, values, errors });
-          }
-        }
-        await reportResult(ctx, worker, taskId, input as ResultInput);
+        // The screenshot goes with the report, kept only if the report is: a refused URL
+        // leaves no proof behind.
+        const proof = shot
+          ? {
+              image: { contentType: shot.contentType, bytes: shot.bytes },
+              onReady: onProofReady,
+            }
+          : undefined;
+        await reportResult(ctx, worker, taskId, input as ResultInput, proof);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'task_not_found') throw err;
-        errors[fieldOf(err.message, ['postUrl', 'reason'])] = plain(req, err.message);
+        if (isMediaRefusal(err)) errors.screenshot = screenshotRefusal(err);
+        else errors[fieldOf(err.message, ['postUrl', 'reason'])] = plain(req, err.message);
         return refused(req, reply, worker, taskId, err.status, { form, values, errors });
       }
       setFlash(ctx, req, reply, `Reported as ${input.outcome}. Thank you.`, WORKER_FLASH);

@@ -51,7 +51,9 @@ export const Delivery = Type.Object(
     proofScreenshotUrl: Nullable(
       Type.String({
         format: 'uri',
-        description: 'The screenshot the worker sent as proof (an expiring signed URL)',
+        description:
+          'The screenshot the worker sent as proof (an expiring signed URL); null until the ' +
+          'item is posted',
       }),
     ),
   },

@@ -60,7 +60,8 @@ export async function postDeliveries(
             : null,
         postUrl: r.post_url,
         failureReason: r.failure_reason,
-        proofScreenshotUrl: proofUrl(r),
+        // A screenshot is proof of a post: one sent ahead of a report shows once it is posted.
+        proofScreenshotUrl: r.status === 'posted' ? proofUrl(r) : null,
       };
     }),
   };

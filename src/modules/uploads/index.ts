@@ -25,4 +25,4 @@ export {
   uploadsWithThumbnail,
 } from './uploads.service.ts';
 export type { MediaUpload } from './uploads.service.ts';
-export { PROOF_MAX_BYTES, storeProofImage } from './proof-images.service.ts';
+export { PROOF_MAX_BYTES, proofTooLarge, storeProofImage } from './proof-images.service.ts';

@@ -3,14 +3,16 @@
 // ready upload of the post's company, so its bytes are signed and served like any other
 // media. Proof is part of the delivery, so it counts against no upload quota.
 import type { AppContext } from '../../context.ts';
-import type { UploadsTable } from '../../db/types.ts';
+import type { DbOrTx, UploadsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { decodeWholeImage } from '../../media/image-decode.ts';
 import { bufferSource, inspectImageSource } from '../../media/probe/index.ts';
 import * as repo from './uploads.repository.ts';
 
 /** The largest screenshot accepted (a phone's full-page capture stays far below it). */
 export const PROOF_MAX_BYTES = 15 * 1024 * 1024;
+const PROOF_MAX_MIB = PROOF_MAX_BYTES / 1024 / 1024;
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -20,17 +22,86 @@ const EXTENSIONS: Record<string, string> = {
   'image/heif': 'heif',
 };
 
+/** The answer to a screenshot past PROOF_MAX_BYTES, with the proof limit in both its parts. */
+export function proofTooLarge(sizeBytes?: number): ApiError {
+  const got = sizeBytes === undefined ? '' : ` (got ${sizeBytes})`;
+  return new ApiError(
+    'file_too_large',
+    `The screenshot may be at most ${PROOF_MAX_BYTES} bytes (${PROOF_MAX_MIB} MiB)${got}`,
+    {
+      hint: `Send a screenshot of at most ${PROOF_MAX_MIB} MiB: a PNG or JPEG capture of the screen is far smaller.`,
+    },
+  );
+}
+
+/** What a refused screenshot's answer tells the worker to do, by code. */
+const REFUSAL_HINTS: Record<string, string> = {
+  unsupported_media_type: 'Send a PNG, JPEG, WebP or HEIC image, with its own Content-Type.',
+  invalid_media_specs:
+    'Send the screenshot whole, as the phone saved it: at most 8192 px a side, every byte of the file.',
+};
+
 /**
- * Validates `bytes` as an image of `contentType` and stores it as a ready upload of the
- * company; returns the upload's id. Refuses with the upload codes: 415 for another type or
- * content, 413 past PROOF_MAX_BYTES, 422 past the image limits.
+ * Stores a screenshot as proof of whatever `attach` records, in one transaction: `bytes` are
+ * checked as an image of `contentType` (415 for another type or content, 413 past
+ * PROOF_MAX_BYTES, 422 past the image limits or when its pixels do not decode), written to
+ * the blob store under a key no row names yet, and only then recorded as a ready upload of
+ * the company, in the transaction where `attach(tx, uploadId)` links it to what it proves.
+ * When `attach` answers false, or anything in the transaction throws, nothing of the
+ * screenshot is kept (the row rolls back, the blob is deleted); answers whether it was kept.
  */
 export async function storeProofImage(
   ctx: AppContext,
   companyId: string,
   image: { contentType: string | undefined; bytes: Buffer },
-  onReady: (row: UploadsTable) => void = () => {},
-): Promise<string> {
+  onReady: (row: UploadsTable) => void,
+  attach: (tx: DbOrTx, uploadId: string) => Promise<boolean>,
+): Promise<boolean> {
+  const row = await checkedProof(ctx.clock, companyId, image);
+  const stored = await ctx.blobs.put(row.blob_key, image.bytes, { exactBytes: image.bytes.length });
+  row.stored_bytes = stored.size;
+  row.sha256 = stored.sha256;
+  let kept = false;
+  try {
+    kept = await ctx.db.transaction().execute(async (tx) => {
+      await repo.insertUpload(tx, row);
+      if (await attach(tx, row.id)) return true;
+      throw NOT_ATTACHED;
+    });
+  } catch (err) {
+    if (err !== NOT_ATTACHED) {
+      await discard(ctx, row.blob_key);
+      throw err;
+    }
+  }
+  if (!kept) {
+    await discard(ctx, row.blob_key);
+    return false;
+  }
+  ctx.metrics.uploadBytes(stored.size);
+  // Its thumbnail follows off the request path, as for every ready upload.
+  onReady(row);
+  return true;
+}
+
+/** Rolls back the transaction of a screenshot its `attach` did not take. */
+const NOT_ATTACHED = new Error('proof not attached');
+
+/**
+ * Deletes the blob of a screenshot not kept. A failure is not the caller's: the blob is
+ * named by no row, and media is only ever served through its upload's row, so it is never
+ * shown; the refusal that led here is the answer.
+ */
+async function discard(ctx: AppContext, key: string): Promise<void> {
+  await ctx.blobs.delete(key).catch(() => undefined);
+}
+
+/** The checks of a screenshot, before anything is written: its upload row, still unstored. */
+async function checkedProof(
+  clock: AppContext['clock'],
+  companyId: string,
+  image: { contentType: string | undefined; bytes: Buffer },
+): Promise<UploadsTable> {
   const contentType = image.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   const extension = EXTENSIONS[contentType];
   if (!extension) {
@@ -40,24 +111,27 @@ export async function storeProofImage(
       { hint: 'Send the image file itself as the body, with its Content-Type.' },
     );
   }
-  if (image.bytes.length > PROOF_MAX_BYTES) {
-    throw new ApiError(
-      'file_too_large',
-      `A screenshot may be at most ${PROOF_MAX_BYTES} bytes (got ${image.bytes.length})`,
-    );
-  }
+  if (image.bytes.length > PROOF_MAX_BYTES) throw proofTooLarge(image.bytes.length);
   const filename = `proof.${extension}`;
   const inspected = await inspectImageSource(bufferSource(image.bytes), {
     filename,
     contentType,
     sizeBytes: image.bytes.length,
   });
-  if (!inspected.ok) throw new ApiError(inspected.code, `Screenshot: ${inspected.error}`);
-  const now = ctx.clock.now().toISOString();
+  if (!inspected.ok) {
+    throw new ApiError(inspected.code, `Screenshot: ${inspected.error}`, {
+      ...(REFUSAL_HINTS[inspected.code] ? { hint: REFUSAL_HINTS[inspected.code] } : {}),
+    });
+  }
+  const decoded = await decodeWholeImage(image.bytes, inspected.info.format);
+  if (!decoded.ok) {
+    throw new ApiError('invalid_media_specs', `Screenshot: ${decoded.reason}`, {
+      hint: 'Send the screenshot whole, as the phone saved it: every byte of the file.',
+    });
+  }
+  const now = clock.now().toISOString();
   const id = newId('upl', Date.parse(now));
-  const key = `uploads/${companyId}/${id}`;
-  const stored = await ctx.blobs.put(key, image.bytes, { exactBytes: image.bytes.length });
-  const row: UploadsTable = {
+  return {
     id,
     company_id: companyId,
     kind: 'image',
@@ -67,9 +141,9 @@ export async function storeProofImage(
     filename,
     content_type: contentType,
     size_bytes: image.bytes.length,
-    stored_bytes: stored.size,
-    blob_key: key,
-    sha256: stored.sha256,
+    stored_bytes: 0,
+    blob_key: `uploads/${companyId}/${id}`,
+    sha256: null,
     thumbnail_key: null,
     thumbnail_error: null,
     error: null,
@@ -83,14 +157,4 @@ export async function storeProofImage(
     updated_at: now,
     completed_at: now,
   };
-  try {
-    await repo.insertUpload(ctx.db, row);
-  } catch (err) {
-    await ctx.blobs.delete(key).catch(() => undefined);
-    throw err;
-  }
-  ctx.metrics.uploadBytes(stored.size);
-  // Its thumbnail follows off the request path, as for every ready upload.
-  onReady(row);
-  return id;
 }

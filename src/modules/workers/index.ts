@@ -11,6 +11,7 @@ export {
   reportAccountStats,
   reportResult,
 } from './tasks.service.ts';
+export type { ProofSent } from './tasks.service.ts';
 export { reportAccountStatus, workerAccountFacts } from './worker-accounts.service.ts';
 export {
   WORKER_LINK_MS,

@@ -121,7 +121,9 @@ export async function toTasks(ctx: AppContext, rows: readonly items.TaskRow[]): 
       postedAt: r.posted_at,
       postUrl: r.post_url,
       failureReason: r.failure_reason,
-      proofScreenshotUrl: proofUrl(ctx, r.proof_upload_id, facts, expires),
+      // A failed task shows no proof: a screenshot is proof of a post, and there is none.
+      proofScreenshotUrl:
+        r.status === 'failed' ? null : proofUrl(ctx, r.proof_upload_id, facts, expires),
     };
   });
 }
@@ -140,18 +142,33 @@ function proofUrl(
   );
 }
 
+/** A screenshot a worker sends as proof, and what to do once it is stored. */
+export interface ProofSent {
+  image: { contentType: string | undefined; bytes: Buffer };
+  onReady: Parameters<typeof storeProofImage>[3];
+}
+
+/** Whether `bytes` are the screenshot the task keeps already. */
+async function sameProof(ctx: AppContext, row: items.TaskRow, bytes: Buffer): Promise<boolean> {
+  if (!row.proof_upload_id) return false;
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const current = (await uploadFacts(ctx.db, [row.proof_upload_id])).get(row.proof_upload_id);
+  return current?.sha256 === sha;
+}
+
 /**
  * Keeps a screenshot as proof of the task's post (PUT .../proof): an image checked like any
- * image upload and stored with the post's company. The task must be claimed by this worker
- * (before or after its report). Sending the same image again changes nothing; another one
- * replaces it.
+ * image upload, decoded whole, and stored with the post's company in the transaction that
+ * links it to the task. The task must be claimed by this worker and not failed: a screenshot
+ * sent before the report waits with the task and is shown to the company once the task is
+ * reported posted. Sending the same image again changes nothing; another one replaces it.
  */
 export async function attachTaskProof(
   ctx: AppContext,
   worker: WorkerPrincipal,
   taskId: string,
-  image: { contentType: string | undefined; bytes: Buffer },
-  onReady: Parameters<typeof storeProofImage>[3],
+  image: ProofSent['image'],
+  onReady: ProofSent['onReady'],
 ): Promise<TaskOut> {
   const row = await loadTask(ctx, worker, taskId);
   if (row.claimed_by !== worker.workerId) {
@@ -162,14 +179,23 @@ export async function attachTaskProof(
         : `Task ${taskId} is not claimed yet; claim it before sending its proof`,
     );
   }
-  if (row.proof_upload_id) {
-    const sha = createHash('sha256').update(image.bytes).digest('hex');
-    const current = (await uploadFacts(ctx.db, [row.proof_upload_id])).get(row.proof_upload_id);
-    if (current?.sha256 === sha) return getTask(ctx, worker, taskId);
+  if (row.status === 'failed') {
+    throw new ApiError(
+      'task_already_reported',
+      `Task ${taskId} is failed; a screenshot is kept only as proof of a posted task`,
+      {
+        hint:
+          row.failure_reason === UNCONFIRMED_REASON
+            ? 'If the post went out, report the task posted first, then send its screenshot.'
+            : 'A failed task takes no proof; read it with GET /worker/v1/tasks/{taskId}.',
+      },
+    );
   }
-  const uploadId = await storeProofImage(ctx, row.company_id, image, onReady);
+  if (await sameProof(ctx, row, image.bytes)) return getTask(ctx, worker, taskId);
   const at = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute((tx) => attachProof(tx, row.id, uploadId, at));
+  await storeProofImage(ctx, row.company_id, image, onReady, (tx, uploadId) =>
+    attachProof(tx, row.id, uploadId, at),
+  );
   return getTask(ctx, worker, taskId);
 }
 
@@ -353,8 +379,10 @@ function checkPostUrl(
 }
 
 /**
- * Records the outcome of a claimed task. Repeating the same report is harmless (the task
- * comes back unchanged); a different outcome for a finished task is refused. A task that
+ * Records the outcome of a claimed task, with `proof` (a screenshot, for `posted` only) kept
+ * in the same transaction. Repeating the same report is harmless (the task comes back
+ * unchanged, taking a screenshot sent with it); a different outcome for a finished task is
+ * refused. A task that
  * failed only because its report was overdue can still be confirmed as posted by the worker
  * that claimed it: that report settles what really happened.
  */
@@ -363,11 +391,17 @@ export async function reportResult(
   worker: WorkerPrincipal,
   taskId: string,
   input: ResultInput,
+  proof?: ProofSent,
 ): Promise<TaskOut> {
   const now = ctx.clock.now();
   const at = now.toISOString();
   const row = await loadTask(ctx, worker, taskId);
-  if (sameOutcome(row, input)) return getTask(ctx, worker, taskId);
+  const withProof = input.outcome === 'posted' ? proof : undefined;
+  if (sameOutcome(row, input)) {
+    // The same report again, with a screenshot: the posted task takes it as later proof.
+    if (withProof) return attachTaskProof(ctx, worker, taskId, withProof.image, withProof.onReady);
+    return getTask(ctx, worker, taskId);
+  }
   const late =
     row.status === 'failed' &&
     row.claimed_by === worker.workerId &&
@@ -405,7 +439,7 @@ export async function reportResult(
   } else {
     outcome = { outcome: 'failed', reason: input.reason };
   }
-  const moved = await ctx.db.transaction().execute(async (tx) => {
+  const finish = async (tx: Parameters<typeof finishItem>[0]) => {
     const ok = await finishItem(tx, { id: row.id, postId: row.post_id }, outcome, at, {
       fromUnconfirmed: late,
       graceMs: ctx.config.deliveryGraceMs,
@@ -414,7 +448,19 @@ export async function reportResult(
       await notePosted(tx, row.account_id, outcome.postedAt, at);
     }
     return ok;
-  });
+  };
+  // A screenshot sent with the report is checked only once the report is known to be
+  // acceptable, and stored in the report's own transaction: a refused report keeps nothing.
+  const moved =
+    withProof && !(await sameProof(ctx, row, withProof.image.bytes))
+      ? await storeProofImage(
+          ctx,
+          row.company_id,
+          withProof.image,
+          withProof.onReady,
+          async (tx, uploadId) => (await finish(tx)) && attachProof(tx, row.id, uploadId, at),
+        )
+      : await ctx.db.transaction().execute(finish);
   if (!moved) {
     // Another report or the deadline settled it between the read and the write.
     const current = await loadTask(ctx, worker, taskId);

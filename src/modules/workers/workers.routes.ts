@@ -2,7 +2,7 @@
 // tasks the dispatcher released, downloads their media through signed URLs, reports each
 // outcome and pushes analytics. Every route carries `config.worker`, so the auth hook accepts
 // worker tokens only (never API keys) and meters nothing against a company.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import type { ErrorCode } from '../../errors.ts';
@@ -10,7 +10,7 @@ import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
 import { AccountIdParams } from '../accounts/index.ts';
 import { AccountAnalytics, AnalyticsSnapshot } from '../analytics/index.ts';
-import { PROOF_MAX_BYTES, thumbnailScheduler } from '../uploads/index.ts';
+import { PROOF_MAX_BYTES, proofTooLarge, thumbnailScheduler } from '../uploads/index.ts';
 import {
   attachTaskProof,
   claimTasks,
@@ -181,6 +181,12 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
         { parseAs: 'buffer', bodyLimit: PROOF_MAX_BYTES },
         (_req, body, done) => done(null, body),
       );
+      // A body past the proof limit is a screenshot too large, not a JSON body past the
+      // service's: the parent handler renders what this one throws.
+      raw.setErrorHandler(async (err: FastifyError) => {
+        if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw proofTooLarge();
+        throw err;
+      });
       const onReady = thumbnailScheduler(ctx);
       raw.withTypeProvider<TypeBoxTypeProvider>().put(
         '/tasks/:taskId/proof',
@@ -192,20 +198,26 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
             summary: "Send a screenshot as proof of the task's post",
             description:
               'The body is the image itself (PNG, JPEG, WebP or HEIC, at most 15 MiB and 8192 px ' +
-              'a side), with its `Content-Type`; it is checked like any image upload and kept ' +
-              "with the task's post, where the company sees it (GET /v2/posts/{postId}/" +
-              'deliveries). The task must be claimed by this worker, before or after its report. ' +
-              'The same image again changes nothing; another one replaces it.',
+              'a side), with its `Content-Type`; it is checked like any image upload and its ' +
+              'pixels decoded whole, so a file cut short is `invalid_media_specs` (422) and a ' +
+              'body past 15 MiB `file_too_large` (413). It is kept with the task; the company ' +
+              'sees it in GET /v2/posts/{postId}/deliveries once the task is reported posted. ' +
+              'The task must be claimed by this worker, before or after its `posted` report; a ' +
+              'failed task takes none (`task_already_reported`). The same image again changes ' +
+              'nothing; another one replaces it.',
             params: TaskIdParams,
             response: {
               200: ref(Task),
               ...errorResponses([
                 ...WORKER_AUTH_ERRORS,
-                ...BODY_ERRORS,
+                // Past the proof limit the body is file_too_large, never request_too_large.
+                'invalid_request',
+                'unsupported_media_type',
                 'file_too_large',
                 'invalid_media_specs',
                 'task_not_found',
                 'task_not_claimed',
+                'task_already_reported',
               ]),
             },
           },
