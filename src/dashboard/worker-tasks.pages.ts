@@ -1,9 +1,10 @@
 // The tasks of the workers' app: the home page (accounts to set up, released tasks with
 // their windows, when the next one is due, tasks posted lately), a task's page, and its
 // actions: start it, report it posted (with the post's address and a screenshot, sent as
-// multipart and kept in the report's own transaction) or failed, add a screenshot afterwards, and enter its figures. Every report is
-// safe to send twice: the services answer a repeated report with the task unchanged, and
-// the figures form carries the instant it was opened, so a resent form is the same snapshot.
+// multipart and kept in the report's own transaction) or failed, add a screenshot
+// afterwards, and enter its figures. Every report is safe to send twice: the services
+// answer a repeated report with the task unchanged, and the figures form carries the
+// instant it was opened, so a resent form is the same snapshot.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
