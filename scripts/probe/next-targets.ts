@@ -136,6 +136,9 @@ function safeLocation(location: string, prefix: string): boolean {
 
 interface Tally {
   requests: number;
+  /** Whether the flow signs in, and how many of its answers set the session cookie. */
+  signs: boolean;
+  signedIn: number;
   fivexx: number;
   unsafe: number;
   sessionsWithoutCookie: number;
@@ -156,6 +159,8 @@ class Counter {
   ): void {
     const t = this.groups.get(flow) ?? {
       requests: 0,
+      signs: sessionCookie !== null,
+      signedIn: 0,
       fivexx: 0,
       unsafe: 0,
       sessionsWithoutCookie: 0,
@@ -173,6 +178,11 @@ class Counter {
       );
     }
     const cookieSet = sessionCookie !== null && !!answer.cookies.get(sessionCookie);
+    if (cookieSet) t.signedIn++;
+    else if (sessionCookie !== null && answer.status < 500) {
+      // A hostile target changes where the browser goes, never whether it signs in.
+      this.probe.defect(`next targets: ${flow}, ${label}: not signed in (${answer.status})`);
+    }
     if (written > 0 && !cookieSet) {
       t.sessionsWithoutCookie += written;
       this.probe.defect(
@@ -184,7 +194,8 @@ class Counter {
   print(): void {
     for (const [flow, t] of this.groups) {
       console.log(
-        `next targets, ${flow}: ${t.requests} answers, ${t.fivexx} 5xx, ` +
+        `next targets, ${flow}: ${t.requests} answers` +
+          `${t.signs ? ` (${t.signedIn} signed in)` : ''}, ${t.fivexx} 5xx, ` +
           `${t.unsafe} unsafe Location, ${t.sessionsWithoutCookie} sessions without a cookie`,
       );
     }
