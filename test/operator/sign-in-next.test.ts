@@ -19,12 +19,17 @@ import {
   type EnrolledOperator,
 } from '../helpers/operator.ts';
 import { ADMIN_CLI, createOperator } from '../../src/modules/operators/index.ts';
+import type { OperatorSessionStep } from '../../src/db/types.ts';
 
 const HOME = '/operator/companies';
 const CODE_STEP = `/operator/sign-in/code?next=${encodeURIComponent(HOME)}`;
 const HOSTILE = hostileTargets('/operator');
 
-async function sessions(t: TestApp, operatorId: string, step: string): Promise<number> {
+async function sessions(
+  t: TestApp,
+  operatorId: string,
+  step: OperatorSessionStep,
+): Promise<number> {
   const row = await t.ctx.db
     .selectFrom('operator_sessions')
     .select((e) => e.fn.countAll().as('n'))
@@ -45,7 +50,12 @@ async function logged(t: TestApp, operatorId: string, action: string): Promise<s
 }
 
 /** Both steps with `next` in every address and form; the browser and the second answer. */
-async function signInWith(t: TestApp, op: EnrolledOperator, next: string, code: () => string) {
+async function signInWith(
+  t: TestApp,
+  op: EnrolledOperator,
+  next: string,
+  code: () => string,
+): Promise<{ b: Browser; second: { status: number; location?: string } }> {
   const b = browser(t, freshAddress());
   const form = await b.get(withNext('/operator/sign-in', next));
   assert.equal(form.status, 200);
@@ -112,7 +122,7 @@ describeEachDialect('operator sign-in next targets', (get) => {
     for (const [label, next] of HOSTILE) {
       // Ten codes an operator: a new one once they are used.
       if (!op || op.recoveryCodes.length === 0) op = await enrolledOperator(t, 'Rhea');
-      const current = op;
+      const current: EnrolledOperator = op;
       const recovery = current.recoveryCodes.shift() as string;
       const before = (await logged(t, current.operatorId, 'operator.signed_in')).length;
       const { b, second } = await signInWith(t, current, next, () => recovery).catch((err) => {
