@@ -8,6 +8,7 @@
 // - truncated PNG and JPEG screenshots, and counts those accepted;
 // - a screenshot past the proof limit, and counts the answers naming another limit;
 // - accepted reports with a screenshot, and counts those whose proof is not shown.
+import { request } from 'node:http';
 import { buildApp } from '../../src/app.ts';
 import { openContext } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -54,6 +55,55 @@ async function send(
     location: res.headers.get('location'),
     cookies: res.headers.getSetCookie().map((c) => c.split(';')[0] as string),
   };
+}
+
+/**
+ * A PUT whose answer may come before its body is sent: the server refuses by Content-Length
+ * and closes the connection, so a client still writing the rest can fail (EPIPE) before it
+ * reads the answer. The answer counts; a failed write after it does not.
+ */
+function putEarlyAnswered(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<Answer> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'PUT',
+        agent: false,
+        timeout: 60_000,
+        headers: { ...headers, 'content-length': String(body.length) },
+      },
+      (res) => {
+        answered = true;
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          const json = (res.headers['content-type'] ?? '').includes('json')
+            ? (JSON.parse(text) as Json)
+            : null;
+          resolve({ status: res.statusCode ?? 0, body: text, json, location: null, cookies: [] });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    // The first bytes, then a pause for an answer by Content-Length alone: the rest only
+    // if none came, so an early refusal is read before any write can fail.
+    req.write(body.subarray(0, 64 * 1024));
+    setTimeout(() => {
+      if (answered) req.destroy();
+      else req.end(body.subarray(64 * 1024));
+    }, 1000);
+  });
 }
 
 /** The workers' app in a browser: its cookies, its form token, multipart forms. */
@@ -382,7 +432,11 @@ async function probeProof(probe: ProbeRun): Promise<void> {
     const huge = Buffer.alloc(PROOF_MAX_BYTES + 1);
     png.copy(huge);
     let wrong = 0;
-    const over = await putProof(t4.taskId, 'image/png', huge);
+    const over = await putEarlyAnswered(
+      `${w.base}/worker/v1/tasks/${t4.taskId}/proof`,
+      { ...worker, 'content-type': 'image/png' },
+      huge,
+    );
     const e = over.json?.error as Json | undefined;
     const mib = `${PROOF_MAX_BYTES / 1024 / 1024} MiB`;
     if (
