@@ -33,6 +33,11 @@ export interface Config {
   readonly pgReadCacheMs: number;
   /** Absolute base address used in signed URLs handed to callers. */
   readonly publicUrl: string;
+  /**
+   * Origins besides PUBLIC_URL's that browsers may call /mcp from (MCP_ALLOWED_ORIGINS,
+   * comma-separated), each as `scheme://host[:port]`; a request of any other is refused.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   /** Secret for signing URLs and cursors; a generated secret stored in the database when unset. */
   readonly secret: string | null;
   readonly logLevel: string;
@@ -126,6 +131,30 @@ function postUrlPattern(
   }
 }
 
+/** MCP_ALLOWED_ORIGINS: comma-separated web origins, each kept as the URL standard writes it. */
+function origins(raw: string): string[] {
+  const out: string[] = [];
+  for (const item of raw.split(',')) {
+    const text = item.trim();
+    if (text === '') continue;
+    let origin: string | null = null;
+    try {
+      const u = new URL(text);
+      const bare = u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && bare) origin = u.origin;
+    } catch {
+      // Refused below, as any text that is not an origin.
+    }
+    if (origin === null) {
+      throw new ConfigError(
+        `MCP_ALLOWED_ORIGINS: "${text}" is not an origin (scheme://host[:port], e.g. https://agent.example.com)`,
+      );
+    }
+    out.push(origin);
+  }
+  return out;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -196,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgPoolMax: int(env, 'PG_POOL_MAX', 20, 1, 1000),
     pgReadCacheMs: int(env, 'PG_READ_CACHE_MS', 20, 0, 1000),
     publicUrl,
+    mcpAllowedOrigins: origins(env.MCP_ALLOWED_ORIGINS ?? ''),
     secret,
     logLevel: env.LOG_LEVEL || 'info',
     plans,

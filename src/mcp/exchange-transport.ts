@@ -9,7 +9,7 @@
 // the collision is avoided by giving each incoming request an id of the process's own,
 // which its response gets back the client's id for. The rules of the transport that
 // matter without sessions are kept: Accept, batch size, protocol version, 202 for
-// notifications only.
+// notifications only; and params are checked before a request is handled (invalidParamsOf).
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
@@ -19,6 +19,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParamsOf } from '@slotline/sdk/mcp';
 
 /** At most this many messages in one POST (the SDK's own transport has the same bound). */
 export const MAX_BATCH = 100;
@@ -30,7 +31,7 @@ export interface Exchanged {
   headers?: Record<string, string>;
 }
 
-function rpcError(status: number, code: number, message: string): Exchanged {
+export function rpcError(status: number, code: number, message: string): Exchanged {
   return { status, body: { jsonrpc: '2.0', error: { code, message }, id: null } };
 }
 
@@ -104,7 +105,10 @@ export class ExchangeTransport implements Transport {
     }
     const answers: Promise<JSONRPCMessage>[] = [];
     for (const message of messages) {
-      if ('method' in message && 'id' in message) {
+      const refusal = invalidParamsOf(message);
+      if (refusal) {
+        answers.push(Promise.resolve(refusal));
+      } else if ('method' in message && 'id' in message) {
         const own = ++this.#next;
         answers.push(
           new Promise<JSONRPCMessage>((answer) =>

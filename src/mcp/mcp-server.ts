@@ -11,11 +11,12 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { refuseCursor, RpcError } from '@slotline/sdk/mcp';
 import { GUIDES, PROMPTS } from './guides.ts';
 import {
   ArgumentError,
@@ -92,11 +93,14 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
 ): Promise<ToolResult> {
   const tool = catalog.byName.get(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!tool) {
+    const text = `Unknown tool: ${name}; tools/list names the tools this key may call`;
+    throw new RpcError(ErrorCode.InvalidParams, text);
+  }
   try {
     if (tool.route) return toolResultOf(await caller.send(restRequestOf(tool.route, args)));
     if (tool.name === UPLOAD_TOOL) return toolResultOf(await runUploadTool(caller.send, args));
-    throw new McpError(ErrorCode.InternalError, `Tool ${name} has no implementation`);
+    throw new RpcError(ErrorCode.InternalError, `Tool ${name} has no implementation`);
   } catch (err) {
     if (!(err instanceof ArgumentError)) throw err;
     return errorResult('invalid_request', err.message, err.hint, caller.requestId);
@@ -111,7 +115,7 @@ export function authInfoOf(caller: Caller, keyId: string): AuthInfo {
 
 function callerOf(extra: { authInfo?: AuthInfo | undefined }): Caller {
   const caller = extra.authInfo?.extra?.caller as Caller | undefined;
-  if (!caller) throw new McpError(ErrorCode.InternalError, 'The request has no caller');
+  if (!caller) throw new RpcError(ErrorCode.InternalError, 'The request has no caller');
   return caller;
 }
 
@@ -121,7 +125,9 @@ export function buildServer(catalog: Catalog): Server {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions: INSTRUCTIONS,
   });
-  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+  // Every list comes in one page: a cursor is one this server never handed out.
+  server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
+    refuseCursor(request.params);
     const { scopes } = callerOf(extra);
     const tools = catalog.tools.filter((t) => allows(scopes, t));
     return { tools: tools.map((t) => catalog.listed.get(t)!) };
@@ -129,39 +135,56 @@ export function buildServer(catalog: Catalog): Server {
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(catalog, callerOf(extra), request.params.name, request.params.arguments),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: GUIDES.map(({ uri, name, title, description }) => ({
-      uri,
-      name,
-      title,
-      description,
-      mimeType: 'text/markdown',
-    })),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    refuseCursor(request.params);
+    return {
+      resources: GUIDES.map(({ uri, name, title, description }) => ({
+        uri,
+        name,
+        title,
+        description,
+        mimeType: 'text/markdown',
+      })),
+    };
+  });
+  // Declaring resources declares their templates too; the guides have fixed addresses.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+    refuseCursor(request.params);
+    return { resourceTemplates: [] };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const guide = GUIDES.find((g) => g.uri === request.params.uri);
     if (!guide) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown resource: ${request.params.uri}; resources/list names the resources`,
+      );
     }
     return { contents: [{ uri: guide.uri, mimeType: 'text/markdown', text: guide.text }] };
   });
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
-      name,
-      title,
-      description,
-      arguments: args,
-    })),
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => {
+    refuseCursor(request.params);
+    return {
+      prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({
+        name,
+        title,
+        description,
+        arguments: args,
+      })),
+    };
+  });
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const prompt = PROMPTS.find((p) => p.name === request.params.name);
     if (!prompt) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt: ${request.params.name}; prompts/list names the prompts`,
+      );
     }
     const args = request.params.arguments ?? {};
     const missing = prompt.arguments.find((a) => a.required && !args[a.name]);
     if (missing) {
-      throw new McpError(
+      throw new RpcError(
         ErrorCode.InvalidParams,
         `The prompt needs the argument "${missing.name}"`,
       );

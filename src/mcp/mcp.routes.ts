@@ -2,26 +2,79 @@
 // it runs behind the same balancer as the API, on any replica) answering JSON. A company
 // API key authenticates it like any /v2 call; each tool call is then sent through the app
 // itself as the REST request it stands for.
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SCOPES } from '../access.ts';
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { principalOf } from '../http/auth.ts';
-import { ExchangeTransport } from './exchange-transport.ts';
+import { ExchangeTransport, rpcError, type Exchanged } from './exchange-transport.ts';
 import { authInfoOf, buildServer, catalogOf, type Caller } from './mcp-server.ts';
 import type { RestAnswer, RestRequest } from './tool-call.ts';
 import type { OpenApiDocument } from './tool-catalog.ts';
 
-/** Whether a JSON-RPC body is tool calls only: those are counted by the REST calls they make. */
-function onlyToolCalls(body: unknown): boolean {
+/**
+ * Requests that are the protocol's own rather than calls of the server: opening it
+ * (initialize), checking it is there (ping), and tool calls, which are counted by the REST
+ * request each one becomes. Notifications and responses are never counted either.
+ */
+const UNMETERED = new Set(['initialize', 'ping', 'tools/call']);
+
+/** How many requests of a JSON-RPC body count in the day's API requests. */
+export function meteredRequests(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
-  return (
-    messages.length > 0 &&
-    messages.every(
-      (m) =>
-        m !== null && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call',
-    )
-  );
+  let count = 0;
+  for (const m of messages) {
+    if (m === null || typeof m !== 'object' || !('id' in m)) continue;
+    const method = (m as { method?: unknown }).method;
+    if (typeof method === 'string' && !UNMETERED.has(method)) count++;
+  }
+  return count;
+}
+
+/** The origins browsers may call /mcp from: PUBLIC_URL's and MCP_ALLOWED_ORIGINS. */
+function originCheck(config: Config): (origin: string) => boolean {
+  const allowed = new Set([new URL(config.publicUrl).origin, ...config.mcpAllowedOrigins]);
+  return (origin) => {
+    let parsed: string;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      return false;
+    }
+    return allowed.has(parsed);
+  };
+}
+
+/**
+ * The transport's answer to a body the app's JSON parser refused, in JSON-RPC's shape as
+ * the SDK's own transport answers it; null for any other error (the API's envelope).
+ */
+function parserRefusal(err: FastifyError): Exchanged | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return rpcError(400, -32700, 'Parse error: the body is not one well-formed JSON document');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return rpcError(400, -32700, 'Parse error: the body is empty; send a JSON-RPC message');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return rpcError(
+        415,
+        -32000,
+        'Unsupported Media Type: send the JSON-RPC messages with Content-Type: application/json',
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return rpcError(413, -32000, 'Payload Too Large: send fewer or smaller messages at a time');
+  }
+  if (err instanceof SyntaxError) {
+    return rpcError(400, -32700, 'Parse error: the body is not one well-formed JSON document');
+  }
+  return null;
 }
 
 /**
@@ -74,15 +127,38 @@ export function mcpRoutes(ctx: AppContext, app: FastifyInstance): FastifyPluginA
   // Any key may open the server; what each tool needs is checked by the call it makes.
   const config = { scopes: [...SCOPES], countRequest: false };
 
+  const allowedOrigin = originCheck(ctx.config);
+
   return async (instance) => {
     instance.addHook('onClose', async () => {
       if (serving) await (await serving).server.close();
     });
+    // Against DNS rebinding (the transport's MUST): a browser's request from a page of
+    // another origin is refused, whatever key it carries. Servers and the stdio bridge
+    // send no Origin and are not browsers.
+    instance.addHook('onRequest', async (req, reply) => {
+      const origin = req.headers.origin;
+      if (origin === undefined || allowedOrigin(origin)) return;
+      const refusal = rpcError(
+        403,
+        -32000,
+        `Invalid Origin header: ${origin} may not call this MCP server; a browser may call ` +
+          "it only from the service's own origin or one listed in MCP_ALLOWED_ORIGINS",
+      );
+      return reply.status(refusal.status).type('application/json').send(refusal.body);
+    });
+    // What the app's JSON parser refuses is answered as the transport answers it; any
+    // other error (authentication, limits) goes on to the app's handler and its envelope.
+    instance.setErrorHandler(async (err: FastifyError, _req, reply) => {
+      const refusal = parserRefusal(err);
+      if (!refusal) throw err;
+      return reply.status(refusal.status).type('application/json').send(refusal.body);
+    });
     instance.post('/mcp', { config, schema: { hide: true } }, async (req, reply) => {
       const principal = principalOf(req);
-      if (!onlyToolCalls(req.body)) {
-        // Opening, listing and reading are requests of their own; a tool call is counted
-        // once, by the REST request it becomes.
+      // Calls count, the protocol's own chatter does not (meteredRequests); a tool call
+      // is counted once, by the REST request it becomes.
+      for (let n = meteredRequests(req.body); n > 0; n--) {
         await ctx.access.countRequest(principal, ctx.clock.now());
       }
       const { transport } = await serve();

@@ -6,7 +6,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { planWith, writePlansFile } from '../helpers/api-error.ts';
@@ -15,6 +17,42 @@ import { fixture } from '../helpers/uploads.ts';
 import { baseUrlOf, errorOf, mcpClient, okResult, statusOf } from '../helpers/mcp.ts';
 
 const PLANS = writePlansFile({ five_requests: planWith({ apiRequestsPerDay: 5 }) });
+/** An origin besides PUBLIC_URL's (http://slotline.test) that browsers may call /mcp from. */
+const AGENT_ORIGIN = 'https://agent.example.com';
+
+const INIT = {
+  protocolVersion: '2025-06-18',
+  capabilities: {},
+  clientInfo: { name: 'raw-tests', version: '1.0.0' },
+};
+
+/** One POST /mcp over HTTP with any body text, as a JSON-RPC client sends it. */
+async function postMcp(
+  t: TestApp,
+  key: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${await baseUrlOf(t)}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The answer of the transport refusing a whole POST: a JSON-RPC error without an id. */
+const refusal = (code: number, message: string) => ({
+  jsonrpc: '2.0',
+  error: { code, message },
+  id: null,
+});
 
 type Doc = {
   paths: Record<string, Record<string, any>>;
@@ -244,7 +282,12 @@ describeEachDialect(
         await mcp.callTool({ name: 'getPost', arguments: { postId: '../accounts' } }),
       );
       assert.equal(traversal.code, 'post_not_found');
-      await assert.rejects(mcp.callTool({ name: 'dropDatabase', arguments: {} }), /Unknown tool/);
+      // A protocol error says its text once (the client adds its "MCP error <code>: ").
+      await assert.rejects(mcp.callTool({ name: 'dropDatabase', arguments: {} }), {
+        code: -32602,
+        message:
+          'MCP error -32602: Unknown tool: dropDatabase; tools/list names the tools this key may call',
+      });
     });
 
     test('another company’s resources are not found through the tools', async () => {
@@ -313,27 +356,71 @@ describeEachDialect(
       const t = get();
       const co = await seedCompany(t);
       const call = client(t, co.key);
-      const mcp = await connect(t, co.key);
       const used = async () => (await call('GET', '/v2/usage')).body.apiRequestsToday as number;
       const start = await used();
+      // Opening the server (initialize, then notifications/initialized) is not a call.
+      const mcp = await connect(t, co.key);
+      assert.equal(await used(), start);
       okResult(await mcp.callTool({ name: 'listAccounts', arguments: {} }));
       assert.equal(await used(), start + 1);
       errorOf(await mcp.callTool({ name: 'getPost', arguments: { postId: 'pst_nope' } }));
       assert.equal(await used(), start + 2);
       await call('GET', '/v2/accounts');
       assert.equal(await used(), start + 3);
-      // Listing tools is a request of its own.
+      // Listing tools is a call of its own.
       await mcp.listTools();
       assert.equal(await used(), start + 4);
+    });
+
+    test('protocol chatter is not metered; each listing or read in a batch is', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const call = client(t, co.key);
+      const used = async () => (await call('GET', '/v2/usage')).body.apiRequestsToday as number;
+      const send = (body: unknown) => postMcp(t, co.key, JSON.stringify(body));
+      const start = await used();
+      assert.equal(
+        (await send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT })).status,
+        200,
+      );
+      assert.equal(
+        (await send({ jsonrpc: '2.0', method: 'notifications/initialized' })).status,
+        202,
+      );
+      assert.equal((await send({ jsonrpc: '2.0', id: 2, method: 'ping' })).status, 200);
+      assert.equal(
+        (
+          await send({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: 2 },
+          })
+        ).status,
+        202,
+      );
+      assert.equal(await used(), start);
+      const batch = await send([
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+        {
+          jsonrpc: '2.0',
+          id: 'b',
+          method: 'resources/read',
+          params: { uri: 'slotline://rules/media' },
+        },
+        { jsonrpc: '2.0', id: 'c', method: 'prompts/list' },
+        { jsonrpc: '2.0', id: 'd', method: 'ping' },
+      ]);
+      assert.equal(batch.status, 200);
+      assert.equal(await used(), start + 3);
     });
 
     test('the daily request cap refuses tool calls as it refuses REST calls', async () => {
       const t = get();
       const co = await seedCompany(t, { plan: 'five_requests' });
-      const mcp = await connect(t, co.key); // initialize and initialized: 2 requests
-      okResult(await mcp.callTool({ name: 'listAccounts', arguments: {} }));
-      okResult(await mcp.callTool({ name: 'listAccounts', arguments: {} }));
-      okResult(await mcp.callTool({ name: 'listAccounts', arguments: {} }));
+      const mcp = await connect(t, co.key); // opening the server counts nothing
+      for (let i = 0; i < 5; i++) {
+        okResult(await mcp.callTool({ name: 'listAccounts', arguments: {} }));
+      }
       const capped = await mcp.callTool({ name: 'listAccounts', arguments: {} });
       assert.equal(statusOf(capped), 429);
       assert.equal(errorOf(capped).code, 'rate_limited');
@@ -393,6 +480,197 @@ describeEachDialect(
       assert.match(mcp.getInstructions() ?? '', /validatePost/);
     });
 
+    test('a browser page of another origin is refused, whatever key it carries', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const call = client(t, co.key);
+      const used = async () => (await call('GET', '/v2/usage')).body.apiRequestsToday as number;
+      const start = await used();
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT });
+      for (const origin of [
+        'http://evil.example.com',
+        'null',
+        'http://slotline.test.evil.example.com',
+        'https://slotline.test',
+        'http://slotline.test:8080',
+      ]) {
+        for (const body of [init, list]) {
+          const res = await postMcp(t, co.key, body, { origin });
+          assert.equal(res.status, 403, origin);
+          assert.deepEqual(
+            res.body,
+            refusal(
+              -32000,
+              `Invalid Origin header: ${origin} may not call this MCP server; a browser may ` +
+                "call it only from the service's own origin or one listed in MCP_ALLOWED_ORIGINS",
+            ),
+          );
+        }
+      }
+      const base = await baseUrlOf(t);
+      for (const method of ['GET', 'DELETE']) {
+        const res = await fetch(`${base}/mcp`, {
+          method,
+          headers: { authorization: `Bearer ${co.key}`, origin: 'http://evil.example.com' },
+        });
+        assert.equal(res.status, 403, method);
+      }
+      // Refused before anything was counted.
+      assert.equal(await used(), start);
+      // PUBLIC_URL's origin, one of MCP_ALLOWED_ORIGINS, and no Origin at all go on.
+      const allowed: Record<string, string>[] = [
+        { origin: 'http://slotline.test' },
+        { origin: AGENT_ORIGIN },
+        {},
+      ];
+      for (const headers of allowed) {
+        const res = await postMcp(t, co.key, list, headers);
+        assert.equal(res.status, 200, JSON.stringify(headers));
+        assert.ok(Array.isArray(res.body.result.tools));
+      }
+      // Without a valid key the answer is the API's 401, as on any route.
+      const noKey = await postMcp(t, 'sl_bad', list, { origin: 'http://evil.example.com' });
+      assert.equal(noKey.status, 401);
+      assert.equal(noKey.body.error.code, 'unauthorized');
+      // The official client from a page of another origin cannot open the server.
+      const url = new URL(`${base}/mcp`);
+      const browser = new Client({ name: 'page', version: '1.0.0' });
+      await assert.rejects(
+        browser.connect(
+          new StreamableHTTPClientTransport(url, {
+            requestInit: {
+              headers: { authorization: `Bearer ${co.key}`, origin: 'http://evil.example.com' },
+            },
+          }),
+        ),
+        /HTTP 403|Invalid Origin header/,
+      );
+    });
+
+    test('a body that is not JSON is a JSON-RPC parse error, not the API envelope', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      for (const body of ['{', '{"jsonrpc":"2.0","id":1,', 'not json', '[{]', '{"a":1}}']) {
+        const res = await postMcp(t, co.key, body);
+        assert.equal(res.status, 400, body);
+        assert.deepEqual(
+          res.body,
+          refusal(-32700, 'Parse error: the body is not one well-formed JSON document'),
+          body,
+        );
+      }
+      const empty = await postMcp(t, co.key, '');
+      assert.equal(empty.status, 400);
+      assert.deepEqual(
+        empty.body,
+        refusal(-32700, 'Parse error: the body is empty; send a JSON-RPC message'),
+      );
+      const text = await postMcp(t, co.key, 'hello', { 'content-type': 'text/plain' });
+      assert.equal(text.status, 415);
+      assert.deepEqual(
+        text.body,
+        refusal(
+          -32000,
+          'Unsupported Media Type: send the JSON-RPC messages with Content-Type: application/json',
+        ),
+      );
+      // Authentication is the API's, in its envelope, before any body is read.
+      const unauthorized = await postMcp(t, 'sl_bad', '{');
+      assert.equal(unauthorized.status, 401);
+      assert.equal(unauthorized.body.error.code, 'unauthorized');
+    });
+
+    test('invalid params are -32602 with one sentence naming the field', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const ask = async (method: string, params?: unknown) => {
+        const res = await postMcp(
+          t,
+          co.key,
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 3,
+            method,
+            ...(params === undefined ? {} : { params }),
+          }),
+        );
+        assert.equal(res.status, 200);
+        assert.equal(res.body.id, 3);
+        return res.body.error;
+      };
+      const cases: [string, unknown, string][] = [
+        [
+          'tools/call',
+          { name: 'listAccounts', arguments: null },
+          'params.arguments must be an object, not null',
+        ],
+        [
+          'tools/call',
+          { name: 'listAccounts', arguments: 'x' },
+          'params.arguments must be an object, not a string',
+        ],
+        [
+          'tools/call',
+          { name: 'listAccounts', arguments: [1] },
+          'params.arguments must be an object, not an array',
+        ],
+        ['tools/call', { arguments: {} }, 'params.name is required (a string)'],
+        ['tools/call', undefined, 'params is required (an object)'],
+        ['initialize', undefined, 'params is required (an object)'],
+        [
+          'initialize',
+          { ...INIT, protocolVersion: 7 },
+          'params.protocolVersion must be a string, not a number',
+        ],
+        ['resources/read', {}, 'params.uri is required (a string)'],
+        [
+          'prompts/get',
+          { name: 'publish-video', arguments: { source: 1 } },
+          'params.arguments.source must be a string, not a number',
+        ],
+      ];
+      for (const [method, params, text] of cases) {
+        assert.deepEqual(
+          await ask(method, params),
+          { code: -32602, message: `Invalid params of ${method}: ${text}` },
+          `${method} ${JSON.stringify(params)}`,
+        );
+      }
+      // Through the official client too, the text said once.
+      const mcp = await connect(t, co.key);
+      await assert.rejects(
+        mcp.callTool({
+          name: 'listAccounts',
+          arguments: null as unknown as Record<string, unknown>,
+        }),
+        {
+          code: -32602,
+          message:
+            'MCP error -32602: Invalid params of tools/call: params.arguments must be an object, not null',
+        },
+      );
+    });
+
+    test('every declared list answers, in one page, and refuses a cursor it never gave', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      const mcp = await connect(t, co.key);
+      assert.deepEqual(await mcp.listResourceTemplates(), { resourceTemplates: [] });
+      const tools = await mcp.listTools();
+      assert.equal(tools.nextCursor, undefined);
+      const cursorText = (cursor: string) =>
+        `MCP error -32602: Invalid params: cursor ${JSON.stringify(cursor)} was not issued by ` +
+        'this server; its lists come in one page without nextCursor, so send the request without a cursor';
+      for (const cursor of ['bogus', '']) {
+        const expected = { code: -32602, message: cursorText(cursor) };
+        await assert.rejects(mcp.listTools({ cursor }), expected);
+        await assert.rejects(mcp.listResources({ cursor }), expected);
+        await assert.rejects(mcp.listResourceTemplates({ cursor }), expected);
+        await assert.rejects(mcp.listPrompts({ cursor }), expected);
+      }
+    });
+
     test('the transport refuses what Streamable HTTP refuses, and keeps no sessions', async () => {
       const t = get();
       const co = await seedCompany(t);
@@ -448,5 +726,30 @@ describeEachDialect(
       }
     });
   },
-  { env: { REMOTE_FETCH_ALLOW: '127.0.0.1', PLANS_FILE: PLANS } },
+  {
+    env: { REMOTE_FETCH_ALLOW: '127.0.0.1', PLANS_FILE: PLANS, MCP_ALLOWED_ORIGINS: AGENT_ORIGIN },
+  },
 );
+
+test('MCP_ALLOWED_ORIGINS takes comma-separated origins, as browsers write them', () => {
+  const base = { DATA_DIR: '/tmp/slotline-config-test', PUBLIC_URL: 'http://slotline.test' };
+  assert.deepEqual(loadConfig(base).mcpAllowedOrigins, []);
+  assert.deepEqual(
+    loadConfig({
+      ...base,
+      MCP_ALLOWED_ORIGINS:
+        ' https://Agent.Example.com , http://localhost:6274/,,https://a.test:443',
+    }).mcpAllowedOrigins,
+    ['https://agent.example.com', 'http://localhost:6274', 'https://a.test'],
+  );
+  for (const bad of ['agent.example.com', 'https://a.test/app', 'ftp://a.test', '*', 'null']) {
+    assert.throws(
+      () => loadConfig({ ...base, MCP_ALLOWED_ORIGINS: `https://ok.test,${bad}` }),
+      (err: Error) =>
+        err instanceof ConfigError &&
+        err.message ===
+          `MCP_ALLOWED_ORIGINS: "${bad}" is not an origin (scheme://host[:port], e.g. https://agent.example.com)`,
+      bad,
+    );
+  }
+});
