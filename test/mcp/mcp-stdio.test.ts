@@ -6,6 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,8 +17,13 @@ import { makeAccounts } from '../helpers/posts.ts';
 import { FIXTURES } from '../helpers/uploads.ts';
 import { errorOf, mcpClient, okResult } from '../helpers/mcp.ts';
 
-/** The command as a desktop agent would start it, run from source. */
-async function stdioClient(url: string, key: string, extra: string[] = []): Promise<Client> {
+/** The command as a desktop agent would start it, run from source; `stderr` collects its own. */
+async function stdioClient(
+  url: string,
+  key: string,
+  extra: string[] = [],
+  stderr: string[] = [],
+): Promise<Client> {
   const { NODE_TEST_CONTEXT: _ctx, ...inherited } = process.env;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -29,6 +36,7 @@ async function stdioClient(url: string, key: string, extra: string[] = []): Prom
     },
     stderr: 'pipe',
   });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   const c = new Client({ name: 'stdio-tests', version: '1.0.0' });
   await c.connect(transport);
   return c;
@@ -39,8 +47,8 @@ describe('slotline-client mcp over stdio', () => {
   let base = '';
   let dir = '';
   const open: Client[] = [];
-  const connect = async (key: string, extra: string[] = []) => {
-    const c = await stdioClient(base, key, extra);
+  const connect = async (key: string, extra: string[] = [], stderr: string[] = [], url = base) => {
+    const c = await stdioClient(url, key, extra, stderr);
     open.push(c);
     return c;
   };
@@ -98,7 +106,7 @@ describe('slotline-client mcp over stdio', () => {
     );
     assert.equal(upload.status, 'ready');
     assert.equal(upload.kind, 'video');
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const post = okResult(
       await local.callTool({
         name: 'createPost',
@@ -131,7 +139,112 @@ describe('slotline-client mcp over stdio', () => {
     assert.match((media.contents[0] as { text: string }).text, /H\.264 or HEVC/);
   });
 
-  test('a bad key stops the command with the API’s answer', async () => {
-    await assert.rejects(stdioClient(base, 'sl_bad'));
+  test('protocol errors are said once, as the service says them', async () => {
+    const co = await seedCompany(t);
+    const local = await connect(co.key);
+    await assert.rejects(local.callTool({ name: 'dropDatabase', arguments: {} }), {
+      code: -32602,
+      message:
+        'MCP error -32602: Unknown tool: dropDatabase; tools/list names the tools this key may call',
+    });
+    // Checked here as the service checks them: -32602 and a sentence, not -32603.
+    await assert.rejects(
+      local.callTool({
+        name: 'listAccounts',
+        arguments: null as unknown as Record<string, unknown>,
+      }),
+      {
+        code: -32602,
+        message:
+          'MCP error -32602: Invalid params of tools/call: params.arguments must be an object, not null',
+      },
+    );
+    await assert.rejects(local.readResource({ uri: 'slotline://nothing' }), {
+      code: -32602,
+      message:
+        'MCP error -32602: Unknown resource: slotline://nothing; resources/list names the resources',
+    });
+    // The lists are the service's: templates answered, a cursor refused there.
+    assert.deepEqual(await local.listResourceTemplates(), { resourceTemplates: [] });
+    await assert.rejects(local.listTools({ cursor: 'bogus' }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /^MCP error -32602: Invalid params: cursor "bogus" was not issued/);
+      assert.equal(err.message.split('MCP error').length, 2);
+      return true;
+    });
+  });
+
+  test('a bad key opens the server all the same, and every call tells the API’s answer', async () => {
+    const stderr: string[] = [];
+    const local = await connect('sl_bad', [], stderr);
+    const refused = errorOf(await local.callTool({ name: 'listAccounts', arguments: {} }));
+    assert.equal(refused.code, 'unauthorized');
+    assert.equal(refused.message, 'API key is invalid or revoked');
+    assert.match(refused.requestId, /^req_/);
+    await assert.rejects(local.listTools(), {
+      code: -32000,
+      message:
+        'MCP error -32000: API key is invalid or revoked (unauthorized). ' +
+        'Send a valid, unrevoked key as "Authorization: Bearer <API_KEY>".',
+    });
+    assert.match(local.getInstructions() ?? '', /API key is invalid or revoked/);
+    // One line on stderr says it too, for whoever reads the agent's logs.
+    const lines = stderr
+      .join('')
+      .split('\n')
+      .filter((line) => /unauthorized/.test(line));
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^slotline-client mcp: unauthorized: API key is invalid or revoked\./);
+  });
+
+  test('a service that does not answer is told, and reached once it answers', async () => {
+    const co = await seedCompany(t);
+    // A port that is listening nowhere yet: take one, then free it.
+    const spare = createServer();
+    await new Promise<void>((done) => spare.listen(0, '127.0.0.1', done));
+    const port = (spare.address() as AddressInfo).port;
+    await new Promise<void>((done) => spare.close(() => done()));
+    const stderr: string[] = [];
+    const local = await connect(co.key, [], stderr, `http://127.0.0.1:${port}`);
+    const down = errorOf(await local.callTool({ name: 'listAccounts', arguments: {} }));
+    assert.equal(down.code, 'service_unavailable');
+    assert.match(
+      down.message,
+      new RegExp(
+        `^Cannot reach the Slotline MCP server at http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`,
+      ),
+    );
+    assert.match(down.hint, /SLOTLINE_URL/);
+    await assert.rejects(local.listTools(), /service_unavailable/);
+    assert.equal(
+      stderr
+        .join('')
+        .split('\n')
+        .filter((line) => /service_unavailable/.test(line)).length,
+      1,
+    );
+    // The service comes up where it was looked for: the next call reaches it.
+    const proxy = createServer((req, res) => {
+      const target = new URL(req.url ?? '/', base);
+      const forward = request(
+        target,
+        { method: req.method, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forward);
+    });
+    await new Promise<void>((done) => proxy.listen(port, '127.0.0.1', done));
+    try {
+      assert.deepEqual(
+        okResult(await local.callTool({ name: 'listAccounts', arguments: {} })),
+        (await client(t, co.key)('GET', '/v2/accounts')).body,
+      );
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((done) => proxy.close(() => done()));
+    }
   });
 });

@@ -1,6 +1,8 @@
 // `slotline-client mcp`: the service's MCP server over stdio, for desktop agents that
 // start a local command (sdk/src/mcp/local-server.ts). stdout carries the protocol and
-// nothing else; what goes wrong is said on stderr.
+// nothing else; what goes wrong is said on stderr. A bad key or a service that does not
+// answer does not stop it: the agent could only tell "connection closed", so the problem
+// is said once on stderr and in every call's answer instead.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { serveLocal } from '../mcp/local-server.ts';
 import { listOption, stringOption, type CommandContext } from './shared.ts';
@@ -35,6 +37,12 @@ An agent's configuration, for example:
       apiKey,
       api,
       mediaDirs: listOption(values, 'media-dir'),
+      // The agent sees the problem in its tool results; whoever reads its logs, here.
+      onUnavailable: (problem) =>
+        io.err(
+          `slotline-client mcp: ${problem.code}: ${problem.message}. ${problem.hint} ` +
+            '(serving anyway: every call answers this until the service takes one)\n',
+        ),
     });
     return 0;
   },

@@ -15,7 +15,9 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
@@ -23,6 +25,7 @@ import {
 import type { SlotlineClient } from '../client.ts';
 import { SlotlineError } from '../errors.ts';
 import { contentTypeOf, uploadFile } from '../upload.ts';
+import { ParamsCheckingTransport, relayedError, RpcError } from './protocol.ts';
 
 export const UPLOAD_TOOL = 'uploadMedia';
 
@@ -154,30 +157,154 @@ async function uploadLocal(
   }
 }
 
-/** Connects to the service's MCP server; throws what refused it (a bad key: 401). */
-export async function connectRemote(options: LocalServerOptions): Promise<Client> {
-  const remote = new Client({ name: 'slotline-client', version: options.version ?? '0.1.0' });
-  const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/mcp`);
-  await remote.connect(
-    new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: { authorization: `Bearer ${options.apiKey}` } },
-    }),
-  );
-  return remote;
+/** What keeps the service's MCP server from answering, in the API's error envelope. */
+export interface Problem {
+  code: string;
+  message: string;
+  hint: string;
+  requestId: string;
 }
 
-/** The local server, relaying to `remote`; connect it to a transport (stdio) to serve. */
-export function localServer(remote: Client, options: LocalServerOptions): Server {
-  const info = remote.getServerVersion();
+/** The service's MCP server cannot be reached, or refused this server (a bad key: 401). */
+export class RemoteUnavailable extends Error {
+  override readonly name = 'RemoteUnavailable';
+  constructor(readonly problem: Problem) {
+    super(problem.message);
+  }
+}
+
+/** An error's message and its causes' (fetch hides the network error in `cause`). */
+function causes(err: unknown): string {
+  const parts: string[] = [];
+  for (let at = err; at instanceof Error && parts.length < 4; at = at.cause) {
+    parts.push(at.message);
+  }
+  return parts.join(': ') || String(err);
+}
+
+/**
+ * The connection to the service's MCP server. It is made when first needed and made
+ * again after a failure, so a service that was down, or a key fixed in the service,
+ * works on the next call without restarting the agent.
+ */
+export class RemoteLink {
+  #client: Client | undefined;
+  #connecting: Promise<Client> | undefined;
+  /** The service's last refusal, to tell its envelope rather than the transport's text. */
+  #refused: { status: number; problem: Problem } | undefined;
+
+  constructor(private readonly options: LocalServerOptions) {}
+
+  /** The connected client, connecting first if need be; throws RemoteUnavailable. */
+  client(): Promise<Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connect(): Promise<Client> {
+    const remote = new Client({
+      name: 'slotline-client',
+      version: this.options.version ?? '0.1.0',
+    });
+    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/mcp`);
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { authorization: `Bearer ${this.options.apiKey}` } },
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (!res.ok) {
+          const { code, message, hint, requestId } = await SlotlineError.fromResponse(res.clone());
+          this.#refused = { status: res.status, problem: { code, message, hint, requestId } };
+        }
+        return res;
+      },
+    });
+    try {
+      await remote.connect(transport);
+    } catch (err) {
+      throw new RemoteUnavailable(this.problemOf(err));
+    }
+    this.#client = remote;
+    return remote;
+  }
+
+  /** A failure to reach the service, as the envelope to report. */
+  problemOf(err: unknown): Problem {
+    const status = (err as { code?: unknown } | null)?.code;
+    if (typeof status === 'number' && this.#refused?.status === status) {
+      return this.#refused.problem;
+    }
+    return {
+      code: 'service_unavailable',
+      message: `Cannot reach the Slotline MCP server at ${this.options.baseUrl}/mcp: ${causes(err)}`,
+      hint: 'Check SLOTLINE_URL (or --url) and that the service is running; the next call tries again.',
+      requestId: 'local',
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#client?.close();
+  }
+}
+
+/** A problem as a JSON-RPC error (the lists, reads): said once, with its next step. */
+function unavailableError(problem: Problem): RpcError {
+  return new RpcError(UPSTREAM_ERROR, `${problem.message} (${problem.code}). ${problem.hint}`, {
+    error: problem,
+  });
+}
+
+/** A problem as a tool result, the way the service answers a refused call. */
+function unavailableResult(problem: Problem): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: problem }) }] };
+}
+
+/** JSON-RPC's implementation-defined server error: the service behind this one failed. */
+const UPSTREAM_ERROR = -32000;
+
+/**
+ * The local server, relaying to the service through `link`; connect it to a transport.
+ * Its name, version and instructions are the service's when it answered at start (`start`
+ * is its client), else its own, saying what the problem is.
+ */
+export function localServer(
+  link: RemoteLink,
+  options: LocalServerOptions,
+  start: Client | Problem,
+): Server {
+  const connected = start instanceof Client ? start : undefined;
+  const problem = start instanceof Client ? undefined : start;
+  const info = connected?.getServerVersion();
+  const instructions = problem
+    ? `The Slotline service does not answer this server yet: ${problem.message} ${problem.hint}`
+    : connected?.getInstructions();
   const server = new Server(
-    { name: info?.name ?? 'slotline', version: info?.version ?? '0.0.0' },
+    { name: info?.name ?? 'slotline', version: info?.version ?? options.version ?? '0.0.0' },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      ...(remote.getInstructions() ? { instructions: remote.getInstructions() } : {}),
+      ...(instructions ? { instructions } : {}),
     },
   );
+  /** Runs one request against the service; what refuses it is answered once, as it said. */
+  const relay = async <T>(run: (remote: Client) => Promise<T>): Promise<T> => {
+    let remote: Client;
+    try {
+      remote = await link.client();
+    } catch (err) {
+      if (err instanceof RemoteUnavailable) throw unavailableError(err.problem);
+      throw err;
+    }
+    try {
+      return await run(remote);
+    } catch (err) {
+      if (err instanceof McpError) throw relayedError(err);
+      throw unavailableError(link.problemOf(err));
+    }
+  };
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    const listed = await remote.listTools(request.params);
+    const listed = await relay((remote) => remote.listTools(request.params));
     return {
       ...listed,
       tools: listed.tools.map((tool) => (tool.name === UPLOAD_TOOL ? withFilePath(tool) : tool)),
@@ -186,29 +313,59 @@ export function localServer(remote: Client, options: LocalServerOptions): Server
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     if (name === UPLOAD_TOOL && args?.filePath !== undefined) return uploadLocal(options, args);
-    return await remote.callTool(request.params);
+    // A call the service cannot take is a tool result saying why, which an agent shows.
+    try {
+      return await relay((remote) => remote.callTool(request.params));
+    } catch (err) {
+      const data = err instanceof RpcError ? (err.data as { error?: Problem } | undefined) : null;
+      if (err instanceof RpcError && err.code === UPSTREAM_ERROR && data?.error) {
+        return unavailableResult(data.error);
+      }
+      throw err;
+    }
   });
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>
-    remote.listResources(request.params),
+    relay((remote) => remote.listResources(request.params)),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+    relay((remote) => remote.listResourceTemplates(request.params)),
   );
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    remote.readResource(request.params),
+    relay((remote) => remote.readResource(request.params)),
   );
   server.setRequestHandler(ListPromptsRequestSchema, (request) =>
-    remote.listPrompts(request.params),
+    relay((remote) => remote.listPrompts(request.params)),
   );
-  server.setRequestHandler(GetPromptRequestSchema, (request) => remote.getPrompt(request.params));
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    relay((remote) => remote.getPrompt(request.params)),
+  );
   return server;
 }
 
-/** Serves the service's MCP server on `transport` until either side closes. */
-export async function serveLocal(transport: Transport, options: LocalServerOptions): Promise<void> {
-  const remote = await connectRemote(options);
-  const server = localServer(remote, options);
+/**
+ * Serves the service's MCP server on `transport` until either side closes. When the
+ * service cannot be reached or refuses the key, it serves all the same: initialize
+ * completes, `onUnavailable` hears the problem once, and every call answers it (a tool
+ * call as a tool error) until the service takes a call.
+ */
+export async function serveLocal(
+  transport: Transport,
+  options: LocalServerOptions & { onUnavailable?: (problem: Problem) => void },
+): Promise<void> {
+  const link = new RemoteLink(options);
+  let start: Client | Problem;
+  try {
+    start = await link.client();
+  } catch (err) {
+    if (!(err instanceof RemoteUnavailable)) throw err;
+    start = err.problem;
+    options.onUnavailable?.(start);
+  }
+  const server = localServer(link, options, start);
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
   });
-  await server.connect(transport);
+  await server.connect(new ParamsCheckingTransport(transport));
   await closed;
-  await remote.close();
+  await link.close();
 }
