@@ -1,7 +1,13 @@
 // Every section of `npm run probe:hardening`, in the order they run.
 import { basicSections } from './basics.ts';
+import { mcpSections } from './mcp.ts';
 import { nextTargetSections } from './next-targets.ts';
 import { proofSections } from './proof.ts';
 import type { Section } from './section.ts';
 
-export const sections: Section[] = [...basicSections, ...nextTargetSections, ...proofSections];
+export const sections: Section[] = [
+  ...basicSections,
+  ...nextTargetSections,
+  ...proofSections,
+  ...mcpSections,
+];
