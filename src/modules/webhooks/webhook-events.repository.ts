@@ -1,6 +1,7 @@
 // The outbox table: events written with their change, claimed once for fan-out.
 import { sql } from 'kysely';
-import type { DbOrTx, WebhookEventsTable } from '../../db/types.ts';
+import { bind, params, perLength, prepared } from '../../db/prepared.ts';
+import type { Db, DbOrTx, WebhookEventsTable } from '../../db/types.ts';
 
 /** Rows per insert statement: far under either dialect's parameter limit (6 values each). */
 const ROWS_PER_INSERT = 500;
@@ -41,18 +42,33 @@ export async function insertEvents(
   return written;
 }
 
+function listeningQuery(db: DbOrTx, companyIds: readonly string[]) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select('company_id')
+    .distinct()
+    .where('company_id', 'in', companyIds)
+    .where('disabled_at', 'is', null);
+}
+
+/** Lists up to this many companies run compiled once per length; longer ones are built. */
+const PREPARED_LISTENING = 32;
+// Every change that records events asks this first (a post create, once), so the usual
+// short lists skip the query builder.
+const listeningQueries = perLength((n) =>
+  prepared((db: Db) => listeningQuery(db, params('company', n))),
+);
+
 /** Which of the companies have an enabled endpoint. */
 export async function companiesListening(
   db: DbOrTx,
   companyIds: readonly string[],
 ): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .select('company_id')
-    .distinct()
-    .where('company_id', 'in', [...companyIds])
-    .where('disabled_at', 'is', null)
-    .execute();
+  if (companyIds.length === 0) return new Set();
+  const rows =
+    companyIds.length <= PREPARED_LISTENING
+      ? await listeningQueries(companyIds.length)(db, bind('company', companyIds, {}))
+      : await listeningQuery(db, companyIds).execute();
   return new Set(rows.map((r) => r.company_id));
 }
 
