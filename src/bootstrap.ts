@@ -11,7 +11,7 @@ import { Sealer } from './lib/seal.ts';
 import { CursorCodec } from './lib/cursor.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { hmac } from './lib/crypto.ts';
-import { noopMetrics, type MediaLane, type MetricsRecorder } from './lib/metrics.ts';
+import { noopMetrics, type MetricsRecorder } from './lib/metrics.ts';
 import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { MediaUrls } from './media/media-urls.ts';
@@ -20,7 +20,6 @@ import { OperatorError } from './lib/operator-error.ts';
 import { RequestMeter, planOf } from './modules/usage/index.ts';
 import { verifiedKey, verifyKey, KeyUse } from './modules/keys/index.ts';
 import { verifyWorkerToken } from './modules/workers/index.ts';
-import { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -30,8 +29,7 @@ export interface OpenOptions {
   /** Skip migrations (the caller ran them). */
   skipMigrations?: boolean;
   /**
-   * Receives failures of background work (thumbnails, renders, batched writes, the
-   * database handle's own work); they never reach a request. Logged to stderr by default.
+   * Receives failures of background work (batched writes, the database handle's own work); they never reach a request. Logged to stderr by default.
    */
   onBackgroundError?: (err: unknown) => void;
   /** Where the service's parts report for monitoring; a no-op by default. */
@@ -78,11 +76,6 @@ export async function openContext(
     const metrics = options.metrics ?? noopMetrics;
     const meter = new RequestMeter(handle.db, undefined, undefined, onError);
     const keyUse = new KeyUse(handle.db, undefined, onError);
-    // Each lane counts its failures before they are reported.
-    const laneErrors = (lane: MediaLane) => (err: unknown) => {
-      metrics.mediaJobFailed(lane);
-      onError(err);
-    };
     const ctx: AppContext = {
       db: handle.db,
       config,
@@ -95,8 +88,6 @@ export async function openContext(
       meter,
       keyUse,
       access: makeAccess(handle.db, config, meter, keyUse),
-      thumbnails: new ThumbnailQueue({ onError: laneErrors('thumbnails') }),
-      renders: new ThumbnailQueue({ onError: laneErrors('renders') }),
       metrics,
     };
     // The batchers' timers run for the context's life, whatever serves it (an app, a command).
@@ -106,8 +97,6 @@ export async function openContext(
       ctx,
       poolStats: handle.poolStats,
       close: async () => {
-        await ctx.renders.close();
-        await ctx.thumbnails.close();
         await ctx.meter.stop();
         await ctx.keyUse.stop();
         await handle.close();

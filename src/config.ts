@@ -56,6 +56,16 @@ export interface Config {
    * event of its own (WEBHOOK_POLL_MS); 0 sends no webhooks from this process.
    */
   readonly webhookPollMs: number;
+  /**
+   * How often (ms) this process looks for due media jobs (renders, thumbnails) when it was
+   * not woken by one of its own (MEDIA_JOB_POLL_MS); 0 runs no media work in this process.
+   */
+  readonly mediaJobPollMs: number;
+  /**
+   * How long a process's claim of a media job holds without renewal (MEDIA_JOB_LEASE_MS):
+   * after a crash, another process takes the job again this long after the last renewal.
+   */
+  readonly mediaJobLeaseMs: number;
   /** Wall time of one webhook attempt, connect to response (WEBHOOK_TIMEOUT_MS). */
   readonly webhookTimeoutMs: number;
   /** Webhook attempts in flight in this process (WEBHOOK_CONCURRENCY). */
@@ -235,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     remoteFetchAllow,
     dispatchIntervalMs: int(env, 'DISPATCH_INTERVAL_MS', 15_000, 0, 3_600_000),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 250, 0, 60_000),
+    mediaJobPollMs: int(env, 'MEDIA_JOB_POLL_MS', 1_000, 0, 60_000),
+    mediaJobLeaseMs: int(env, 'MEDIA_JOB_LEASE_MS', 30_000, 3_000, 600_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1_000, 60_000),
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
     webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100),

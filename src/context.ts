@@ -8,7 +8,6 @@ import type { Sealer } from './lib/seal.ts';
 import type { UrlSigner } from './lib/signing.ts';
 import type { BlobStore } from './media/blob-store.ts';
 import type { MediaUrls } from './media/media-urls.ts';
-import type { ThumbnailQueue } from './media/thumbnail-queue.ts';
 
 /**
  * Work held in memory and written in batches (request counts, key uses). The composition
@@ -47,10 +46,6 @@ export interface AppContext {
   keyUse: Batcher;
   /** Key and worker-token verification and request metering, for the auth hook. */
   access: Access;
-  /** Runs thumbnail work off the request path. */
-  thumbnails: ThumbnailQueue;
-  /** Renders carousel slides off the request path (one background lane of its own). */
-  renders: ThumbnailQueue;
   /** Counters and timings for monitoring; a no-op unless the process exposes metrics. */
   metrics: MetricsRecorder;
 }

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
+import { startMediaLoop, type MediaLoop } from './dispatch/media-loop.ts';
 import { startWebhookLoop, type WebhookLoop } from './dispatch/webhook-loop.ts';
 import { startMetricsServer, type MetricsServer } from './ops/metrics-server.ts';
 import { PromMetrics } from './ops/prom-metrics.ts';
@@ -34,17 +35,19 @@ export async function serve(config: Config): Promise<void> {
   const app = await buildApp(ctx, { logger, readiness, metrics });
   let dispatch: DispatchLoop | null = null;
   let webhooks: WebhookLoop | null = null;
+  let media: MediaLoop | null = null;
   let simulator: SimulatorLoop | null = null;
   let metricsServer: MetricsServer | null = null;
   let closing = false;
 
   /**
    * The graceful shutdown, bounded by SHUTDOWN_TIMEOUT_MS: readiness fails first, the
-   * dispatcher and simulator stop claiming, and after SHUTDOWN_DELAY_MS (the balancer's
-   * time to see readiness fail) the listener closes. Requests and uploads under way finish
-   * (idle kept-alive connections are closed at once), background media work and the
-   * batched meter and key-use writes settle, the database closes. Exit 0, or 1 when the
-   * bound cut it short.
+   * dispatcher, simulator and media loop stop claiming, and after SHUTDOWN_DELAY_MS (the
+   * balancer's time to see readiness fail) the listener closes. Requests and uploads under
+   * way finish (idle kept-alive connections are closed at once); media jobs under way
+   * finish within the bound, and those that cannot are handed back for another process to
+   * take at once; the batched meter and key-use writes settle, the database closes. Exit
+   * 0, or 1 when the bound cut it short.
    */
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -63,6 +66,8 @@ export async function serve(config: Config): Promise<void> {
     let code = 0;
     try {
       readiness.drain();
+      // Claims no more media jobs from now; those under way get what is left of the bound.
+      const mediaStopped = media?.stop(Math.max(0, deadline - Date.now() - 3_000));
       await Promise.all([dispatch?.stop(), simulator?.stop(), webhooks?.stop()]);
       if (config.shutdownDelayMs > 0) {
         await sleep(Math.min(config.shutdownDelayMs, deadline - Date.now()));
@@ -71,11 +76,8 @@ export async function serve(config: Config): Promise<void> {
       // Stops accepting, closes idle connections, waits for the rest, runs onClose hooks
       // (the meter and key-use flush).
       await app.close();
-      // Media work queued by requests just answered still runs, within the bound.
-      await Promise.race([
-        Promise.all([ctx.thumbnails.idle(), ctx.renders.idle()]),
-        sleep(Math.max(0, deadline - Date.now() - 1_000)),
-      ]);
+      const handedBack = (await mediaStopped)?.handedBack ?? 0;
+      if (handedBack > 0) logger.info({ handedBack }, 'media jobs under way handed back');
       await metricsServer?.close();
       await opened.close();
       logger.info('shut down cleanly');
@@ -119,6 +121,20 @@ export async function serve(config: Config): Promise<void> {
     webhooks = startWebhookLoop(ctx, {
       pollMs: config.webhookPollMs,
       onError: (err) => logger.error({ err }, 'webhook delivery pass failed'),
+    });
+  }
+  // Renders carousels and makes thumbnails: woken by this process's own jobs, polling for
+  // the rest (other replicas' jobs, retries, leases of processes that died).
+  if (config.mediaJobPollMs > 0) {
+    media = startMediaLoop(ctx, {
+      pollMs: config.mediaJobPollMs,
+      leaseMs: config.mediaJobLeaseMs,
+      onError: (err) => logger.error({ err }, 'media job failed'),
+      onFailed: (job, reason) =>
+        logger.warn(
+          { kind: job.kind, subjectId: job.subjectId, reason },
+          'media job failed for good',
+        ),
     });
   }
   // Plays the simulated workers (DECISIONS 6); a pass is one query when there are none.

@@ -232,7 +232,7 @@ describeEachDialect('security suite', (get) => {
     idsOfA.uploadId = upload.body.uploadId;
     const ready = await uploadFile(t, callA, 'image.png');
     // Background work must be done before the no-side-effect snapshots below.
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const post = await callA('POST', '/v2/posts', {
       media: [ready.uploadId],
       accountIds: [account.body.accountId],
@@ -445,8 +445,8 @@ describeEachDialect('security suite', (get) => {
   });
   const workerOps = () => ops.filter((o) => o.worker);
   const workerSnapshot = async (t: TestApp) => {
-    await t.ctx.thumbnails.idle();
-    await t.ctx.renders.idle();
+    await t.media.idle();
+    await t.media.idle();
     return JSON.stringify([
       await t.ctx.db.selectFrom('queue_items').selectAll().orderBy('id').execute(),
       await t.ctx.db.selectFrom('posts').selectAll().orderBy('id').execute(),

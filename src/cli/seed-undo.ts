@@ -24,6 +24,7 @@ const TENANT_TABLES = [
   'releases',
   'delivery_days',
   'account_status_events',
+  'media_jobs',
   'post_content_groups',
   'queue_items',
   'posts',

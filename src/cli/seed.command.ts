@@ -14,7 +14,10 @@ export function registerSeed(program: Command): void {
     .action(async (o) =>
       withContext(async (ctx, config) => {
         const { seedDemo } = await import('./seed.ts');
+        const { drainMediaJobs } = await import('../dispatch/media-loop.ts');
         const r = await seedDemo(ctx, o.timezone ? { timezone: o.timezone } : {});
+        // The thumbnails of the demo's images, made now rather than left to the service.
+        await drainMediaJobs(ctx, config.mediaJobLeaseMs);
         const now = ctx.clock.now();
         const inMinutes = Math.max(
           0,

@@ -17,17 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { AppContext } from '../context.ts';
-import type { UploadsTable } from '../db/types.ts';
 import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../schedule/local-time.ts';
 import { nextWindowStart } from '../schedule/windows.ts';
 import type { Principal } from '../access.ts';
 import { createPost } from '../modules/posts/index.ts';
-import {
-  completeUpload,
-  createSignedUpload,
-  storeUploadBytes,
-  makeThumbnail,
-} from '../modules/uploads/index.ts';
+import { completeUpload, createSignedUpload, storeUploadBytes } from '../modules/uploads/index.ts';
 import {
   assignAccounts,
   createWorker,
@@ -226,10 +220,8 @@ async function uploadImage(
     contentType: 'image/jpeg',
     body: bytes,
   });
-  const ready: UploadsTable[] = [];
-  await completeUpload(ctx, principal, created.uploadId, (row) => ready.push(row));
-  // Made here rather than queued: the command's context closes right after the seed.
-  for (const row of ready) await makeThumbnail(ctx, row);
+  // Its thumbnail is a media job: the command does it before it ends (seed.command.ts).
+  await completeUpload(ctx, principal, created.uploadId, () => {});
   return created.uploadId;
 }
 

@@ -516,6 +516,27 @@ export interface OperatorLogTable {
   created_at: string;
 }
 
+/**
+ * Media work waiting to be done or under way (a carousel's render, an upload's thumbnail):
+ * one row per kind and subject, claimed with a lease (dispatch/media-loop.ts).
+ */
+export interface MediaJobsTable {
+  kind: string;
+  /** The post (render) or upload (thumbnail) the job serves. */
+  subject_id: string;
+  company_id: string;
+  created_at: string;
+  /** Not claimed before this (a retry's backoff). */
+  due_at: string;
+  /** Claims so far, including the one under way. */
+  attempts: number;
+  /** The process holding the claim, until `lease_until`; null when waiting. */
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** What the last failed attempt said, for the log and the final failure. */
+  last_error: string | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -553,6 +574,7 @@ export interface Database {
   user_links: UserLinksTable;
   operator_log: OperatorLogTable;
   delivery_days: DeliveryDaysTable;
+  media_jobs: MediaJobsTable;
 }
 
 export type Db = Kysely<Database>;

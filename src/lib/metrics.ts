@@ -5,8 +5,14 @@
 
 export type UploadOutcome = 'ready' | 'failed';
 
-/** A background lane of media work (ctx.thumbnails, ctx.renders). */
+/** A lane of media work (dispatch/media-loop.ts): the label of its metrics. */
 export type MediaLane = 'thumbnails' | 'renders';
+
+/** The metrics lane of each kind of media job. */
+export const MEDIA_LANES = { render: 'renders', thumbnail: 'thumbnails' } as const satisfies Record<
+  string,
+  MediaLane
+>;
 
 export interface DispatchPassFacts {
   /** Items moved to `posting` by the pass. */

@@ -9,7 +9,7 @@
 // - Images are bounded by limitInputPixels (8192 x 8192, the upload limit); the per-side
 //   limit itself is the probe's job. sharp's global concurrency and cache are left at
 //   their defaults: a library module must not retune a process-wide setting, and the
-//   queue (thumbnail-queue.ts) already runs one job at a time.
+//   media loop (dispatch/media-loop.ts) already runs one thumbnail at a time.
 // - HEIC: the prebuilt sharp/libvips reads HEIF headers but has no HEVC decoder, and the
 //   bundled ffmpeg 4.1 has no HEIF demuxer, so HEVC-coded HEIC rejects with reason
 //   'unsupported'. Callers treat that as "no thumbnail", not as a broken upload.

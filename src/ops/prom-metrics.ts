@@ -12,12 +12,14 @@ import {
 } from 'prom-client';
 import type { PoolStats } from '../db/connect.ts';
 import { ITEM_STATUSES } from '../schemas/statuses.ts';
-import type {
-  DispatchPassFacts,
-  MediaLane,
-  MetricsRecorder,
-  UploadOutcome,
+import {
+  MEDIA_LANES,
+  type DispatchPassFacts,
+  type MediaLane,
+  type MetricsRecorder,
+  type UploadOutcome,
 } from '../lib/metrics.ts';
+import type { MediaBacklog, MediaJobKind } from '../modules/media-jobs/index.ts';
 
 /** What the gauges read at scrape time, wired by the composition root. */
 export interface ScrapeSources {
@@ -25,8 +27,8 @@ export interface ScrapeSources {
   poolStats(): PoolStats | null;
   /** Queue items per status over every company (one grouped query). */
   itemCounts(): Promise<Record<string, number>>;
-  /** Jobs waiting plus running, per media lane. */
-  backlog(): Record<MediaLane, number>;
+  /** Media jobs waiting and running in every process, and the oldest waiting one's age. */
+  mediaBacklog(): Promise<MediaBacklog>;
   /** Delivery figures of every company together, per period (`7d`, `30d`). */
   delivery(): Promise<Record<string, DeliveryAggregate>>;
 }
@@ -45,6 +47,9 @@ export interface DeliveryAggregate {
 /** How long one reading of the delivery figures serves scrapes. */
 const DELIVERY_TTL_MS = 60_000;
 
+/** How long one reading of the media backlog serves scrapes (its gauges read it together). */
+const MEDIA_TTL_MS = 1_000;
+
 /** How long one reading of the item counts serves scrapes. */
 const ITEM_COUNTS_TTL_MS = 5_000;
 
@@ -54,6 +59,7 @@ export class PromMetrics implements MetricsRecorder {
   readonly registry = new Registry();
   private sources: ScrapeSources | null = null;
   private itemsCache: { at: number; counts: Promise<Record<string, number>> } | null = null;
+  private mediaCache: { at: number; figures: Promise<MediaBacklog> } | null = null;
   private deliveryCache: {
     at: number;
     figures: Promise<Record<string, DeliveryAggregate>>;
@@ -245,17 +251,42 @@ export class PromMetrics implements MetricsRecorder {
       'Windows that released nothing although an item was due',
       (f) => f.windowsMissed,
     );
-    new Gauge<'lane'>({
-      name: 'slotline_media_backlog',
-      help: 'Background media jobs waiting or running, by lane',
-      labelNames: ['lane'],
-      registers: [this.registry],
-      collect() {
-        const backlog = sources()?.backlog();
-        if (!backlog) return;
-        for (const [lane, n] of Object.entries(backlog)) this.set({ lane }, n);
-      },
-    });
+    const media = (from: ScrapeSources) => this.mediaFigures(from);
+    const mediaGauge = (
+      name: string,
+      help: string,
+      read: (b: MediaBacklog) => Record<MediaJobKind, number>,
+    ) =>
+      new Gauge<'lane'>({
+        name,
+        help: `${help}, by lane (renders, thumbnails), over every process`,
+        labelNames: ['lane'],
+        registers: [this.registry],
+        async collect() {
+          const from = sources();
+          if (!from) return;
+          let figures: MediaBacklog;
+          try {
+            figures = await media(from);
+          } catch {
+            // The database did not answer: the last reading stays, and the scrape still works.
+            return;
+          }
+          for (const [kind, n] of Object.entries(read(figures)) as [MediaJobKind, number][]) {
+            this.set({ lane: MEDIA_LANES[kind] }, n);
+          }
+        },
+      });
+    mediaGauge('slotline_media_backlog', 'Media jobs waiting or running', (b) => ({
+      render: b.waiting.render + b.running.render,
+      thumbnail: b.waiting.thumbnail + b.running.thumbnail,
+    }));
+    mediaGauge('slotline_media_jobs_waiting', 'Media jobs waiting to be claimed', (b) => b.waiting);
+    mediaGauge(
+      'slotline_media_oldest_waiting_seconds',
+      'Seconds the oldest waiting media job has waited (0 when none waits); a figure that keeps growing means no media loop is taking jobs',
+      (b) => b.oldestWaitingSeconds,
+    );
   }
 
   /** Wires what the scrape-time gauges read; until then they stay empty. */
@@ -307,6 +338,19 @@ export class PromMetrics implements MetricsRecorder {
     this.webhookAttempts.inc({ outcome });
     this.webhookDuration.observe(seconds);
     if (lagSeconds !== undefined) this.webhookLag.observe(Math.max(0, lagSeconds));
+  }
+
+  /** One reading of the media backlog serves the media gauges of one scrape. */
+  private mediaFigures(sources: ScrapeSources): Promise<MediaBacklog> {
+    const now = Date.now();
+    if (this.mediaCache && now - this.mediaCache.at < MEDIA_TTL_MS) return this.mediaCache.figures;
+    const figures = sources.mediaBacklog();
+    const entry = { at: now, figures };
+    this.mediaCache = entry;
+    figures.catch(() => {
+      if (this.mediaCache === entry) this.mediaCache = null;
+    });
+    return figures;
   }
 
   /** The cached item counts; a failed read is not kept, so the next scrape tries again. */

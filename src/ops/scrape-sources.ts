@@ -1,6 +1,7 @@
 // What the scrape-time gauges of PromMetrics read, over an opened context.
 import type { OpenedContext } from '../bootstrap.ts';
 import { DELIVERY_PERIODS, deliveryTotals, itemCountsByStatus } from '../modules/items/index.ts';
+import { mediaBacklog } from '../modules/media-jobs/index.ts';
 import type { ScrapeSources } from './prom-metrics.ts';
 
 export function scrapeSources(opened: OpenedContext): ScrapeSources {
@@ -8,10 +9,7 @@ export function scrapeSources(opened: OpenedContext): ScrapeSources {
   return {
     poolStats: opened.poolStats,
     itemCounts: () => itemCountsByStatus(ctx.db),
-    backlog: () => ({
-      thumbnails: ctx.thumbnails.queued + ctx.thumbnails.running,
-      renders: ctx.renders.queued + ctx.renders.running,
-    }),
+    mediaBacklog: () => mediaBacklog(ctx.db, ctx.clock.now()),
     delivery: async () => {
       const now = ctx.clock.now();
       const periods = await Promise.all(

@@ -305,7 +305,7 @@ describeEachDialect('dashboard composer', (get) => {
     });
     assert.equal(sent.status, 303, sent.body);
     const postId = postIdOf(sent.location);
-    await t.ctx.renders.idle();
+    await t.media.idle();
     const post = await call('GET', `/v2/posts/${postId}`);
     assert.equal(post.status, 200);
     assert.equal(post.body.media.kind, 'image');

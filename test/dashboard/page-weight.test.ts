@@ -117,7 +117,7 @@ describeEachDialect('dashboard page weight', (get) => {
     const [a, b] = (await makeAccounts(call, 2)) as [string, string];
     const video = await readyUpload(t, call, 'h264-noaudio.mp4');
     // The thumbnail is made off the request path.
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     for (let n = 0; n < 17; n++) {
       const res = await call('POST', '/v2/posts', {
         media: [video],

@@ -44,7 +44,7 @@ export async function releasedTask(
   });
   assert.equal(post.status, 201, JSON.stringify(post.body));
   // A carousel's slides are rendered off the request path before it can be released.
-  await t.ctx.renders.idle();
+  await t.media.idle();
   t.clock.set(`${day}T11:00:00.000Z`);
   assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 1);
   const work = client(t, worker.token);

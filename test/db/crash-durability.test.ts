@@ -63,7 +63,7 @@ describeEachDialect('crash durability', (get, dialect) => {
     const call = client(t, co.key);
     const accountIds = await makeAccounts(call, 3);
     const media = [await readyUpload(t, call, 'h264-noaudio.mp4')];
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {

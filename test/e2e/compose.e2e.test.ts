@@ -167,7 +167,7 @@ describe('the post composer in a browser', { skip: missing ?? false, timeout: 24
     assert.deepEqual(refused, []);
 
     const postId = decodeURIComponent(page.url().split('/').pop() as string);
-    await t.ctx.renders.idle();
+    await t.media.idle();
     const post = await call('GET', `/v2/posts/${postId}`);
     assert.equal(post.status, 200);
     assert.equal(post.body.media.count, 2);

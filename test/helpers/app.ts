@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
+import { startMediaLoop, type MediaLoop } from '../../src/dispatch/media-loop.ts';
 import { openContext } from '../../src/bootstrap.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
@@ -28,6 +29,11 @@ export interface TestApp {
   dialect: Dialect;
   /** With the `metrics` option: what the app records into. */
   metrics: PromMetrics | null;
+  /**
+   * The media loop of the app's process, as `serve` runs it (renders, thumbnails):
+   * `await t.media.idle()` before reading what the media work makes.
+   */
+  media: MediaLoop;
   close(): Promise<void>;
 }
 
@@ -41,6 +47,8 @@ export interface TestAppOptions {
   logger?: FastifyBaseLogger;
   /** What /readyz reports, made from the opened context. */
   readiness?: (ctx: AppContext) => Readiness;
+  /** Receives what the media loop reports (its failures, and jobs failed for good). */
+  onMediaError?: (err: unknown) => void;
 }
 
 export async function createTestApp(
@@ -74,6 +82,12 @@ export async function createTestApp(
     ...(options.readiness ? { readiness: options.readiness(ctx) } : {}),
   });
   await app.ready();
+  const media = startMediaLoop(ctx, {
+    pollMs: config.mediaJobPollMs || 1_000,
+    leaseMs: config.mediaJobLeaseMs,
+    onError:
+      options.onMediaError ?? ((err) => process.env.SLOTLINE_DEBUG_MEDIA && console.error(err)),
+  });
   return {
     app,
     ctx: opened.ctx,
@@ -81,7 +95,9 @@ export async function createTestApp(
     config,
     dialect,
     metrics,
+    media,
     close: async () => {
+      await media.stop(0);
       await app.close();
       await opened.close();
       await pgDb?.drop();

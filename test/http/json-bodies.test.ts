@@ -95,7 +95,7 @@ describeEachDialect('read bodies', (get, dialect) => {
     const call = client(t, co.key);
     const accounts = await makeAccounts(call, 2);
     const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const ids: string[] = [];
     for (const caption of [TRICKY, 'second']) {
       const res = await call('POST', '/v2/posts', {

@@ -111,7 +111,7 @@ describeEachDialect('read cache', (get, dialect) => {
       assert.equal((await call('POST', '/v2/content-tags', { name })).status, 201);
     }
     const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     for (const caption of ['first', 'second']) {
       const res = await call('POST', '/v2/posts', {
         media: [video],

@@ -25,12 +25,6 @@ import {
   videoThumbnail,
 } from '../../src/media/thumbnails.ts';
 import type { ThumbnailFailure } from '../../src/media/thumbnails.ts';
-import {
-  QueueClosedError,
-  QueueFullError,
-  ThumbnailQueue,
-} from '../../src/media/thumbnail-queue.ts';
-import type { ThumbnailQueueOptions } from '../../src/media/thumbnail-queue.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/media');
 const fixture = (name: string) => join(FIXTURES, name);
@@ -161,20 +155,6 @@ function fakeFfmpeg(body: string): string {
 function ffmpeg(args: string[]): void {
   execFileSync(FFMPEG, ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args]);
 }
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** A queue whose job errors are collected (the queue swallows what onError throws). */
-function collectingQueue(options: Omit<ThumbnailQueueOptions, 'onError'> = {}) {
-  const errors: unknown[] = [];
-  return { queue: new ThumbnailQueue({ ...options, onError: (e) => errors.push(e) }), errors };
-}
-
-const tick = () => new Promise<void>((r) => setImmediate(r));
 
 // ---- images ----
 
@@ -559,152 +539,4 @@ test('truncating a valid video at every tenth of its length never hangs', async 
     }
   }
   assertNoChildProcesses();
-});
-
-// ---- queue ----
-
-test('queue: one job at a time by default, in order, off the enqueue call', async () => {
-  const { queue, errors } = collectingQueue();
-  const order: number[] = [];
-  let running = 0;
-  let peak = 0;
-  const gates = [deferred(), deferred(), deferred()];
-  gates.forEach((gate, i) =>
-    queue.enqueue(async () => {
-      running += 1;
-      peak = Math.max(peak, running);
-      order.push(i);
-      await gate.promise;
-      running -= 1;
-    }),
-  );
-  assert.deepEqual(order, [], 'no job runs inside enqueue');
-  await tick();
-  assert.deepEqual(order, [0]);
-  assert.equal(queue.running, 1);
-  assert.equal(queue.queued, 2);
-  gates[1]!.resolve();
-  gates[2]!.resolve();
-  await tick();
-  assert.deepEqual(order, [0], 'the second job waits for the first');
-  gates[0]!.resolve();
-  await queue.idle();
-  assert.deepEqual(order, [0, 1, 2]);
-  assert.equal(peak, 1);
-  assert.deepEqual(errors, []);
-});
-
-test('queue: concurrency 2 runs two jobs at once, never three', async () => {
-  const { queue, errors } = collectingQueue({ concurrency: 2 });
-  let running = 0;
-  let peak = 0;
-  const gates = Array.from({ length: 5 }, deferred);
-  for (const gate of gates) {
-    queue.enqueue(async () => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await gate.promise;
-      running -= 1;
-    });
-  }
-  await tick();
-  assert.equal(queue.running, 2);
-  for (const gate of gates) {
-    gate.resolve();
-    await tick();
-  }
-  await queue.idle();
-  assert.equal(peak, 2);
-  assert.deepEqual(errors, []);
-});
-
-test('queue: failing jobs go to onError and the queue carries on', async () => {
-  const errors: unknown[] = [];
-  const queue = new ThumbnailQueue({
-    onError: (e) => {
-      errors.push(e);
-      throw new Error('the handler fails too');
-    },
-  });
-  const done: string[] = [];
-  const boom = new Error('async failure');
-  queue.enqueue(() => Promise.reject(boom));
-  queue.enqueue(() => {
-    throw new ThumbnailError('invalid', 'sync failure');
-  });
-  queue.enqueue(async () => {
-    done.push('third');
-  });
-  await queue.idle();
-  assert.deepEqual(done, ['third']);
-  assert.equal(errors.length, 2);
-  assert.equal(errors[0], boom);
-  assert.ok(errors[1] instanceof ThumbnailError);
-});
-
-test('queue: idle() resolves at once when empty and waits for jobs added by jobs', async () => {
-  const { queue, errors } = collectingQueue();
-  await queue.idle();
-  const done: string[] = [];
-  queue.enqueue(async () => {
-    await tick();
-    queue.enqueue(async () => {
-      done.push('child');
-    });
-    done.push('parent');
-  });
-  await queue.idle();
-  assert.deepEqual(done, ['parent', 'child']);
-  assert.deepEqual(errors, []);
-});
-
-test('queue: a full queue refuses with QueueFullError', async () => {
-  const { queue, errors } = collectingQueue({ maxQueued: 2 });
-  const gate = deferred();
-  queue.enqueue(() => gate.promise);
-  await tick();
-  queue.enqueue(async () => {});
-  queue.enqueue(async () => {});
-  assert.throws(
-    () => queue.enqueue(async () => {}),
-    (error: unknown) =>
-      error instanceof QueueFullError && error.limit === 2 && /full/.test(error.message),
-  );
-  gate.resolve();
-  await queue.idle();
-  queue.enqueue(async () => {});
-  await queue.idle();
-  assert.deepEqual(errors, []);
-});
-
-test('queue: close() waits for the running job, drops the waiting ones, refuses new ones', async () => {
-  const { queue, errors } = collectingQueue();
-  const gate = deferred();
-  const ran: string[] = [];
-  queue.enqueue(async () => {
-    await gate.promise;
-    ran.push('running');
-  });
-  queue.enqueue(async () => {
-    ran.push('waiting');
-  });
-  await tick();
-  let closed = false;
-  const closing = queue.close().then((result) => {
-    closed = true;
-    return result;
-  });
-  await tick();
-  assert.equal(closed, false, 'close waits for the running job');
-  assert.throws(() => queue.enqueue(async () => {}), QueueClosedError);
-  gate.resolve();
-  assert.deepEqual(await closing, { dropped: 1 });
-  assert.deepEqual(ran, ['running']);
-  assert.deepEqual(await queue.close(), { dropped: 0 });
-  assert.deepEqual(errors, []);
-});
-
-test('queue: options are checked', () => {
-  assert.throws(() => new ThumbnailQueue({ concurrency: 0, onError: () => {} }), RangeError);
-  assert.throws(() => new ThumbnailQueue({ maxQueued: -1, onError: () => {} }), RangeError);
 });

@@ -36,7 +36,7 @@ async function twoReplicas(t: TestApp) {
   const call = client(t, co.key);
   const accountIds = await makeAccounts(call, 2);
   const media = [await readyUpload(t, call, 'h264-noaudio.mp4')];
-  await t.ctx.thumbnails.idle();
+  await t.media.idle();
   const other = await openContext(t.config, { clock: t.clock, skipMigrations: true });
   const otherApp = await buildApp(other.ctx);
   await otherApp.ready();

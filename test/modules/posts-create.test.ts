@@ -21,7 +21,7 @@ async function setup(t: TestApp, plan: string, accounts = 3) {
   const call = client(t, co.key);
   const accountIds = await makeAccounts(call, accounts);
   const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
-  await t.ctx.thumbnails.idle();
+  await t.media.idle();
   return { co, call, accountIds, video };
 }
 

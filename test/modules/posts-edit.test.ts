@@ -17,7 +17,7 @@ async function setup(t: TestApp) {
   const accounts = await makeAccounts(call, 3);
   const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
   // Responses are compared whole, thumbnailUrl included: let the thumbnail exist first.
-  await t.ctx.thumbnails.idle();
+  await t.media.idle();
   const post = async (body: object = {}) => {
     const r = await call('POST', '/v2/posts', { media: [video], accountIds: accounts, ...body });
     assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -517,9 +517,8 @@ describeEachDialect('posts edit and cancel', (get) => {
       image,
       textElements: [{ content: 'Hi', style: { positionY: 30 } }],
     });
-    // Hold the one render lane so the slides cannot finish before the cancel.
-    let release = () => {};
-    t.ctx.renders.enqueue(() => new Promise<void>((resolve) => (release = resolve)));
+    // Hold the media work back so the slides cannot finish before the cancel.
+    const release = t.media.hold();
     const r = await call('POST', '/v2/posts', {
       media: [img, img2],
       accountIds: accounts.slice(0, 2),
@@ -533,7 +532,7 @@ describeEachDialect('posts edit and cancel', (get) => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.cancellation.cancelled, accounts.slice(0, 2));
     assert.equal(res.body.status, 'cancelled');
-    await t.ctx.renders.idle();
+    await t.media.idle();
     const after = await call('GET', `/v2/posts/${r.body.postId}`);
     assert.equal(after.body.status, 'cancelled');
     assert.ok(after.body.media.thumbnailUrl, 'the slides were still rendered');

@@ -55,7 +55,7 @@ async function setup(t: TestApp) {
   const accounts = await makeAccounts(call, 3);
   const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
   // Responses are compared whole, thumbnailUrl included: let the thumbnail exist first.
-  await t.ctx.thumbnails.idle();
+  await t.media.idle();
   return { co, call, accounts, video };
 }
 

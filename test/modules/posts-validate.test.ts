@@ -100,7 +100,7 @@ describeEachDialect(
       const other = client(t, (await seedCompany(t, { name: 'Other Co' })).key);
       ids.otherUpload = await readyUpload(t, other, 'image.png');
       [ids.otherAccount] = (await makeAccounts(other, 1)) as [string];
-      await t.ctx.thumbnails.idle();
+      await t.media.idle();
     });
 
     // One body per kind of problem, with the problems expected: [code, field].

@@ -59,7 +59,7 @@ describeEachDialect('posts', (get) => {
       { ...p, media: { ...p.media, thumbnailUrl: null } },
     );
     // The thumbnail of the video appears once it is made.
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const later = await call('GET', `/v2/posts/${p.postId}`);
     const thumb = await t.app.inject({ method: 'GET', url: local(later.body.media.thumbnailUrl) });
     assert.equal(thumb.statusCode, 200);
@@ -408,7 +408,7 @@ describeEachDialect('posts', (get) => {
       409,
       'media_not_ready',
     );
-    await t.ctx.renders.idle();
+    await t.media.idle();
     const done = await call('GET', `/v2/posts/${r.body.postId}`);
     assert.equal(done.body.status, 'queued');
     assert.ok(done.body.media.thumbnailUrl);

@@ -192,7 +192,7 @@ describeEachDialect('account queue and analytics', (get) => {
     });
     // Released at 10:07Z, inside today's 08:00 slot of the global rules.
     await moveItem(t, posting, account, { status: 'posting', released_at: at });
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
 
     const data = await queueOf(s, account);
     assert.deepEqual(

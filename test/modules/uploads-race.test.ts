@@ -93,7 +93,7 @@ describeEachDialect('upload content never changes after validation', (get) => {
 
   /** What is served for the upload, and the blob store's files (thumbnail made). */
   async function served(t: TestApp, call: ReturnType<typeof client>, uploadId: string) {
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const got = await call('GET', `/v2/uploads/${uploadId}`);
     assert.equal(got.status, 200);
     const download = await t.app.inject({ method: 'GET', url: local(got.body.url) });

@@ -79,7 +79,7 @@ describeEachDialect(
           data: { uploadId: flow.uploadId, kind: 'video', status: 'ready', error: null },
         },
       ]);
-      await t.ctx.thumbnails.idle();
+      await t.media.idle();
       const got = await call('GET', `/v2/uploads/${flow.uploadId}`);
       assert.equal(got.body.thumbnailStatus, 'ready');
       assert.ok(await t.ctx.blobs.stat(uploadThumbnailKey(flow.uploadId)));
@@ -181,7 +181,7 @@ describeEachDialect(
         skipApproval: true,
       });
       assert.equal(post.status, 201, JSON.stringify(post.body));
-      await t.ctx.renders.idle();
+      await t.media.idle();
       const viewed = await call('GET', `/v2/posts/${post.body.postId}`);
       const cover = await download(viewed.body.media.thumbnailUrl);
       assert.equal(cover.type, 'image/jpeg');

@@ -8,7 +8,7 @@ import { client, seedCompany } from '../helpers/app.ts';
 import { assertApiError, planWith, writePlansFile } from '../helpers/api-error.ts';
 import { fixture, local, putBytes, uploadFile } from '../helpers/uploads.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { makeThumbnail } from '../../src/modules/uploads/thumbnail.jobs.ts';
+import { runThumbnailJob } from '../../src/modules/uploads/thumbnail.jobs.ts';
 
 const VIDEO_OUTCOMES: [string, string | null][] = [
   ['h264-aac-faststart.mp4', null],
@@ -101,7 +101,7 @@ describeEachDialect('uploads', (get) => {
     assert.equal(done.body.sizeBytes, bytes.length);
     assert.equal(done.body.thumbnailStatus, 'pending');
     // The thumbnail is made off the request path and appears once done.
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const got = await call('GET', `/v2/uploads/${created.body.uploadId}`);
     assert.equal(got.body.status, 'ready');
     assert.equal(got.body.thumbnailStatus, 'ready');
@@ -177,7 +177,7 @@ describeEachDialect('uploads', (get) => {
     const t = get();
     const call = client(t, (await seedCompany(t)).key);
     const uploadId = await readyUpload(t, call, 'h264-aac-faststart.mp4');
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     // The stored file is damaged after validation (a disk fault): a new thumbnail fails.
     const row = await t.ctx.db
       .selectFrom('uploads')
@@ -191,7 +191,13 @@ describeEachDialect('uploads', (get) => {
       .execute();
     await t.ctx.blobs.delete(row.blob_key);
     await t.ctx.blobs.put(row.blob_key, Buffer.alloc(4096));
-    await assert.rejects(makeThumbnail(t.ctx, { ...row, thumbnail_key: null }));
+    const outcome = await runThumbnailJob(
+      t.ctx,
+      row.company_id,
+      uploadId,
+      new AbortController().signal,
+    );
+    assert.equal(outcome.ok, false);
     const got = await call('GET', `/v2/uploads/${uploadId}`);
     assert.equal(got.body.status, 'ready');
     assert.equal(got.body.thumbnailStatus, 'failed');
@@ -248,7 +254,7 @@ describeEachDialect('uploads', (get) => {
         assert.equal(flow.complete.status, 200, `${name}: ${JSON.stringify(flow.complete.body)}`);
         assert.equal(flow.complete.body.kind, 'image');
         // DECISIONS 3: every ready upload gets a thumbnail (HEIC that cannot be decoded: a tile).
-        await t.ctx.thumbnails.idle();
+        await t.media.idle();
         const got = await call('GET', `/v2/uploads/${flow.uploadId}`);
         assert.ok(got.body.thumbnailUrl, `${name} has no thumbnail`);
       } else {

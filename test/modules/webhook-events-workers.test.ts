@@ -205,9 +205,8 @@ describeEachDialect('webhook events of releases and workers', (get) => {
       image,
       textElements: [{ content: 'Hi', style: { positionY: 30 } }],
     });
-    // Hold the one render lane, so the render records after the clock moved on.
-    let release = () => {};
-    t.ctx.renders.enqueue(() => new Promise<void>((resolve) => (release = resolve)));
+    // Hold the media work back, so the render records after the clock moved on.
+    const release = t.media.hold();
     const res = await s
       .call('POST', '/v2/posts', {
         media: [s.upload, img],
@@ -220,7 +219,7 @@ describeEachDialect('webhook events of releases and workers', (get) => {
       });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const p = res.body.postId;
-    await t.ctx.renders.idle();
+    await t.media.idle();
     const ids = await itemIdsByAccount(t, p);
     const events = await s.next();
     assert.deepEqual(events[0], {
@@ -258,8 +257,7 @@ describeEachDialect('webhook events of releases and workers', (get) => {
     const s = await setup(t, '2026-04-09', 2);
     const [a, b] = [...s.accounts].sort() as [string, string];
     const slide = { image: s.upload, textElements: [{ content: 'Hi', style: { positionY: 30 } }] };
-    let release = () => {};
-    t.ctx.renders.enqueue(() => new Promise<void>((resolve) => (release = resolve)));
+    const release = t.media.hold();
     let p: string;
     try {
       const res = await s.call('POST', '/v2/posts', {
@@ -282,7 +280,7 @@ describeEachDialect('webhook events of releases and workers', (get) => {
     } finally {
       release();
     }
-    await t.ctx.renders.idle();
+    await t.media.idle();
     const rows = await t.ctx.db
       .selectFrom('queue_items')
       .select(['id', 'account_id', 'status', 'failure_reason'])

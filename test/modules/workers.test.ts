@@ -167,7 +167,7 @@ describeEachDialect('worker API', (get, dialect) => {
     assertApiError(tampered, 400, 'invalid_cursor');
 
     t.clock.set(`${day}T11:10:00.000Z`);
-    await t.ctx.thumbnails.idle();
+    await t.media.idle();
     const tasks = await claim(s, { limit: 50 });
     assert.equal(tasks.length, 2);
     assert.deepEqual(await claim(s, { limit: 50 }), [], 'a second claim returns nothing');
@@ -604,8 +604,8 @@ describeEachDialect('worker API', (get, dialect) => {
     // The released task stays with its worker, who can still report it.
     assert.equal((await s.work('GET', `/worker/v1/tasks/${taskB.taskId}`)).body.state, 'claimed');
     assert.equal((await report(s, taskB.taskId, posted('https://x.example/p/b'))).status, 200);
-    await t.ctx.thumbnails.idle();
-    await t.ctx.renders.idle();
+    await t.media.idle();
+    await t.media.idle();
     const items = await t.ctx.db
       .selectFrom('queue_items')
       .select(['account_id', 'status', 'post_url'])

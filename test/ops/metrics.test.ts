@@ -102,7 +102,7 @@ describeEachDialect(
       const tooTall = await uploadFile(t, call, 'image-16x8200.jpg');
       assert.equal(tooTall.complete.status, 422);
       await dispatchPass(t.ctx, t.clock.now());
-      await t.ctx.thumbnails.idle();
+      await t.media.idle();
       const text = (await scrape()).body;
       for (const status of ['queued', 'posting', 'posted', 'failed', 'cancelled']) {
         assert.notEqual(sample(text, `slotline_queue_items{status="${status}"}`), null, status);
@@ -184,7 +184,12 @@ test('delivery figures are gauges per period, aggregates only, absent while unkn
   metrics.observe({
     poolStats: () => null,
     itemCounts: () => Promise.resolve({}),
-    backlog: () => ({ thumbnails: 0, renders: 0 }),
+    mediaBacklog: () =>
+      Promise.resolve({
+        waiting: { render: 0, thumbnail: 0 },
+        running: { render: 0, thumbnail: 0 },
+        oldestWaitingSeconds: { render: 0, thumbnail: 0 },
+      }),
     delivery: () => {
       reads += 1;
       return Promise.resolve({

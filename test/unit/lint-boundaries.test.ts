@@ -168,7 +168,7 @@ const FORBIDDEN: [string, string, string][] = [
   ['src/modules/uploads/uploads.service.ts', "import { Counter } from 'prom-client';", 'ops/'],
   ['src/http/auth.ts', "import { Readiness } from '../ops/readiness.ts';", 'ops/'],
   ['src/dispatch/loop.ts', "import { PromMetrics } from '../ops/prom-metrics.ts';", 'ops/'],
-  ['src/media/thumbnail-queue.ts', "import { Gauge } from 'prom-client';", 'ops/'],
+  ['src/media/thumbnails.ts', "import { Gauge } from 'prom-client';", 'ops/'],
   ['src/db/connect.ts', "import { Readiness } from '../ops/readiness.ts';", 'db/'],
   [
     'src/ops/readiness.ts',

@@ -20,6 +20,7 @@ import { accountStatusIndex } from './0018-account-status-index.ts';
 import { rejectReason } from './0019-reject-reason.ts';
 import { userTimezone } from './0020-user-timezone.ts';
 import { calendarIndexes } from './0021-calendar-indexes.ts';
+import { mediaJobs } from './0022-media-jobs.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const ALL: Record<string, Migration> = {
   '0019-reject-reason': rejectReason,
   '0020-user-timezone': userTimezone,
   '0021-calendar-indexes': calendarIndexes,
+  '0022-media-jobs': mediaJobs,
 };
 
 export const migrationProvider: MigrationProvider = {

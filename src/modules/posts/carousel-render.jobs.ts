@@ -1,7 +1,10 @@
 // Carousel rendering (DECISIONS 4): off the request path, each slide becomes a
 // 1080 x 1920 JPEG stored beside the post; then the post's items leave
-// `processing` for their opening status. A failed render fails the items with
-// the reason, and queueing later answers `media_not_ready`.
+// `processing` for their opening status. The work is a media job written with the post
+// (dispatch/media-loop.ts runs it). Content that cannot be rendered (an image gone, one
+// the renderer cannot decode) fails the items with the reason at once, and queueing later
+// answers `media_not_ready`; storage that fails is tried again by the job, and fails the
+// items only once its attempts are spent. Running twice writes the same slides.
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, PostsTable } from '../../db/types.ts';
@@ -9,6 +12,7 @@ import { IMAGE_LIMITS } from '../../media/probe/index.ts';
 import { renderSlide, type SlideSpec } from '../../media/render/slide-renderer.ts';
 import { uploadBlobKeys } from '../uploads/index.ts';
 import { failProcessingItems, openProcessedItems } from '../items/index.ts';
+import { addMediaJob, type MediaOutcome } from '../media-jobs/index.ts';
 import * as repo from './posts.repository.ts';
 
 export function slideKey(post: Pick<PostsTable, 'company_id' | 'id'>, index: number): string {
@@ -18,7 +22,24 @@ export function carouselThumbnailKey(post: Pick<PostsTable, 'company_id' | 'id'>
   return `posts/${post.company_id}/${post.id}/thumbnail.jpg`;
 }
 
-async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
+/** Content the renderer cannot make slides of: trying again would not help. */
+class Unrenderable extends Error {}
+
+/** The render job of a new carousel post, in the transaction that writes the post. */
+export function addRenderJob(tx: DbOrTx, post: PostsTable): Promise<void> {
+  return addMediaJob(tx, {
+    kind: 'render',
+    subjectId: post.id,
+    companyId: post.company_id,
+    at: post.created_at,
+  });
+}
+
+async function renderAll(
+  ctx: AppContext,
+  post: PostsTable,
+  signal: AbortSignal,
+): Promise<string[]> {
   const slides = JSON.parse(post.slides as string) as SlideSpec[];
   const ids = [...new Set(slides.map((s) => s.image))];
   const uploads = await uploadBlobKeys(ctx.db, post.company_id, ids);
@@ -30,9 +51,12 @@ async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
   const keys: string[] = [];
   let first: Buffer | null = null;
   for (const [i, slide] of slides.entries()) {
+    signal.throwIfAborted();
     const image = bytes.get(slide.image);
-    if (!image) throw new Error(`slide ${i}: image ${slide.image} is no longer available`);
-    const jpeg = await renderSlide(slide, image);
+    if (!image) throw new Unrenderable(`slide ${i}: image ${slide.image} is no longer available`);
+    const jpeg = await renderSlide(slide, image).catch((err: unknown) => {
+      throw new Unrenderable(`slide ${i}: ${(err as Error).message}`);
+    });
     first ??= jpeg;
     const key = slideKey(post, i);
     await ctx.blobs.put(key, jpeg, { contentType: 'image/jpeg' });
@@ -46,54 +70,69 @@ async function renderAll(ctx: AppContext, post: PostsTable): Promise<string[]> {
   return keys;
 }
 
-export async function renderCarousel(ctx: AppContext, post: PostsTable): Promise<void> {
-  let keys: string[] | null = null;
-  let error: string | null = null;
+/**
+ * The render job of post `postId`: renders its slides and opens its items, or fails them
+ * when its content cannot be rendered. A post no longer waiting for its slides (rendered
+ * by an earlier attempt, or gone) needs nothing. Throws what is worth trying again.
+ */
+export async function runRenderJob(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  signal: AbortSignal,
+): Promise<MediaOutcome> {
+  const post = await repo.findPost(ctx.db, companyId, postId);
+  if (!post || post.media_state !== 'processing') return { ok: true };
+  let keys: string[];
   try {
-    keys = await renderAll(ctx, post);
+    keys = await renderAll(ctx, post, signal);
   } catch (err) {
-    error = `Slides could not be rendered: ${(err as Error).message}`;
+    if (!(err instanceof Unrenderable)) throw err;
+    const reason = `Slides could not be rendered: ${err.message}`;
+    await renderGaveUp(ctx, companyId, postId, err.message);
+    return { ok: false, reason };
   }
   const at = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (tx) => {
-    if (keys) {
-      // Items before the post row: the lock order of every item change (items.state.ts).
-      // Items cancelled meanwhile stay cancelled; the rest open as they would have, and
-      // the post's status follows them.
-      await openProcessedItems(tx, post.id, at);
-      await repo.updatePost(tx, post.id, {
-        media_state: 'ready',
-        media_keys: JSON.stringify(keys),
-        thumbnail_key: carouselThumbnailKey(post),
-        updated_at: at,
-      });
-    } else {
-      await failRender(tx, post.id, error as string, at);
-    }
+    // Items before the post row: the lock order of every item change (items.state.ts).
+    // Items cancelled meanwhile stay cancelled; the rest open as they would have, and
+    // the post's status follows them.
+    await openProcessedItems(tx, post.id, at);
+    await repo.updatePost(tx, post.id, {
+      media_state: 'ready',
+      media_keys: JSON.stringify(keys),
+      thumbnail_key: carouselThumbnailKey(post),
+      updated_at: at,
+    });
+  });
+  return { ok: true };
+}
+
+/** The post's slides will not be made (`why`): its items still processing fail with it. */
+export async function renderGaveUp(
+  ctx: AppContext,
+  companyId: string,
+  postId: string,
+  why: string,
+): Promise<void> {
+  const reason = `Slides could not be rendered: ${why}`;
+  const at = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (tx) => {
+    const post = await repo.findPost(tx, companyId, postId);
+    if (!post || post.media_state !== 'processing') return;
+    await failProcessingItems(tx, postId, reason, at);
+    await repo.updatePost(tx, postId, {
+      media_state: 'failed',
+      media_error: reason,
+      updated_at: at,
+    });
   });
 }
 
-/** The post has no usable media: its items still processing fail with the reason. */
-async function failRender(tx: DbOrTx, postId: string, reason: string, at: string): Promise<void> {
-  await failProcessingItems(tx, postId, reason, at);
-  await repo.updatePost(tx, postId, { media_state: 'failed', media_error: reason, updated_at: at });
-}
-
-/** The hook post creation calls for carousels. */
-export function carouselScheduler(ctx: AppContext): (post: PostsTable) => void {
-  return (post) => {
-    try {
-      ctx.renders.enqueue(() => renderCarousel(ctx, post));
-    } catch {
-      // A full queue is retried by nothing yet: fail the items so the caller sees why.
-      // Nobody awaits this, so its own failure goes where the queue's jobs' failures go.
-      renderFailed(ctx, post).catch((err: unknown) => ctx.renders.report(err));
-    }
-  };
-}
-
-async function renderFailed(ctx: AppContext, post: PostsTable): Promise<void> {
-  const at = ctx.clock.now().toISOString();
-  const reason = 'Slides could not be rendered: the rendering queue is full';
-  await ctx.db.transaction().execute((tx) => failRender(tx, post.id, reason, at));
+/**
+ * What callers that rendered through a hook still pass: the render job is written with
+ * the post now, so the hook has nothing left to do.
+ */
+export function carouselScheduler(_ctx: AppContext): (post: PostsTable) => void {
+  return () => {};
 }

@@ -1,6 +1,12 @@
 // The posts module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { carouselScheduler, carouselThumbnailKey, slideKey } from './carousel-render.jobs.ts';
+export {
+  carouselScheduler,
+  carouselThumbnailKey,
+  renderGaveUp,
+  runRenderJob,
+  slideKey,
+} from './carousel-render.jobs.ts';
 export { createPost, readPost } from './post-create.service.ts';
 export { validatePost } from './post-validate.service.ts';
 export { postOfCreateKey } from './idempotency.service.ts';

@@ -37,6 +37,8 @@ import {
 } from './post-checks.service.ts';
 import type { NewEvent } from '../webhooks/index.ts';
 import { viewReadPost, viewWritten } from './posts.view.ts';
+import { addRenderJob } from './carousel-render.jobs.ts';
+import { mediaJobsWritten } from '../media-jobs/index.ts';
 
 export interface Written {
   post: PostOut;
@@ -175,6 +177,9 @@ export async function createPost(
     await assignGroups(tx, groupRows);
     // Recorded in this create's own work, so a create rolled back records nothing.
     await enqueueItems(tx, items, at, [postCreated(post, items)]);
+    // The slides are rendered by a media job written with the post, so no crash or restart
+    // between this commit and the render leaves the post processing for ever.
+    if (kind === 'carousel') await addRenderJob(tx, post);
     if (actor) {
       await recordActivity(
         tx,
@@ -208,7 +213,8 @@ export async function createPost(
     ...(idempotencyKey ? { claims: `${companyId}\n${idempotencyKey}` } : {}),
   });
   if (replayOf) return { post: await readPost(ctx, companyId, replayOf), replay: true };
-  if (kind === 'carousel') onCarousel({ ...post });
+  // A grouped commit may land after the job's own wake-up: the loop is woken again now.
+  if (kind === 'carousel') mediaJobsWritten(ctx.db);
   const thumbnail = uploads.get(post.thumbnail_upload_id as string);
   return {
     post: viewWritten(

@@ -9,6 +9,7 @@ import { newId } from '../../lib/ids.ts';
 import { decodeWholeImage } from '../../media/image-decode.ts';
 import { bufferSource, inspectImageSource } from '../../media/probe/index.ts';
 import * as repo from './uploads.repository.ts';
+import { addThumbnailJob } from './thumbnail.jobs.ts';
 
 /** The largest screenshot accepted (a phone's full-page capture stays far below it). */
 export const PROOF_MAX_BYTES = 15 * 1024 * 1024;
@@ -65,6 +66,8 @@ export async function storeProofImage(
   try {
     kept = await ctx.db.transaction().execute(async (tx) => {
       await repo.insertUpload(tx, row);
+      // Its thumbnail follows off the request path, as for every ready upload.
+      await addThumbnailJob(tx, row, row.created_at);
       if (await attach(tx, row.id)) return true;
       throw NOT_ATTACHED;
     });
@@ -79,7 +82,6 @@ export async function storeProofImage(
     return false;
   }
   ctx.metrics.uploadBytes(stored.size);
-  // Its thumbnail follows off the request path, as for every ready upload.
   onReady(row);
   return true;
 }

@@ -1,12 +1,15 @@
-// Thumbnails are made off the request path: a ready upload queues a job that
-// renders a small JPEG, stores it beside the file and records it, after which
-// the upload's `thumbnailUrl` appears (SPEC 2.1, DECISIONS 3).
+// Thumbnails are made off the request path: an upload becoming ready writes a media job
+// (uploads.state.ts) that renders a small JPEG, stores it beside the file and records it,
+// after which the upload's `thumbnailUrl` appears (SPEC 2.1, DECISIONS 3). A file that
+// cannot give a thumbnail records why at once; storage that fails is tried again by the
+// job, and recorded only once its attempts are spent.
 import type { AppContext } from '../../context.ts';
-import type { UploadsTable } from '../../db/types.ts';
+import type { DbOrTx, UploadsTable } from '../../db/types.ts';
+import { addMediaJob, type MediaOutcome } from '../media-jobs/index.ts';
 import sharp from 'sharp';
 import { ThumbnailError, imageThumbnail, videoThumbnail } from '../../media/thumbnails.ts';
 import { IMAGE_LIMITS, VIDEO_LIMITS } from '../../media/probe/index.ts';
-import { setThumbnail } from './uploads.repository.ts';
+import { findUpload, setThumbnail } from './uploads.repository.ts';
 import { uploadThumbnailKey } from './uploads.service.ts';
 
 /**
@@ -29,49 +32,64 @@ async function placeholder(row: UploadsTable): Promise<Buffer> {
 }
 
 /** What an upload shows when its thumbnail cannot be made. */
-function thumbnailFailure(err: unknown): string {
-  if (err instanceof ThumbnailError) {
-    return err.reason === 'unavailable' || err.reason === 'timeout'
-      ? `no thumbnail could be made (${err.reason}); the file itself is unaffected`
-      : `the first frame could not be decoded (${err.reason}); the file itself is unaffected`;
-  }
-  return 'no thumbnail could be made; the file itself is unaffected';
+function thumbnailFailure(err: ThumbnailError): string {
+  return `the first frame could not be decoded (${err.reason}); the file itself is unaffected`;
 }
 
 /**
  * The thumbnail's JPEG. ffmpeg reads a file (with object storage, a bounded temporary
  * copy); images are decoded from memory.
  */
-async function render(ctx: AppContext, row: UploadsTable): Promise<Buffer> {
+async function render(ctx: AppContext, row: UploadsTable): Promise<Buffer | null> {
   if (row.kind === 'video') {
     return ctx.blobs.withLocalFile(row.blob_key, VIDEO_LIMITS.maxBytes, (path) =>
       videoThumbnail(path),
     );
   }
   const bytes = await ctx.blobs.read(row.blob_key, IMAGE_LIMITS.maxBytes);
-  if (!bytes) throw new Error(`the stored bytes of upload ${row.id} are missing`);
-  return imageThumbnail(bytes);
+  return bytes ? imageThumbnail(bytes) : null;
+}
+
+/** The thumbnail job of an upload that became ready, in the transaction that made it so. */
+export function addThumbnailJob(
+  tx: DbOrTx,
+  row: Pick<UploadsTable, 'id' | 'company_id'>,
+  at: string,
+) {
+  return addMediaJob(tx, { kind: 'thumbnail', subjectId: row.id, companyId: row.company_id, at });
 }
 
 /**
- * Renders and stores the thumbnail of one ready upload. A failure is recorded on the
- * upload (thumbnailStatus `failed`), so no view waits for a thumbnail that will not
- * come, and is then rethrown for the log.
+ * The thumbnail job of upload `uploadId`: renders and stores its thumbnail, or records why
+ * none can be made (the upload shows thumbnailStatus `failed`, so no view waits for it).
+ * An upload that has one already, or is gone, needs nothing. Throws what is worth trying
+ * again (storage that did not answer).
  */
-export async function makeThumbnail(ctx: AppContext, row: UploadsTable): Promise<void> {
-  let jpeg: Buffer;
+export async function runThumbnailJob(
+  ctx: AppContext,
+  companyId: string,
+  uploadId: string,
+  signal: AbortSignal,
+): Promise<MediaOutcome> {
+  const row = await findUpload(ctx.db, companyId, uploadId);
+  if (!row || row.status !== 'ready' || row.thumbnail_key) return { ok: true };
+  let jpeg: Buffer | null;
   try {
-    try {
-      jpeg = await render(ctx, row);
-    } catch (err) {
-      if (!(err instanceof ThumbnailError && err.reason === 'unsupported')) throw err;
-      jpeg = await placeholder(row);
-    }
+    jpeg = await render(ctx, row);
   } catch (err) {
-    const at = ctx.clock.now().toISOString();
-    await setThumbnail(ctx.db, row.id, { thumbnail_error: thumbnailFailure(err) }, at);
-    throw err;
+    // ffmpeg that could not run or finish in time may well on the next attempt.
+    if (
+      !(err instanceof ThumbnailError) ||
+      err.reason === 'unavailable' ||
+      err.reason === 'timeout'
+    )
+      throw err;
+    if (err.reason !== 'unsupported') return recordFailure(ctx, uploadId, thumbnailFailure(err));
+    jpeg = await placeholder(row);
   }
+  if (!jpeg)
+    return recordFailure(ctx, uploadId, 'the stored file is missing; no thumbnail was made');
+  signal.throwIfAborted();
   const key = uploadThumbnailKey(row.id);
   await ctx.blobs.put(key, jpeg, { contentType: 'image/jpeg' });
   await setThumbnail(
@@ -80,19 +98,39 @@ export async function makeThumbnail(ctx: AppContext, row: UploadsTable): Promise
     { thumbnail_key: key, thumbnail_error: null },
     ctx.clock.now().toISOString(),
   );
+  return { ok: true };
 }
 
-/** The hook the upload routes call when an upload becomes ready. */
-export function thumbnailScheduler(ctx: AppContext): (row: UploadsTable) => void {
-  return (row) => {
-    try {
-      ctx.thumbnails.enqueue(() => makeThumbnail(ctx, row));
-    } catch {
-      // A full or closing queue makes no thumbnail; the upload says so rather than wait.
-      const error = 'no thumbnail was made (the service was busy); the file itself is unaffected';
-      setThumbnail(ctx.db, row.id, { thumbnail_error: error }, ctx.clock.now().toISOString()).catch(
-        () => {},
-      );
-    }
-  };
+async function recordFailure(
+  ctx: AppContext,
+  uploadId: string,
+  error: string,
+): Promise<MediaOutcome> {
+  await setThumbnail(ctx.db, uploadId, { thumbnail_error: error }, ctx.clock.now().toISOString());
+  return { ok: false, reason: `upload ${uploadId}: ${error}` };
+}
+
+/** No thumbnail will be made after the job's attempts: the upload says so. */
+export async function thumbnailGaveUp(
+  ctx: AppContext,
+  companyId: string,
+  uploadId: string,
+  why: string,
+): Promise<void> {
+  const row = await findUpload(ctx.db, companyId, uploadId);
+  if (!row || row.thumbnail_key) return;
+  await setThumbnail(
+    ctx.db,
+    uploadId,
+    { thumbnail_error: `no thumbnail could be made (${why}); the file itself is unaffected` },
+    ctx.clock.now().toISOString(),
+  );
+}
+
+/**
+ * What callers that made thumbnails through a hook still pass: the job is written with the
+ * upload's move to ready now, so the hook has nothing left to do.
+ */
+export function thumbnailScheduler(_ctx: AppContext): (row: UploadsTable) => void {
+  return () => {};
 }

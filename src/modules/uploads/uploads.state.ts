@@ -4,6 +4,7 @@
 import type { Db, DbOrTx, UploadsTable } from '../../db/types.ts';
 import { recordEvents } from '../webhooks/index.ts';
 import * as repo from './uploads.repository.ts';
+import { addThumbnailJob } from './thumbnail.jobs.ts';
 
 type Outcome = Partial<UploadsTable> & { status: 'ready' | 'failed'; updated_at: string };
 
@@ -17,6 +18,8 @@ async function settle(tx: DbOrTx, uploadId: string, patch: Outcome): Promise<boo
     error: row.error,
   };
   const companyId = row.company_id;
+  // Every ready upload gets a thumbnail: its job is written with the move.
+  if (patch.status === 'ready') await addThumbnailJob(tx, row, patch.updated_at);
   await recordEvents(
     tx,
     [
