@@ -101,6 +101,11 @@ describe('dashboard look in a browser', { skip: missing ?? false, timeout: 300_0
       await phone.evaluate<string>('document.activeElement.textContent'),
       'Import posts from a file',
     );
+    // As rendered, too: its words stay apart ("Importposts" once).
+    assert.equal(
+      await phone.evaluate<string>('document.activeElement.innerText'),
+      'Import posts from a file',
+    );
     await phone.keyboard.press('Tab');
     assert.equal(await phone.evaluate<string>('document.activeElement.textContent'), 'Approvals');
     assert.deepEqual(await violations(phone), [], 'phone, menu open');
