@@ -169,6 +169,11 @@ describe('post actions in a browser', { skip: missing ?? false, timeout: 180_000
       await check('reject confirmation');
       await page.goto(`${url}/dashboard/posts/${out.postId}`);
       await check('post past editing');
+      // The id field holds the whole id at either width, its last character included.
+      const idFits = await page.evaluate<boolean>(
+        "(() => { const i = document.querySelector('#post-id'); return i.value.length === 30 && i.scrollWidth <= i.clientWidth; })()",
+      );
+      assert.ok(idFits, `the post id is cut off at ${width} px`);
       await page.getByRole('button', { name: 'Cancel for every account…' }).click();
       await page.getByRole('heading', { name: /^Cancel “Partly out”/ }).waitFor();
       await check('cancel confirmation');
