@@ -39,6 +39,11 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
     await p.goto(path);
     const width = await p.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(width <= 360, `${label} scrolls sideways on a phone (${width} px)`);
+    // Every tab of the console is on the screen whole, none cut at its edge ("Ope").
+    const cut = await p.evaluate<string[]>(
+      "[...document.querySelectorAll('.top nav a')].filter((a) => { const r = a.getBoundingClientRect(); const nav = a.parentElement.getBoundingClientRect(); return r.left < nav.left || r.right > nav.right + 0.5 || r.right > 360; }).map((a) => a.textContent)",
+    );
+    assert.deepEqual(cut, [], `${label}: tabs cut at the phone's edge`);
     assert.deepEqual(await violations(p), [], `${label} at phone width`);
     await phone.close();
   }
