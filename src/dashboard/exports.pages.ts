@@ -23,6 +23,7 @@ import { listUsers } from '../modules/users/index.ts';
 import { listWebhooks } from '../modules/webhooks/index.ts';
 import { postTitle } from './names.ts';
 import { filterRefusal, filtersOf, PostFilterQuery, type PostFilters } from './post-filters.ts';
+import { apiFilters, matchesShown, withShownStates } from './post-states.ts';
 import { PageError, userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
 
@@ -109,7 +110,7 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
   // Read before the download starts: an unknown account or a bad filter is a page.
   let page;
   try {
-    page = await listPosts(ctx, companyId, { ...filters, limit: POSTS_PAGE });
+    page = await listPosts(ctx, companyId, { ...apiFilters(filters), limit: POSTS_PAGE });
   } catch (err) {
     if (err instanceof ApiError && err.code === 'account_not_found') {
       throw new PageError(404, 'That account does not exist.');
@@ -129,7 +130,9 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
         companyId,
         current.data.map((p) => p.postId),
       );
-      for (const post of current.data) {
+      // Rejected posts are among the API's cancelled ones: each page keeps the kind asked for.
+      const shown = await withShownStates(ctx, companyId, current.data);
+      for (const post of shown.filter((p) => matchesShown(p, filters.status))) {
         const common: Cell[] = [
           post.postId,
           post.createdAt,
@@ -142,7 +145,7 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
         ];
         // A draft went to no account yet: one row with the account's cells empty.
         if (post.accounts.length === 0) {
-          yield [...common, '', '', post.status, '', '', '', '', '', '', ''];
+          yield [...common, '', '', post.shown, '', '', '', '', '', '', ''];
         }
         for (const a of post.accounts) {
           if (filters.accountId !== undefined && a.accountId !== filters.accountId) continue;
@@ -151,7 +154,7 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
             ...common,
             a.username,
             a.platform,
-            a.status,
+            a.shown,
             a.postedAt ?? '',
             a.postUrl ?? '',
             ...(t ? [t.views, t.likes, t.comments, t.shares, t.saves] : ['', '', '', '', '']),
@@ -160,7 +163,7 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
       }
       if (!current.nextCursor) return;
       current = await listPosts(ctx, companyId, {
-        ...filters,
+        ...apiFilters(filters),
         limit: POSTS_PAGE,
         cursor: current.nextCursor,
       });

@@ -25,6 +25,7 @@ import { listAllTags } from '../modules/tags/index.ts';
 import { listUsers, roleAllows } from '../modules/users/index.ts';
 import { takeFlash } from './flash.ts';
 import { page } from './layout.ts';
+import { shownStatus } from './post-states.ts';
 import { accountRef, groupRef, personLabel, postTitle, tagRef, type Ref } from './names.ts';
 import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
 import { PageError, userOf } from './session.ts';
@@ -135,6 +136,31 @@ export function notEditableReason(
   return `The caption, hashtags, sound, notes and format can no longer change: ${what}. Its tags can still change.`;
 }
 
+/**
+ * What the post's empty delivery record says: when every account's item ended before its
+ * release (rejected in review, cancelled, failed while its media was prepared), that it
+ * never will have one, rather than that it appears once a window opens.
+ */
+function noDeliveryReason(
+  accounts: number,
+  rows: readonly { status: string; open: boolean }[],
+  rejected: number,
+): string {
+  const waiting = 'Nothing of this post has been released yet: each account’s record appears here once its window opens.';
+  if (accounts === 0) return 'This post is a draft: an account’s record appears here once the post is queued to it and its window opens.';
+  if (rows.some((r) => r.open || r.status === 'posting')) return waiting;
+  if (rejected === rows.length) {
+    return 'This post was rejected in review, so it was never released: there is no delivery record.';
+  }
+  if (rejected > 0) {
+    return 'This post was rejected or cancelled for every account before its release: there is no delivery record.';
+  }
+  if (rows.every((r) => r.status === 'cancelled')) {
+    return 'This post was cancelled before its release: there is no delivery record.';
+  }
+  return 'No account had this post released, and none will: there is no delivery record.';
+}
+
 export async function renderPost(
   ctx: AppContext,
   req: FastifyRequest,
@@ -161,6 +187,11 @@ export async function renderPost(
   const usernames = new Map(accounts.map((a) => [a.id, `@${a.username}`]));
   for (const a of post.accounts) usernames.set(a.accountId, `@${a.username}`);
 
+  // The window each released account went out in, from its delivery record: its planned
+  // window is gone once it is released.
+  const releasedIn = new Map(
+    delivery.deliveries.filter((d) => d.slot).map((d) => [d.accountId, d.slot?.start ?? null]),
+  );
   const rows = post.accounts.map((a) => {
     const item = itemOf.get(a.accountId);
     const rejected = item?.rejected_at
@@ -174,6 +205,7 @@ export async function renderPost(
       ...a,
       ref: accountRef(a),
       scheduledSlotStart: a.scheduledSlotStart ?? slots.get(a.accountId) ?? null,
+      releasedIn: releasedIn.get(a.accountId) ?? null,
       priority: item?.priority ?? 0,
       open: isCancellable(a.status),
       pending: a.status === 'pending_approval',
@@ -202,9 +234,18 @@ export async function renderPost(
   const chart = chartRows(analytics.history);
   const clock = clockface(displayTimezone(req));
   const title = postTitle(post.caption, post.media.count > 1 ? 'carousel' : post.media.kind);
+  const rejectedRows = rows.filter((r) => r.rejected && r.status === 'cancelled');
+  const shown = shownStatus(post.status, rejectedRows.length > 0);
   if (extra.status) reply.code(extra.status);
   return page(req, reply, 'post.eta', title, {
     post,
+    shown,
+    // The format matters to platformB accounts alone: asked of a draft (it may go anywhere)
+    // and of a post that goes to platformB, never of one for platformA only.
+    showFormat:
+      post.accounts.length === 0 || post.accounts.some((a) => a.platform === 'platformB'),
+    // Why nothing of the post is in its delivery record, when nothing will be.
+    noDelivery: noDeliveryReason(post.accounts.length, rows, rejectedRows.length),
     heading: title,
     accounts: rows,
     groups,

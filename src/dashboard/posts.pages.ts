@@ -8,13 +8,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { listAccounts } from '../modules/accounts/index.ts';
-import { POST_STATUSES } from '../modules/items/index.ts';
-import {
-  listPosts,
-  ListPostsQuery,
-  readPost,
-  type ListPostsInput,
-} from '../modules/posts/index.ts';
+import { ListPostsQuery, readPost } from '../modules/posts/index.ts';
 import { listAllTags } from '../modules/tags/index.ts';
 import { roleAllows } from '../modules/users/index.ts';
 import { takeFlash } from './flash.ts';
@@ -24,6 +18,7 @@ import { postActionPages } from './post-actions.pages.ts';
 import { postBulkPages } from './post-bulk.pages.ts';
 import { renderPost } from './post-detail.ts';
 import { filterRefusal, filtersOf, PostFilterFields, type PostFilters } from './post-filters.ts';
+import { listShownPosts, SHOWN_STATUSES } from './post-states.ts';
 import { BASE, PageError, redirect, userOf } from './session.ts';
 
 /** Posts a page of the list shows (a page's first load stays small: issue 22). */
@@ -69,10 +64,9 @@ export function postPages(ctx: AppContext) {
       const user = userOf(req);
       const filters = filtersOf(req.query);
       const { cursor } = req.query;
-      const input: ListPostsInput = { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) };
       let result;
       try {
-        result = await listPosts(ctx, user.companyId, input);
+        result = await listShownPosts(ctx, user.companyId, filters, PAGE_SIZE, cursor);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         // A cursor of other filters or an expired one starts the list over.
@@ -92,11 +86,12 @@ export function postPages(ctx: AppContext) {
         posts: result.data.map((p) => ({
           ...p,
           title: postTitle(p.caption, p.media.count > 1 ? 'carousel' : p.media.kind),
-          accountRefs: p.accounts.map((a) => ({ ...accountRef(a), status: a.status })),
+          accountRefs: p.accounts.map((a) => ({ ...accountRef(a), status: a.shown })),
           groupRefs: p.contentGroupIds.map((g) => groupRef(g, byGroup)),
         })),
         filters,
-        statuses: POST_STATUSES,
+        statuses: SHOWN_STATUSES,
+        partial: result.partial,
         accounts: accounts.data,
         tags,
         filtered: Object.keys(filters).length > 0,

@@ -96,15 +96,12 @@ describeEachDialect('dashboard posts and accounts', (get) => {
     assert.match(detail.body, /No analytics yet/);
     // Nothing is planned for an account its worker has not set up; once it is active, the
     // item's window shows.
-    assert.match(
-      detail.body,
-      /<td class="slot"><span class="cell-label">Planned window: <\/span>—<\/td>/,
-    );
+    assert.match(detail.body, /<td class="slot"><span class="cell-label">Window: <\/span>—<\/td>/);
     await setAccountStatus(t, [s.accounts[0]]);
     const planned = await b.get(`/dashboard/posts/${s.queued}`);
     assert.match(
       planned.body,
-      /<td class="slot"><span class="cell-label">Planned window: <\/span><time datetime="[^"]+Z">/,
+      /<td class="slot"><span class="cell-label">Window: <\/span><time datetime="[^"]+Z">[^<]+<\/time> <span class="meta">planned</,
     );
 
     const accounts = await b.get('/dashboard/accounts');

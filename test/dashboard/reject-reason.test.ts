@@ -147,7 +147,7 @@ describeEachDialect('dashboard rejection with a reason', (get) => {
         `Rejected by <strong>${editor.email}</strong> on <time datetime="${at}">[^<]+</time>: <q class="reason">${reason}</q>`,
       ),
     );
-    assert.match(page.body, /status-cancelled">rejected</);
+    assert.match(page.body, /status-rejected">rejected</);
 
     // In the activity log, the accounts by name and the reason.
     const entry = (await listActivity(t.ctx.db, s.companyId, { limit: 5 })).find(

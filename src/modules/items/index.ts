@@ -31,6 +31,7 @@ export {
   queueActivity,
   queuedItems,
   queuedOfAccountsIn,
+  rejectedAccounts,
   releasedBetween,
   releasesSince,
 } from './item-reads.service.ts';

@@ -708,3 +708,31 @@ export async function workersOfAccounts(
     .execute();
   return new Map(rows.flatMap((r) => (r.worker_id ? [[r.id, r.worker_id] as const] : [])));
 }
+
+/**
+ * The accounts whose items of the company's posts were rejected in review and are still
+ * cancelled (an item queued again loses its rejection), by post: the API calls such an item
+ * `cancelled`, the dashboard `rejected`.
+ */
+export async function rejectedAccounts(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const byPost = new Map<string, Set<string>>();
+  if (postIds.length === 0) return byPost;
+  const rows = await db
+    .selectFrom('queue_items')
+    .select(['post_id', 'account_id'])
+    .where('company_id', '=', companyId)
+    .where('post_id', 'in', [...postIds])
+    .where('status', '=', 'cancelled')
+    .where('rejected_at', 'is not', null)
+    .execute();
+  for (const r of rows) {
+    const accounts = byPost.get(r.post_id) ?? new Set<string>();
+    accounts.add(r.account_id);
+    byPost.set(r.post_id, accounts);
+  }
+  return byPost;
+}

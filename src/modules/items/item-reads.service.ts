@@ -235,3 +235,12 @@ export function deliveryRows(
 ): Promise<DeliveryRow[]> {
   return reads.deliveryRows(db, companyId, postId);
 }
+
+/** The accounts whose items of the company's posts were rejected in review, by post. */
+export function rejectedAccounts(
+  db: DbOrTx,
+  companyId: string,
+  postIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  return reads.rejectedAccounts(db, companyId, postIds);
+}
