@@ -10,28 +10,48 @@ import { ApiError } from '../errors.ts';
 
 const NUL = '\u0000';
 
-/** The JSON pointer of the first string (or key) holding a NUL, or null when none does. */
-export function findNul(value: unknown, pointer = ''): string | null {
-  if (typeof value === 'string') return value.includes(NUL) ? pointer || '/' : null;
-  if (value === null || typeof value !== 'object') return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], `${pointer}/${i}`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  // Parsed JSON, queries and forms only (the query parser's objects have a bare prototype
-  // of their own); a raw byte stream (an upload's body) or a Buffer is data.
+/** Whether a value is walked into: parsed JSON, queries and forms, never raw data. */
+function isWalked(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  // The query parser's objects have a bare prototype of their own; a raw byte stream (an
+  // upload's body) or a Buffer is data.
   const proto = Object.getPrototypeOf(value) as object | null;
-  if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) {
-    return null;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    if (key.includes(NUL)) return at;
-    const found = findNul(item, at);
-    if (found !== null) return found;
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+const escapeKey = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * The JSON pointer of the first string (or key) holding a NUL, or null when none does. A
+ * loop over a stack of its own, not recursion: however deep a value nests (JSON bodies are
+ * bounded, http/json-body.ts, but queries and forms come other ways), it cannot run out of
+ * call stack. Values are visited in document order, a key before its value.
+ */
+export function findNul(value: unknown, pointer = ''): string | null {
+  // Each entry: a value, its pointer, and whether its pointer ends in a key to check first.
+  const stack: { value: unknown; at: string; key: string | null }[] = [
+    { value, at: pointer, key: null },
+  ];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (next.key !== null && next.key.includes(NUL)) return next.at;
+    const v = next.value;
+    if (typeof v === 'string') {
+      if (v.includes(NUL)) return next.at || '/';
+      continue;
+    }
+    if (v === null || typeof v !== 'object' || !isWalked(v)) continue;
+    // Pushed last to first, so that they are taken first to last.
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ value: v[i], at: `${next.at}/${i}`, key: null });
+      }
+      continue;
+    }
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      stack.push({ value: item, at: `${next.at}/${escapeKey(key)}`, key });
+    }
   }
   return null;
 }

@@ -19,6 +19,20 @@ test('findNul points at the first string or key holding a NUL', () => {
   assert.equal(findNul({ a: 'x', n: 1, t: true, z: null }), null);
   assert.equal(findNul(Buffer.from([0, 0])), null);
   assert.equal(findNul(undefined), null);
+  // Document order: an earlier sibling's subtree before a later key.
+  assert.equal(findNul({ a: [{ b: 'x\u0000' }], 'c\u0000': 1 }), '/a/0/b');
+});
+
+test('findNul walks values of any depth without running out of stack', () => {
+  // A loop of its own: it needs no depth bound from the JSON parser (http/json-body.ts).
+  let deep: unknown = 'bottom\u0000';
+  let clean: unknown = 'bottom';
+  for (let i = 0; i < 200_000; i++) {
+    deep = i % 2 ? [deep] : { k: deep };
+    clean = i % 2 ? [clean] : { k: clean };
+  }
+  assert.equal(findNul(deep), '/0/k'.repeat(100_000));
+  assert.equal(findNul(clean), null);
 });
 
 describeEachDialect('NUL characters and malformed paths', (get) => {
