@@ -9,6 +9,7 @@ import { makeClientErrorHandler } from './http/client-errors.ts';
 import { compileValidator } from './http/validation.ts';
 import { makeAuthHook } from './http/auth.ts';
 import { guardNul } from './http/nul-guard.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { upstreamRequestId } from './http/upstream-request-id.ts';
 import { installOpsHooks, opsRoutes } from './ops/ops.routes.ts';
@@ -104,8 +105,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     metricsToken: ctx.config.metricsToken,
   };
 
-  // JSON is the only body format of the API (SPEC: all bodies are JSON).
+  // JSON is the only body format of the API (SPEC: all bodies are JSON), its nesting bounded.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema, httpPart));
   for (const s of [
     ...SHARED_SCHEMAS,

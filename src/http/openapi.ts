@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { MAX_JSON_DEPTH } from './json-body.ts';
 
 /** Success responses are described by the operation summary instead of a generic text. */
 function describeSuccess(schema?: {
@@ -32,6 +33,8 @@ export function openapiOptions(
           'and usage. Every /v2 call is bound to the company of its API key. The Worker API ' +
           '(/worker/v1) is for the workers operating accounts and takes worker tokens instead. ' +
           'Errors use one envelope: `{ "error": { code, message, hint, requestId } }`. ' +
+          `JSON bodies nest at most ${MAX_JSON_DEPTH} levels of objects and arrays; a deeper ` +
+          'one answers 400 `invalid_request`. ' +
           'Agents can use the same operations as MCP tools: POST /mcp (Streamable HTTP, the ' +
           'same API key) serves one tool per /v2 operation, named by its operationId.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
