@@ -146,8 +146,10 @@ function noDeliveryReason(
   rows: readonly { status: string; open: boolean }[],
   rejected: number,
 ): string {
-  const waiting = 'Nothing of this post has been released yet: each account’s record appears here once its window opens.';
-  if (accounts === 0) return 'This post is a draft: an account’s record appears here once the post is queued to it and its window opens.';
+  const waiting =
+    'Nothing of this post has been released yet: each account’s record appears here once its window opens.';
+  if (accounts === 0)
+    return 'This post is a draft: an account’s record appears here once the post is queued to it and its window opens.';
   if (rows.some((r) => r.open || r.status === 'posting')) return waiting;
   if (rejected === rows.length) {
     return 'This post was rejected in review, so it was never released: there is no delivery record.';
@@ -242,8 +244,7 @@ export async function renderPost(
     shown,
     // The format matters to platformB accounts alone: asked of a draft (it may go anywhere)
     // and of a post that goes to platformB, never of one for platformA only.
-    showFormat:
-      post.accounts.length === 0 || post.accounts.some((a) => a.platform === 'platformB'),
+    showFormat: post.accounts.length === 0 || post.accounts.some((a) => a.platform === 'platformB'),
     // Why nothing of the post is in its delivery record, when nothing will be.
     noDelivery: noDeliveryReason(post.accounts.length, rows, rejectedRows.length),
     heading: title,
