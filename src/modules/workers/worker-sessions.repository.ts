@@ -12,7 +12,10 @@ export async function insertSession(db: DbOrTx, row: WorkerSessionsTable): Promi
 }
 
 export type SessionWithWorker = WorkerSessionsTable &
-  Pick<WorkersTable, 'name' | 'timezone' | 'revoked_at'> & { current_prefix: string };
+  Pick<WorkersTable, 'name' | 'timezone' | 'revoked_at'> & {
+    current_prefix: string;
+    worker_seen_at: string | null;
+  };
 
 /** The session with its worker, in one read. */
 export async function findSession(db: DbOrTx, id: string): Promise<SessionWithWorker | undefined> {
@@ -25,6 +28,7 @@ export async function findSession(db: DbOrTx, id: string): Promise<SessionWithWo
       'workers.timezone',
       'workers.revoked_at',
       'workers.token_prefix as current_prefix',
+      'workers.last_seen_at as worker_seen_at',
     ])
     .where('worker_sessions.id', '=', id)
     .executeTakeFirst();

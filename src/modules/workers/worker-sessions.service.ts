@@ -16,8 +16,20 @@ import {
   reserveSignInAttempt,
 } from '../users/index.ts';
 import * as sessions from './worker-sessions.repository.ts';
-import { findWorker } from './workers.repository.ts';
+import { findWorker, touchWorkerSince } from './workers.repository.ts';
 import { WorkerError, verifyWorkerToken } from './workers.service.ts';
+
+/**
+ * A worker's last sight (the console's "Last seen") is written at most this often: every
+ * request of a signed-in worker counts, but most find it fresh and write nothing.
+ */
+const WORKER_SEEN_EVERY_MS = 60 * 1000;
+
+/** Notes the worker as seen now, unless it was within the last minute. */
+async function noteWorkerSeen(db: Db, workerId: string, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - WORKER_SEEN_EVERY_MS).toISOString();
+  await touchWorkerSince(db, workerId, now.toISOString(), since);
+}
 
 /** A signed-in worker, as every request of the workers' page sees it. */
 export interface WorkerSession {
@@ -92,6 +104,7 @@ async function openSession(
   // Sessions nobody came back to are swept here, so the table holds only live ones.
   await sessions.deleteExpired(db, at);
   await sessions.insertSession(db, row);
+  await noteWorkerSeen(db, worker.workerId, now);
   return {
     secret,
     session: { sessionId: row.id, worker, csrfToken: row.csrf_token, expiresAt },
@@ -207,6 +220,12 @@ export async function resolveWorkerSession(
     (r) => r.revoked_at !== null || r.current_prefix !== r.token_prefix,
   );
   if (!row) return null;
+  // Decided on the worker's sight read with the session: a fresh one costs no write.
+  const now = clock.now();
+  const seen = row.worker_seen_at === null ? null : Date.parse(row.worker_seen_at);
+  if (seen === null || now.getTime() - seen >= WORKER_SEEN_EVERY_MS) {
+    await noteWorkerSeen(db, row.worker_id, now);
+  }
   return {
     sessionId: id,
     worker: { workerId: row.worker_id, name: row.name, timezone: row.timezone },

@@ -51,6 +51,24 @@ export async function touchWorker(db: DbOrTx, workerId: string, at: string): Pro
   await db.updateTable('workers').set({ last_seen_at: at }).where('id', '=', workerId).execute();
 }
 
+/**
+ * Notes the worker as seen at `at` unless it was seen at `since` or later: of requests
+ * racing on several replicas, one writes.
+ */
+export async function touchWorkerSince(
+  db: DbOrTx,
+  workerId: string,
+  at: string,
+  since: string,
+): Promise<void> {
+  await db
+    .updateTable('workers')
+    .set({ last_seen_at: at })
+    .where('id', '=', workerId)
+    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', since)]))
+    .execute();
+}
+
 /** Simulated workers that are not revoked, by id. */
 export async function simulatedWorkers(db: DbOrTx) {
   return db
