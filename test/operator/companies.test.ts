@@ -139,7 +139,7 @@ describeEachDialect('operator console: companies', (get, dialect) => {
     );
   });
 
-  test('the list: plan, accounts, posts created today (UTC) and state; search and empty states', async () => {
+  test('the list: plan, accounts, queue items created today (UTC) and state; search and empty states', async () => {
     const t = get();
     const co = await seedCompany(t, { name: 'Counted Co', plan: 'scale' });
     const call = client(t, co.key);
@@ -159,8 +159,16 @@ describeEachDialect('operator console: companies', (get, dialect) => {
     );
     assert.equal(cells[0], 'Plan: scale');
     assert.equal(cells[1], 'Accounts: 2');
-    assert.equal(cells[2], `Posts today (UTC): ${usage.body.postsCreatedToday}`);
-    assert.ok(usage.body.postsCreatedToday > 0);
+    // One post to two accounts: the count says plainly that it counts one per account.
+    assert.equal(usage.body.postsCreatedToday, 2);
+    assert.equal(cells[2], 'Queue items today (UTC): 2');
+    assert.match(list.body, /Queue items today: one per post and account it was queued to/);
+    const detail = await op.browser.get(`/operator/companies/${co.companyId}`);
+    assert.match(
+      detail.body,
+      /<dt>Queue items today \(UTC\)<\/dt><dd>2 <span class="meta">one per post and account/,
+    );
+    assert.doesNotMatch(detail.body + list.body, /Posts today/);
     // Nothing released yet: no delivery figures (test/operator/board.test.ts has some).
     assert.equal(cells[3], 'Delivered, 7 days: 0');
     assert.equal(cells[4], 'On time (7 days): —');
@@ -171,7 +179,7 @@ describeEachDialect('operator console: companies', (get, dialect) => {
     t.clock.advance(24 * 60 * 60 * 1000);
     op.browser = await operatorSignIn(t, op);
     const tomorrow = await op.browser.get('/operator/companies?q=Counted');
-    assert.match(tomorrow.body, /Posts today \(UTC\): <\/span>0</);
+    assert.match(tomorrow.body, /Queue items today \(UTC\): <\/span>0</);
 
     const none = await op.browser.get('/operator/companies?q=no-such-company-name');
     assert.match(none.body, /No company’s name contains “no-such-company-name”/);
