@@ -213,8 +213,8 @@ function statusOf(err: ApiError): number {
   return err.status === 404 ? 400 : err.status;
 }
 
-/** The file name a workspace image takes as an upload. */
-function filenameOf(label: string, contentType: string): string {
+/** The file name a workspace image takes as an upload (the import's alike). */
+export function filenameOf(label: string, contentType: string): string {
   const ext =
     { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }[contentType] ?? 'heic';
   const base = label.replace(/[\\/]/g, ' ').trim().slice(0, 200) || 'image';

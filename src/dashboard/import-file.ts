@@ -151,42 +151,53 @@ export function openTicket(
   return { ok: true, ticket };
 }
 
+/** What the example file is made of: the company's own names where it has them. */
+export interface ExampleParts {
+  /** Up to two of its accounts as the import names them (`platformA:@name`). */
+  accounts: string[];
+  /** A tag of its own. */
+  tag: string | null;
+  /** Up to three of its Workspace images as the import names them (`workspace:Folder/image`). */
+  images: string[];
+}
+
 /**
- * The example file the page offers: a video post, a photo post to two accounts and a
- * carousel, named with the company's own first account and tag where it has them.
+ * The example file the page offers: a photo post, a photo post to two accounts and a
+ * carousel, of the company's own accounts (each with its platform, so that a name on both
+ * platforms is not ambiguous), tag and Workspace images, so that it imports as it is. A
+ * company without Workspace images gets web addresses to replace, with a video among them.
  */
-export function exampleCsv(account: string | null, tag: string | null): string {
-  const who = account ?? '@your.account';
-  const media = 'https://example.com/media';
+export function exampleCsv(parts: ExampleParts): string {
+  const [first = 'platformA:@your.account', second] = parts.accounts;
+  const both = second ? `${first}|${second}` : first;
+  const tag = parts.tag ?? '';
+  const web = 'https://example.com/media';
+  const own = parts.images.slice(0, 3);
+  // A post's media are distinct images: with fewer of its own, a row takes fewer.
+  const pair = own.length > 0 ? own.slice(0, 2) : [`${web}/terrace-1.jpg`, `${web}/terrace-2.jpg`];
+  const three = own.length > 0 ? own : [`${web}/tip-1.jpg`, `${web}/tip-2.jpg`, `${web}/tip-3.jpg`];
+  const texts = ['Three tips for crisp mornings', 'Warm the pan first', 'Salt at the end'];
   return stringify(
     [
       ['media', 'accounts', 'caption', 'hashtags', 'tags', 'skipApproval', 'slides'],
       [
-        `${media}/spring-menu.mp4`,
-        who,
+        own[0] ?? `${web}/spring-menu.mp4`,
+        first,
         'Our spring menu is here. Which dish first?',
         'spring menu',
-        tag ?? '',
+        tag,
         'false',
         '',
       ],
+      [pair.join('|'), both, 'The terrace opens on Friday.', '#terrace', '', 'false', ''],
       [
-        `${media}/terrace-1.jpg|${media}/terrace-2.jpg`,
-        `platformA:${who}|platformB:${who}`,
-        'The terrace opens on Friday.',
-        '#terrace',
-        '',
-        'false',
-        '',
-      ],
-      [
-        `${media}/tip-1.jpg|${media}/tip-2.jpg|${media}/tip-3.jpg`,
-        who,
+        three.join('|'),
+        first,
         'Three tips for crisp mornings',
         '',
-        tag ?? '',
+        tag,
         'false',
-        'Three tips for crisp mornings|Warm the pan first|Salt at the end',
+        texts.slice(0, three.length).join('|'),
       ],
     ],
     { record_delimiter: 'windows' },

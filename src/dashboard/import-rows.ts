@@ -2,7 +2,7 @@
 // are read by the SDK's import format exactly as `slotline-client import` reads them (the
 // same columns, lists, account and tag references, slides, row numbers and per-row
 // Idempotency-Keys); here the media are fetched by the uploads service's remote form, as
-// POST /v2/uploads fetches them, and every row is checked by the posts service's dry run
+// POST /v2/uploads fetches them, or taken from the Workspace (import-workspace.ts), and every row is checked by the posts service's dry run
 // (POST /v2/posts/validate) and created by its create (POST /v2/posts) under the row's key.
 import {
   buildBody,
@@ -48,6 +48,7 @@ import {
   type Names,
   type Shown,
 } from './import-words.ts';
+import { isWorkspaceEntry, workspaceMedia } from './import-workspace.ts';
 import { accountRef, captionStart, tagRef, type Ref } from './names.ts';
 import { BASE } from './session.ts';
 
@@ -119,7 +120,8 @@ function safeUrlPath(url: string): string {
 
 /** What a row asks for, by name; its state and problems are set by the step. */
 function viewOf(draft: RowDraft, dir: Directory): RowView {
-  const kinds = draft.media.map((m) => typeOf(m)?.split('/')[0]);
+  // A Workspace entry is an image, whatever its name ends in.
+  const kinds = draft.media.map((m) => (isWorkspaceEntry(m) ? 'image' : typeOf(m)?.split('/')[0]));
   const n = draft.media.length;
   const plural = (word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const media = draft.slides
@@ -204,15 +206,18 @@ export async function checkImport(
 
   const outcome = new Map<string, string | Problem>();
   const toFetch: { entry: string; kind: 'video' | 'image' }[] = [];
+  const fromWorkspace: string[] = [];
   for (const entry of mediaEntries(open)) {
     const type = isMediaUrl(entry) ? typeOf(entry) : undefined;
-    if (!isMediaUrl(entry)) {
+    if (isWorkspaceEntry(entry)) {
+      fromWorkspace.push(entry);
+    } else if (!isMediaUrl(entry)) {
       outcome.set(
         entry,
         mediaProblem(
           entry,
           'media_path',
-          'a file path works only from the command line (slotline-client import); here, give the public http or https address of the file',
+          'a file path works only from the command line (slotline-client import); here, give the public http or https address of the file, or a Workspace image as workspace:Folder/image',
         ),
       );
     } else if (!URL.canParse(entry)) {
@@ -228,7 +233,11 @@ export async function checkImport(
       );
     } else toFetch.push({ entry, kind: type.startsWith('video/') ? 'video' : 'image' });
   }
-  if (toFetch.length > IMPORT_LIMITS.media) return { ok: false, media: toFetch.length };
+  const taken = toFetch.length + fromWorkspace.length;
+  if (taken > IMPORT_LIMITS.media) return { ok: false, media: taken };
+  for (const [entry, got] of await workspaceMedia(ctx, principal, fromWorkspace, onReady)) {
+    outcome.set(entry, got);
+  }
 
   const fetchOne = async ({ entry, kind }: (typeof toFetch)[number]) => {
     outcome.set(entry, await fetchMedia(ctx, principal, entry, kind, onReady, log));

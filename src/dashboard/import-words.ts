@@ -100,11 +100,13 @@ export function mediaProblem(entry: string, code: string, words: string): Proble
 }
 
 /**
- * What the uploads service said of a fetch, of the address rather than of the API's field
- * (`/sourceUrl: sourceUrl answered HTTP 404` → `the address answered HTTP 404`).
+ * What the uploads service said of a fetch, of the address rather than of the API's field,
+ * wherever the message names it (`/sourceUrl: sourceUrl answered HTTP 404` → `the address
+ * answered HTTP 404`; `the host of redirect 1 of sourceUrl could not be resolved` → `the
+ * host of redirect 1 of the address could not be resolved`).
  */
 export function ofTheAddress(message: string): string {
-  return message.replace(/^\/[\w/]+:?\s*/, '').replace(/^sourceUrl\b/, 'the address');
+  return message.replace(/^\/[\w/]+:?\s*/, '').replace(/\bsourceUrl\b/g, 'the address');
 }
 
 /**

@@ -24,7 +24,9 @@ import {
   sealTicket,
   type SentFile,
 } from './import-file.ts';
+import { unreadableMultipart } from './forms.ts';
 import { checkImport, createImport, type RowView } from './import-rows.ts';
+import { workspaceExamples } from './import-workspace.ts';
 import { page } from './layout.ts';
 import { actorOf, checkCsrf, userOf } from './session.ts';
 
@@ -108,10 +110,11 @@ export function importPages(ctx: AppContext) {
       if (req.routeOptions.config.csrfAfterBody) checkCsrf(req, userOf(req));
     });
 
-    // A form the parser refused is the form's problem, told on the form; anything else goes
-    // to the dashboard's error page.
+    // A form the parser refused or could not read to its end (cut short, no boundary) is the
+    // form's problem, told on the form; anything else goes to the dashboard's error page.
     app.setErrorHandler(async (err: FastifyError, req, reply) => {
-      if (!MULTIPART_REFUSALS.has(err.code) || !req.dashboardUser) throw err;
+      const refused = MULTIPART_REFUSALS.has(err.code) || unreadableMultipart(req, err);
+      if (!refused || !req.dashboardUser) throw err;
       return refuse(req, reply, 400, 'The file did not arrive whole. Choose it and send it again.');
     });
 
@@ -121,17 +124,23 @@ export function importPages(ctx: AppContext) {
 
     app.get('/import/example.csv', { config: editor }, async (req, reply) => {
       const user = userOf(req);
-      const [accounts, tags] = await Promise.all([
+      const [accounts, tags, images] = await Promise.all([
         listCompanyAccounts(ctx.db, user.companyId),
         listAllTags(ctx.db, user.companyId),
+        workspaceExamples(ctx, user.companyId, 3),
       ]);
-      const account = accounts[0] ? `@${accounts[0].username}` : null;
+      // One account of each platform where it has both, for the post to two accounts.
+      const picked = [
+        accounts.find((a) => a.platform === 'platformA') ?? accounts[0],
+        accounts.find((a) => a.platform === 'platformB'),
+      ].filter((a) => a !== undefined);
+      const named = [...new Set(picked)].map((a) => `${a.platform}:@${a.username}`);
       const tag = tags.find((t) => !t.archived)?.name ?? null;
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="slotline-import-example.csv"')
         .header('cache-control', 'no-store')
-        .send(exampleCsv(account, tag));
+        .send(exampleCsv({ accounts: named, tag, images }));
     });
 
     app.post(

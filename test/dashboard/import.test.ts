@@ -14,6 +14,7 @@ import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.
 import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
 import type { CallFn } from '../helpers/posts.ts';
 import { fixture } from '../helpers/uploads.ts';
+import { seedDemo } from '../../src/cli/seed.ts';
 import { listActivity } from '../../src/modules/activity/activity.service.ts';
 import { createTag } from '../../src/modules/tags/tags.service.ts';
 import type { UserRole } from '../../src/db/types.ts';
@@ -223,7 +224,7 @@ describeEachDialect(
         3: [],
         4: ['accounts: no account is @nobody.', 'tags: no content tag is named Missing tag.'],
         5: [
-          'media media/local.png: a file path works only from the command line (slotline-client import); here, give the public http or https address of the file.',
+          'media media/local.png: a file path works only from the command line (slotline-client import); here, give the public http or https address of the file, or a Workspace image as workspace:Folder/image.',
         ],
         6: [`media ${base}/missing.png: the address answered HTTP 404.`],
         7: ['media: must be exactly one video, or 1-10 images; videos cannot be combined.'],
@@ -385,6 +386,83 @@ describeEachDialect(
       assert.equal(posts.find((p) => p.caption === 'A video')?.media.kind, 'video');
     });
 
+    test('the example file imports as it is into the demo company, from its Workspace', async () => {
+      const t = get();
+      const demo = await seedDemo(t.ctx);
+      const s = await as(t, demo.companyId, 'editor');
+      const example = await s.b.get('/dashboard/import/example.csv');
+      assert.equal(example.status, 200);
+      // Its accounts carry their platform (demo.kitchen is on both), its media are the
+      // demo's own Workspace images, fetched from nowhere.
+      assert.match(example.body, /platformA:@demo\.kitchen\|platformB:@demo\.kitchen/);
+      assert.doesNotMatch(example.body, /example\.com|https?:/);
+      assert.match(example.body, /workspace:Backgrounds\/backgrounds-1/);
+      const preview = await check(t, s, {
+        name: 'slotline-import-example.csv',
+        content: example.body,
+      });
+      assert.equal(preview.status, 200, preview.body);
+      const rows = rowsOf(preview.body);
+      assert.deepEqual(
+        [...rows.values()].map((r) => [r.state, r.problems]),
+        [
+          ['ready', []],
+          ['ready', []],
+          ['ready', []],
+        ],
+      );
+      assert.match(rows.get(4)?.text ?? '', /3 slides/);
+      assert.match(rows.get(3)?.text ?? '', /2 images/);
+      const before = (await counts(t, demo.companyId)).posts;
+      const done = await s.b.post('/dashboard/import/create', {
+        _csrf: s.csrf,
+        ticket: ticketOf(preview.body),
+      });
+      assert.equal(done.status, 200);
+      assert.match(done.body, /3 posts created\./);
+      assert.equal((await counts(t, demo.companyId)).posts, before + 3);
+
+      // A Workspace name that is not there is the row's problem, in the file's words.
+      const wrong = await check(t, s, {
+        name: 'wrong.csv',
+        content:
+          'media,accounts\nworkspace:Nowhere/x,platformA:@demo.travel\nworkspace:Backgrounds/none,platformA:@demo.travel\n',
+      });
+      const bad = rowsOf(wrong.body);
+      assert.deepEqual(bad.get(2)?.problems, [
+        'media workspace:Nowhere/x: names no folder of the Workspace.',
+      ]);
+      assert.deepEqual(bad.get(3)?.problems, [
+        'media workspace:Backgrounds/none: names no image of the folder “Backgrounds”; check its name on the Workspace page.',
+      ]);
+      // Without the platform, a name on both platforms asks for it, in the page's words.
+      const both = await check(t, s, {
+        name: 'both.csv',
+        content: 'media,accounts\nworkspace:Backgrounds/backgrounds-1,@demo.kitchen\n',
+      });
+      assert.deepEqual(rowsOf(both.body).get(2)?.hints, [
+        'Write platformA:@demo.kitchen or platformB:@demo.kitchen.',
+      ]);
+    });
+
+    test('a fetch that fails is told of the address, never by the API’s field names', async () => {
+      const t = get();
+      const co = await seedCompany(t);
+      await account(client(t, co.key), 'platformA', 'far.away');
+      const s = await as(t, co.companyId);
+      const preview = await check(t, s, {
+        name: 'unreachable.csv',
+        content: 'media,accounts\nhttps://no-such-host.invalid/a.png,@far.away\n',
+      });
+      assert.equal(preview.status, 200, preview.body);
+      const row = rowsOf(preview.body).get(2);
+      assert.equal(row?.state, 'problems');
+      assert.deepEqual(row?.problems, [
+        'media https://no-such-host.invalid/a.png: the host of the address could not be resolved.',
+      ]);
+      assert.doesNotMatch(preview.body, /sourceUrl|accountIds|contentGroupIds/);
+    });
+
     test('files an import refuses, each in one sentence naming it; never a 500', async () => {
       const t = get();
       const co = await seedCompany(t);
@@ -475,7 +553,7 @@ describeEachDialect(
       assert.doesNotMatch(bad.body, /Create \d+ post/);
       assert.deepEqual(rowsOf(bad.body).get(2)?.problems, [
         'accounts: no account is @nobody.',
-        'media local.png: a file path works only from the command line (slotline-client import); here, give the public http or https address of the file.',
+        'media local.png: a file path works only from the command line (slotline-client import); here, give the public http or https address of the file, or a Workspace image as workspace:Folder/image.',
       ]);
       assert.deepEqual(rowsOf(bad.body).get(3)?.problems, [
         'accounts: no account is @nobody.',
@@ -530,12 +608,15 @@ describeEachDialect(
       assert.equal(empty.status, 200);
       assert.match(empty.body, /enctype="multipart\/form-data"/);
       assert.match(empty.body, /Download an example CSV/);
-      assert.match(empty.body, /Media must be public http or https addresses here\./);
+      assert.match(
+        empty.body,
+        /Media are public http or https addresses or Workspace images here\./,
+      );
       assert.match(empty.body, /aria-current="step"><span class="step-n" aria-hidden="true">1/);
       const example = await editor.b.get('/dashboard/import/example.csv');
       assert.equal(example.status, 200);
       assert.match(example.body, /^media,accounts,caption,hashtags,tags,skipApproval,slides\r\n/);
-      assert.match(example.body, /,@tick\.et,/);
+      assert.match(example.body, /,platformA:@tick\.et,/);
 
       // A viewer may not: not the page, not the check, not the create.
       const viewer = await as(t, co.companyId, 'viewer');
