@@ -3,6 +3,7 @@ import { basicSections } from './basics.ts';
 import { mcpSections } from './mcp.ts';
 import { nextTargetSections } from './next-targets.ts';
 import { proofSections } from './proof.ts';
+import { screenSections } from './screens.ts';
 import type { Section } from './section.ts';
 
 export const sections: Section[] = [
@@ -10,4 +11,5 @@ export const sections: Section[] = [
   ...nextTargetSections,
   ...proofSections,
   ...mcpSections,
+  ...screenSections,
 ];
