@@ -24,14 +24,8 @@ import {
   type WorkerSession,
 } from '../modules/workers/index.ts';
 import { setFlash } from './flash.ts';
-import {
-  PageError,
-  checkCsrf,
-  errorPageOf,
-  checkSignInToken,
-  cookieOptions,
-  redirect,
-} from './session.ts';
+import { unreadableMultipart } from './forms.ts';
+import { checkCsrf, errorPageOf, checkSignInToken, cookieOptions, redirect } from './session.ts';
 import { workerAccountPages } from './worker-accounts.pages.ts';
 import {
   WORKER_BASE,
@@ -260,17 +254,4 @@ interface LinkPageData {
   token: string | null;
   workerName: string | null;
   error: string | null;
-}
-
-/**
- * A multipart body the parser could not read to its end (cut short, malformed): the
- * sender's fault, answered as such rather than as the service's.
- */
-function unreadableMultipart(req: FastifyRequest, err: FastifyError): boolean {
-  if (err.statusCode !== undefined && err.statusCode < 500) return false;
-  if (err instanceof PageError) return false;
-  return (
-    req.isMultipart() &&
-    /multipart|end of form|part header|terminated early|boundary/i.test(err.message)
-  );
 }

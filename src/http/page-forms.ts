@@ -5,8 +5,9 @@
 // that a refusal shows next to its field in the form, worded for people. Form schemas
 // leave other fields allowed: every form carries `_csrf`, and a submit button may send its
 // name.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
+import { PageError } from './page-session.ts';
 import { compileValidator } from './validation.ts';
 
 /** A field sent once or repeated (a group of checkboxes): one string or several. */
@@ -67,4 +68,19 @@ export async function readAsBrowsersSend(req: FastifyRequest): Promise<void> {
     }
   }
   if (req.body === undefined && req.method === 'POST') req.body = {};
+}
+
+/**
+ * A multipart body the parser could not read to its end: cut short, without its boundary,
+ * or with a part header broken off. The multipart parser (busboy) says so with a plain
+ * error and no status, which would read as the service's fault (500); it is the sender's,
+ * and the page answers it as a form that did not arrive whole (400).
+ */
+export function unreadableMultipart(req: FastifyRequest, err: FastifyError): boolean {
+  if (err.statusCode !== undefined && err.statusCode < 500) return false;
+  if (err instanceof PageError) return false;
+  return (
+    req.isMultipart() &&
+    /multipart|end of form|part header|terminated early|boundary/i.test(err.message)
+  );
 }
