@@ -38,6 +38,16 @@ const ReadinessReport = {
       },
       additionalProperties: false,
     },
+    mediaJobs: {
+      type: 'object',
+      properties: {
+        waiting: { type: 'integer' },
+        running: { type: 'integer' },
+        oldestWaitingSeconds: { type: 'integer' },
+      },
+      required: ['waiting', 'running', 'oldestWaitingSeconds'],
+      additionalProperties: false,
+    },
   },
   required: ['status', 'checks'],
   additionalProperties: false,

@@ -1,10 +1,13 @@
 // Readiness (GET /readyz): whether this process should receive traffic. The database
 // answers, storage is reachable, every migration of this build is applied, and the
-// process is not draining. Probes come often and from several places, so each check is
-// bounded by a timeout, concurrent probes share one run, and a passing result serves
-// for a second. A failure's reason is a fixed phrase; its cause goes to the log only.
+// process is not draining. The report also tells how much media work waits across every
+// process and how long the oldest job has waited (detail, never a reason to be unready:
+// a slow media loop must not take the API out of the balancer). Probes come often and
+// from several places, so each check is bounded by a timeout, concurrent probes share one
+// run, and a passing result serves for a second. A failure's reason is a fixed phrase; its cause goes to the log only.
 import type { AppContext } from '../context.ts';
 import { pendingMigrations, ping } from '../db/connect.ts';
+import { mediaBacklog } from '../modules/media-jobs/index.ts';
 
 export type CheckName = 'database' | 'storage' | 'migrations' | 'draining';
 
@@ -14,9 +17,19 @@ export interface CheckResult {
   reason?: string;
 }
 
+/** Media work over every process: a stuck media loop shows as a growing oldest age. */
+export interface MediaJobsDetail {
+  waiting: number;
+  running: number;
+  /** Seconds the oldest waiting job has waited; 0 when none waits. */
+  oldestWaitingSeconds: number;
+}
+
 export interface ReadinessReport {
   status: 'ready' | 'unavailable';
   checks: Partial<Record<CheckName, CheckResult>>;
+  /** Detail that does not decide readiness; absent when it could not be read in time. */
+  mediaJobs?: MediaJobsDetail;
 }
 
 /** A check's failure with a reason meant to be shown. */
@@ -55,6 +68,7 @@ export class Readiness {
   constructor(
     private readonly checks: Partial<Record<CheckName, Check>>,
     private readonly options: ReadinessOptions = {},
+    private readonly mediaJobs?: () => Promise<MediaJobsDetail>,
   ) {
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.cacheMs = options.cacheMs ?? 1_000;
@@ -84,14 +98,36 @@ export class Readiness {
 
   private async run(): Promise<ReadinessReport> {
     const names = Object.keys(this.checks) as CheckName[];
-    const results = await Promise.all(names.map((name) => this.runOne(name)));
+    const [results, mediaJobs] = await Promise.all([
+      Promise.all(names.map((name) => this.runOne(name))),
+      this.mediaDetail(),
+    ]);
     const checks: ReadinessReport['checks'] = {};
     names.forEach((name, i) => (checks[name] = results[i]));
     checks.draining = { status: 'ok' };
     const ok = results.every((r) => r?.status === 'ok');
-    const report: ReadinessReport = { status: ok ? 'ready' : 'unavailable', checks };
+    const report: ReadinessReport = {
+      status: ok ? 'ready' : 'unavailable',
+      checks,
+      ...(mediaJobs ? { mediaJobs } : {}),
+    };
     this.passed = ok ? { at: Date.now(), report } : null;
     return report;
+  }
+
+  /** The media backlog within the checks' timeout, or nothing. */
+  private async mediaDetail(): Promise<MediaJobsDetail | undefined> {
+    if (!this.mediaJobs) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.timeoutMs);
+    });
+    const read = this.mediaJobs().catch(() => undefined);
+    try {
+      return await Promise.race([read, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async runOne(name: CheckName): Promise<CheckResult> {
@@ -149,5 +185,16 @@ export function readinessOf(ctx: AppContext, options: ReadinessOptions = {}): Re
       },
     },
     options,
+    async () => {
+      const b = await mediaBacklog(ctx.db, ctx.clock.now());
+      return {
+        waiting: b.waiting.render + b.waiting.thumbnail,
+        running: b.running.render + b.running.thumbnail,
+        oldestWaitingSeconds: Math.max(
+          b.oldestWaitingSeconds.render,
+          b.oldestWaitingSeconds.thumbnail,
+        ),
+      };
+    },
   );
 }

@@ -47,6 +47,7 @@ describeEachDialect(
           migrations: { status: 'ok' },
           draining: { status: 'ok' },
         },
+        mediaJobs: { waiting: 0, running: 0, oldestWaitingSeconds: 0 },
       });
       assert.equal(res.headers['cache-control'], 'no-store');
     });
