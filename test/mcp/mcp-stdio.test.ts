@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -195,6 +196,32 @@ describe('slotline-client mcp over stdio', () => {
       .filter((line) => /unauthorized/.test(line));
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /^slotline-client mcp: unauthorized: API key is invalid or revoked\./);
+  });
+
+  test('the command ends with 0 when the agent closes its stdin', async () => {
+    const co = await seedCompany(t);
+    const { NODE_TEST_CONTEXT: _ctx, ...inherited } = process.env;
+    for (const key of [co.key, 'sl_bad']) {
+      const child = spawn(process.execPath, [resolve('bin/slotline-client.js'), 'mcp'], {
+        env: { ...inherited, SLOTLINE_FROM_SOURCE: '1', SLOTLINE_URL: base, SLOTLINE_KEY: key },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      // Closed once it has answered initialize, as an agent quits a server it used.
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'a', version: '1' },
+        },
+      };
+      child.stdout.once('data', () => child.stdin.end());
+      child.stdin.write(`${JSON.stringify(init)}\n`);
+      const code = await new Promise<number | null>((done) => child.once('exit', done));
+      assert.equal(code, 0, key);
+    }
   });
 
   test('a service that does not answer is told, and reached once it answers', async () => {

@@ -32,7 +32,11 @@ An agent's configuration, for example:
     const baseUrl = (stringOption(values, 'url') ?? io.env.SLOTLINE_URL) as string;
     const apiKey = (stringOption(values, 'key') ?? io.env.SLOTLINE_KEY) as string;
     io.err(`slotline-client mcp: serving ${baseUrl}/mcp over stdio\n`);
-    await serveLocal(new StdioServerTransport(), {
+    const transport = new StdioServerTransport();
+    // An agent stops the server by closing its stdin, which the SDK's stdio transport does
+    // not watch: without this the process ran out of work mid-await and exited with 13.
+    process.stdin.once('end', () => void transport.close());
+    await serveLocal(transport, {
       baseUrl,
       apiKey,
       api,
