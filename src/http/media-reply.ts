@@ -2,7 +2,6 @@
 // fresh presigned GET, so URLs handed out before keep working; on local disk they stream,
 // whole or one byte range (RFC 9110 section 14), which phones' video players ask for.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import parseRange from 'range-parser';
 import { Type } from 'typebox';
 import { ApiError } from '../errors.ts';
 import type { ByteRange } from '../media/blob-store.ts';
@@ -20,10 +19,55 @@ export const MEDIA_RESPONSES = {
   }),
 };
 
+/** One range-spec of a `bytes` Range header: an int-range, or a suffix-range (first null). */
+interface RangeSpec {
+  first: number | null;
+  last: number | null;
+}
+
+/** `first-pos "-" [ last-pos ]` or `"-" suffix-length` (RFC 9110 section 14.1.1), digits only. */
+const RANGE_SPEC = /^(\d*)-(\d*)$/;
+
 /**
- * The one range a Range header asks for, 'whole' when the file is to be sent whole
- * (no header, another unit, a malformed or multi-range header, an If-Range the service
- * cannot match since it hands out no validators), or 'unsatisfiable'.
+ * The range-specs of a Range header, or null when the service ignores the header: another
+ * unit than bytes (14.2: a server MUST ignore a unit it does not understand) or a header
+ * that is not a valid ranges-specifier (14.2: a server MAY ignore it), such as `bytes=abc`
+ * or an int-range whose last-pos is below its first-pos (`bytes=5-1`).
+ */
+function rangeSpecs(header: string): RangeSpec[] | null {
+  const eq = header.indexOf('=');
+  // Range units are case-insensitive (14.1).
+  if (eq === -1 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return null;
+  const specs: RangeSpec[] = [];
+  for (const item of header.slice(eq + 1).split(',')) {
+    const text = item.trim();
+    // A list may hold empty elements, which count for nothing (5.6.1).
+    if (text === '') continue;
+    const m = RANGE_SPEC.exec(text);
+    if (!m || (m[1] === '' && m[2] === '')) return null;
+    const first = m[1] === '' ? null : Number(m[1]);
+    const last = m[2] === '' ? null : Number(m[2]);
+    if (!Number.isSafeInteger(first ?? 0) || !Number.isSafeInteger(last ?? 0)) return null;
+    if (first !== null && last !== null && last < first) return null;
+    specs.push({ first, last });
+  }
+  return specs.length > 0 ? specs : null;
+}
+
+/**
+ * The one range a Range header asks for of a `size`-byte file (RFC 9110 section 14), 'whole'
+ * when the file is sent whole (200) or 'unsatisfiable' (416).
+ * - Satisfiable are an int-range that starts before the end and a suffix-range of at least
+ *   one byte (14.1.3); a last-pos past the end, or a suffix longer than the file, stops at
+ *   the end (14.1.2): `bytes=-9038` of an 8,938-byte file is all of it.
+ * - A satisfiable request is answered 206 with the range (14.2: SHOULD), a range of every
+ *   byte included, so a player asking for one always gets Content-Range back.
+ * - Several satisfiable ranges are merged where they overlap or touch; ranges still apart
+ *   are answered whole (the service sends no multipart/byteranges; 14.2 allows ignoring).
+ * - None satisfiable: 416, its Content-Range naming the size alone (15.5.17).
+ * - Ignored, answered whole: no header, an If-Range (the service hands out no validators
+ *   it could match, 13.1.5), an empty file (no range of it can be written), another unit
+ *   or an invalid header.
  */
 export function requestedRange(
   header: string | undefined,
@@ -31,11 +75,27 @@ export function requestedRange(
   size: number,
 ): ByteRange | 'whole' | 'unsatisfiable' {
   if (!header || hasIfRange || size === 0) return 'whole';
-  const ranges = parseRange(size, header, { combine: true });
-  if (ranges === -1) return 'unsatisfiable';
-  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return 'whole';
-  const range: ByteRange = ranges[0]!;
-  return range.start === 0 && range.end === size - 1 ? 'whole' : range;
+  const specs = rangeSpecs(header);
+  if (!specs) return 'whole';
+  const ranges: ByteRange[] = [];
+  for (const { first, last } of specs) {
+    if (first === null) {
+      // A suffix-range: the last `last` bytes, all of them when the file is shorter.
+      if (last !== null && last > 0) {
+        ranges.push({ start: Math.max(size - last, 0), end: size - 1 });
+      }
+    } else if (first < size) {
+      ranges.push({ start: first, end: last === null ? size - 1 : Math.min(last, size - 1) });
+    }
+  }
+  if (ranges.length === 0) return 'unsatisfiable';
+  ranges.sort((a, b) => a.start - b.start);
+  const merged = { ...ranges[0]! };
+  for (const r of ranges.slice(1)) {
+    if (r.start > merged.end + 1) return 'whole';
+    merged.end = Math.max(merged.end, r.end);
+  }
+  return merged;
 }
 
 export async function sendMedia(req: FastifyRequest, reply: FastifyReply, answer: MediaAnswer) {

@@ -139,6 +139,15 @@ describeEachDialect('uploads', (get) => {
       ['bytes=-10', size - 10, size - 1],
       [`bytes=5-${size + 500}`, 5, size - 1],
       ['bytes=0-9,5-20', 0, 20],
+      ['bytes=0-9, 10-20', 0, 20],
+      [`bytes=${size}-,0-1`, 0, 1],
+      ['BYTES=0-1', 0, 1],
+      // Satisfiable ranges of every byte are answered 206 too (RFC 9110 section 14.2), a
+      // suffix longer than the file included: it selects the whole file (14.1.2).
+      [`bytes=-${size + 100}`, 0, size - 1],
+      [`bytes=-${size}`, 0, size - 1],
+      ['bytes=0-', 0, size - 1],
+      [`bytes=0-${size - 1}`, 0, size - 1],
     ];
     for (const [range, start, end] of cases) {
       const part = await ask({ range });
@@ -148,20 +157,28 @@ describeEachDialect('uploads', (get) => {
       assert.equal(part.headers['content-type'], 'video/mp4', range);
       assert.ok(part.rawPayload.equals(bytes.subarray(start, end + 1)), range);
     }
-    // Whole file: no range, another unit, a malformed header, several ranges, an If-Range
-    // (the service hands out no validators to match), or a range naming every byte.
+    // Whole file: no range, another unit, a malformed or invalid header (last-pos before
+    // first-pos), several ranges apart, or an If-Range (the service hands out no validators
+    // to match).
     for (const headers of <Record<string, string>[]>[
       { range: 'items=0-1' },
       { range: 'bytes=abc' },
+      { range: 'bytes=5-1' },
+      { range: 'bytes=0-1,x' },
+      { range: 'bytes=-' },
       { range: 'bytes=0-1,100-101' },
       { range: 'bytes=0-1', 'if-range': '"x"' },
-      { range: `bytes=0-${size - 1}` },
     ]) {
       const res = await ask(headers);
       assert.equal(res.statusCode, 200, JSON.stringify(headers));
       assert.ok(res.rawPayload.equals(bytes), JSON.stringify(headers));
     }
-    for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0']) {
+    for (const range of [
+      `bytes=${size}-`,
+      `bytes=${size + 10}-${size + 20}`,
+      'bytes=-0',
+      `bytes=-0,${size}-`,
+    ]) {
       const res = await ask({ range });
       assertApiError(
         { status: res.statusCode, body: res.json(), headers: res.headers, raw: res },
