@@ -57,6 +57,10 @@ export async function registerPageFamily(app: FastifyInstance, family: PageFamil
     index: false,
     allowedPath: family.assetAllowed,
     maxAge: '1h',
+    // Icons, fonts and scripts of a few KB: sent whole whatever Range asks (RFC 9110 section
+    // 14.2 lets a server ignore it). The static files' own range parser refuses a suffix
+    // longer than the file, and its 416 reached the pages' error handler as a 500.
+    acceptRanges: false,
   });
   // A query or form the route's schema refuses reads as the API words it, naming the
   // field (a form's field by its name, never a JSON pointer), on the error page; a form's own

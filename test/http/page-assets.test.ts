@@ -1,5 +1,5 @@
 // The pages' stylesheets and scripts go out minified, with an ETag that answers 304, and only
-// the assets a page family allows.
+// the assets a page family allows; every asset whole, whatever Range asks.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -36,4 +36,24 @@ test('stylesheets and scripts are minified and revalidated by ETag', async () =>
   assert.equal(htmx.statusCode, 200);
   assert.equal((await t.app.inject({ url: '/dashboard/assets/operator.css' })).statusCode, 404);
   assert.equal((await t.app.inject({ url: '/operator/assets/worker.js' })).statusCode, 404);
+});
+
+test('assets go out whole whatever Range asks, never as an error page', async () => {
+  for (const path of [
+    '/dashboard/assets/worker-icon-180.png',
+    '/dashboard/assets/favicon.svg',
+    '/dashboard/assets/htmx.min.js',
+    '/dashboard/assets/dashboard.css',
+  ]) {
+    const whole = await t.app.inject({ url: path });
+    assert.equal(whole.statusCode, 200, path);
+    const size = whole.rawPayload.length;
+    // A suffix longer than the file and a start past its end were a 500 page before.
+    for (const range of [`bytes=-${size + 100}`, `bytes=${size}-`, 'bytes=0-0', 'bytes=-10']) {
+      const res = await t.app.inject({ url: path, headers: { range } });
+      assert.equal(res.statusCode, 200, `${path} ${range}`);
+      assert.equal(res.headers['content-range'], undefined, `${path} ${range}`);
+      assert.ok(res.rawPayload.equals(whole.rawPayload), `${path} ${range}`);
+    }
+  }
 });
