@@ -71,7 +71,9 @@ try {
     );
   }
   await opened.close();
-  running = await startReplicas(2, env, (i) => ({ DATA_DIR: `/tmp/probe-${i}` }));
+  // One media store for both, as replicas share one in production: either may do the media
+  // work of an upload or post the other took.
+  running = await startReplicas(2, env, () => ({ DATA_DIR: '/tmp/probe-0' }));
   const bases = running.replicas.map((r) => r.url);
   const calls = bases.map((b) => api(b, key.secret));
   const probe: ProbeRun = {
