@@ -1,5 +1,6 @@
 // Every section of `npm run probe:hardening`, in the order they run.
 import { basicSections } from './basics.ts';
+import { bodySections } from './bodies.ts';
 import { mcpSections } from './mcp.ts';
 import { mediaSections } from './media.ts';
 import { nextTargetSections } from './next-targets.ts';
@@ -10,6 +11,7 @@ import type { Section } from './section.ts';
 export const sections: Section[] = [
   ...basicSections,
   ...mediaSections,
+  ...bodySections,
   ...nextTargetSections,
   ...proofSections,
   ...mcpSections,
