@@ -5,16 +5,13 @@
 // killed and the other left to finish them. The time to the last render is printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { freePort } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
+import { startReplicas, type Replica } from '../helpers/replicas.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/slotline.js', import.meta.url));
 const CAROUSELS = 8;
-const START_TIMEOUT_MS = 60_000;
 const RENDERED_WITHIN_MS = 240_000;
 /** Short leases, so a dead process's claim runs out within the test. */
 const LEASE_MS = 3_000;
@@ -22,39 +19,19 @@ const LEASE_MS = 3_000;
 interface Service {
   base: string;
   child: ChildProcess;
-  exited: Promise<void>;
 }
 
 async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-8_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited: ${stderr}`);
-    if (Date.now() - started > START_TIMEOUT_MS) {
-      child.kill('SIGKILL');
-      throw new Error(`service did not answer within ${START_TIMEOUT_MS} ms: ${stderr}`);
-    }
-    try {
-      if ((await fetch(`${base}/v2/openapi.json`)).status === 200) break;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { base, child, exited };
+  const { replicas } = await startReplicas(1, env);
+  const replica = replicas[0] as Replica;
+  return { base: replica.url, child: replica.child };
 }
 
 async function kill(service: Service): Promise<void> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => service.child.once('exit', () => resolve()));
   service.child.kill('SIGKILL');
-  await service.exited;
+  await exited;
 }
 
 function carousel(image: string, accountIds: string[], i: number) {
@@ -189,7 +166,7 @@ describeEachDialect('media work across a crash', (get, dialect) => {
           const ms = await untilRendered(second.base, p.key, ids);
           ctx.diagnostic(`postgres, two processes: all rendered ${ms} ms after the kill`);
         } finally {
-          for (const s of services) if (s.child.exitCode === null) await kill(s);
+          for (const s of services) await kill(s);
           p.release();
         }
       },
