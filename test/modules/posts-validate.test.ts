@@ -284,6 +284,13 @@ describeEachDialect(
       assert.equal(created.body.error.message, problems[0]?.message);
     });
 
+    test('empty media and account lists are problems, not a failed query', async () => {
+      const { found } = await validate(call, { media: [], accountIds: [] });
+      const fields = found.map(([code, field]) => `${code} ${field}`);
+      assert.ok(fields.includes('invalid_request /media'), fields.join(', '));
+      assert.ok(fields.includes('invalid_request /accountIds'), fields.join(', '));
+    });
+
     test('a valid body answers valid, with no problems', async () => {
       for (const body of [
         { media: [ids.video], accountIds: [ids.acc1, ids.acc2], contentGroupIds: [ids.tag] },

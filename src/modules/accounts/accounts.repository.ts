@@ -227,6 +227,8 @@ export function findTargets(
   companyId: string,
   ids: readonly string[],
 ): Promise<TargetAccount[]> {
+  // `in ()` is no SQL: an empty list (a dry run of an empty body) names nothing.
+  if (ids.length === 0) return Promise.resolve([]);
   return targetsQuery(ids.length)(db, bind('id', ids, { company: companyId }));
 }
 

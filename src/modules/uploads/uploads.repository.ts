@@ -122,6 +122,8 @@ export function findMedia(
   companyId: string,
   ids: readonly string[],
 ): Promise<MediaUpload[]> {
+  // `in ()` is no SQL: an empty list (a dry run of an empty body) names nothing.
+  if (ids.length === 0) return Promise.resolve([]);
   return mediaQuery(ids.length)(db, bind('id', ids, { company: companyId }));
 }
 
