@@ -959,7 +959,7 @@ export interface paths {
     get?: never;
     /**
      * Send a screenshot as proof of the task's post
-     * @description The body is the image itself (PNG, JPEG, WebP or HEIC, at most 15 MiB and 8192 px a side), with its `Content-Type`; it is checked like any image upload and kept with the task's post, where the company sees it (GET /v2/posts/{postId}/deliveries). The task must be claimed by this worker, before or after its report. The same image again changes nothing; another one replaces it.
+     * @description The body is the image itself (PNG, JPEG, WebP or HEIC, at most 15 MiB and 8192 px a side), with its `Content-Type`; it is checked like any image upload and its pixels decoded whole, so a file cut short is `invalid_media_specs` (422) and a body past 15 MiB `file_too_large` (413). It is kept with the task; the company sees it in GET /v2/posts/{postId}/deliveries once the task is reported posted. The task must be claimed by this worker, before or after its `posted` report; a failed task takes none (`task_already_reported`). The same image again changes nothing; another one replaces it.
      */
     put: operations['putWorkerTaskProof'];
     post?: never;
@@ -1656,7 +1656,7 @@ export interface components {
       failureReason: string | null;
       /**
        * Format: uri
-       * @description The screenshot the worker sent as proof (an expiring signed URL)
+       * @description The screenshot the worker sent as proof (an expiring signed URL); null until the item is posted
        */
       proofScreenshotUrl: string | null;
     };
@@ -7114,7 +7114,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Error codes: `task_not_claimed` */
+      /** @description Error codes: `task_not_claimed`, `task_already_reported` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7123,7 +7123,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Error codes: `request_too_large`, `file_too_large` */
+      /** @description Error codes: `file_too_large` */
       413: {
         headers: {
           [name: string]: unknown;
