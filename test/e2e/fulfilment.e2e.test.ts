@@ -169,7 +169,7 @@ describe(
         desk,
         "[...document.querySelectorAll('.proof img')].every((i) => i.naturalWidth > 0)",
       );
-      await desk.getByText('✓ on time').waitFor();
+      await desk.locator('.status-posted', { hasText: 'on time' }).first().waitFor();
       await desk.getByText('7 min after opening').waitFor();
       await desk.goto(`${url}/dashboard/delivery`);
       const onTime = desk.locator('.figures li').filter({ hasText: 'posted on time' });
