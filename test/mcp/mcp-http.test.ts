@@ -188,6 +188,8 @@ describeEachDialect(
       );
       assert.deepEqual(listed, (await call('GET', '/v2/accounts?limit=10')).body);
       const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
+      // Its thumbnail made first, so the tool's answer and REST's show the same post.
+      await t.media.idle();
       const created = await mcp.callTool({
         name: 'createPost',
         arguments: { media: [video], accountIds: [account.accountId], caption: 'From an agent' },
@@ -222,6 +224,8 @@ describeEachDialect(
       const call = client(t, co.key);
       const [accountId] = await makeAccounts(call, 1);
       const video = await readyUpload(t, call, 'h264-aac-faststart.mp4');
+      // Its thumbnail made first, so the tool's answer and REST's show the same post.
+      await t.media.idle();
       const mcp = await connect(t, co.key);
       const args = {
         media: [video],
@@ -297,6 +301,8 @@ describeEachDialect(
       const ownerCall = client(t, owner.key);
       const [accountId] = await makeAccounts(ownerCall, 1);
       const video = await readyUpload(t, ownerCall, 'h264-aac-faststart.mp4');
+      // Its thumbnail made first, so the tool's answer and REST's show the same post.
+      await t.media.idle();
       const post = (
         await ownerCall('POST', '/v2/posts', { media: [video], accountIds: [accountId] })
       ).body;
