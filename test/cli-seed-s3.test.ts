@@ -11,7 +11,7 @@ import { startS3 } from './helpers/s3.ts';
 import type { BlobStore } from '../src/media/blob-store.ts';
 import { S3BlobStore } from '../src/media/s3-blob-store.ts';
 import { SeedError, seedDemo } from '../src/cli/seed.ts';
-import { incomingKey, uploadThumbnailKey } from '../src/modules/uploads/uploads.service.ts';
+import { incomingKey, uploadThumbnailKey } from '../src/modules/uploads/index.ts';
 
 const s3 = await startS3();
 // The test's own client of the bucket, for looking at what the seeds left there.

@@ -13,7 +13,7 @@ import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { startS3 } from '../helpers/s3.ts';
 import { outbox, seedListeningCompany } from '../helpers/webhook-events.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { uploadThumbnailKey } from '../../src/modules/uploads/uploads.service.ts';
+import { uploadThumbnailKey } from '../../src/modules/uploads/index.ts';
 import { incomingKey } from '../../src/modules/uploads/upload-incoming.service.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
 

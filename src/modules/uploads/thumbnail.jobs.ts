@@ -9,8 +9,15 @@ import { addMediaJob, type MediaOutcome } from '../media-jobs/index.ts';
 import sharp from 'sharp';
 import { ThumbnailError, imageThumbnail, videoThumbnail } from '../../media/thumbnails.ts';
 import { IMAGE_LIMITS, VIDEO_LIMITS } from '../../media/probe/index.ts';
+
+/**
+ * Where an upload's thumbnail is stored: a function of the upload id alone, so views
+ * that know only that the thumbnail exists (posts, tasks) can name it in a presigned URL.
+ */
+export function uploadThumbnailKey(uploadId: string): string {
+  return `thumbnails/${uploadId}.thumb.jpg`;
+}
 import { findUpload, setThumbnail } from './uploads.repository.ts';
-import { uploadThumbnailKey } from './uploads.service.ts';
 
 /**
  * A neutral tile in the image's proportions, for valid images this build cannot

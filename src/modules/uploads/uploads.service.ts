@@ -55,13 +55,6 @@ export const maxBytes = (kind: UploadKind) =>
 export function mediaPath(uploadId: string, thumbnail = false): string {
   return `/v2/media/uploads/${encodeURIComponent(uploadId)}${thumbnail ? '/thumbnail' : ''}`;
 }
-/**
- * Where an upload's thumbnail is stored: a function of the upload id alone, so views
- * that know only that the thumbnail exists (posts, tasks) can name it in a presigned URL.
- */
-export function uploadThumbnailKey(uploadId: string): string {
-  return `thumbnails/${uploadId}.thumb.jpg`;
-}
 
 export function rejection(r: MediaRejection, pointer?: string): ApiError {
   return new ApiError(r.code, pointer ? `${pointer}: ${r.error}` : r.error);
