@@ -166,7 +166,6 @@ async function seed(app: App, ctx: AppContext) {
         hashtags: ['bench', 'dashboard'],
       },
       undefined,
-      () => {},
     );
   // 1,000 items waiting for approval.
   const pending: string[] = [];

@@ -110,7 +110,7 @@ export async function benchMcp(): Promise<unknown> {
       caption: 'Morning routine: three things that changed how I start the day',
       hashtags: ['morning', 'routine'],
     };
-    const written = await createPost(ctx, principal, create, undefined, () => {});
+    const written = await createPost(ctx, principal, create, undefined);
     postId = written.post.postId;
   } finally {
     await opened.close();

@@ -67,7 +67,7 @@ async function seed(env: Record<string, string>): Promise<Target> {
       hashtags: ['morning', 'routine', 'productivity'],
       contentGroupIds: [`tag:${tag.tagId}`],
     };
-    const written = await createPost(ctx, principal, input, undefined, () => {});
+    const written = await createPost(ctx, principal, input, undefined);
     return {
       env,
       headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },

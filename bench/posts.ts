@@ -246,13 +246,7 @@ export async function benchPostsRead(): Promise<unknown> {
   const s = await seed(READ_PORT, async (ctx, seeded) => {
     // 30 posts so the list page of 25 is full; the first is the one read alone.
     for (let i = 0; i < 30; i++) {
-      const written = await createPost(
-        ctx,
-        seeded.principal,
-        postBody(seeded, i),
-        undefined,
-        () => {},
-      );
+      const written = await createPost(ctx, seeded.principal, postBody(seeded, i), undefined);
       postId ||= written.post.postId;
     }
   });

@@ -221,7 +221,7 @@ async function uploadImage(
     body: bytes,
   });
   // Its thumbnail is a media job: the command does it before it ends (seed.command.ts).
-  await completeUpload(ctx, principal, created.uploadId, () => {});
+  await completeUpload(ctx, principal, created.uploadId);
   return created.uploadId;
 }
 
@@ -478,8 +478,6 @@ async function seedInto(ctx: AppContext, timezone: string, made: Made): Promise<
         skipApproval: !demo.approval,
       },
       undefined,
-      // Image posts only: no carousel to render.
-      () => {},
     );
     posts.push({
       postId: written.post.postId,

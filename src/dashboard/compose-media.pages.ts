@@ -19,7 +19,6 @@ import {
   createSignedUpload,
   getUpload,
   readImageUpload,
-  thumbnailScheduler,
   type CreateUploadInput,
   type UploadOut,
 } from '../modules/uploads/index.ts';
@@ -107,7 +106,6 @@ function uploadRefusal(reply: FastifyReply, err: ApiError, input?: CreateUploadI
 }
 
 export function composeMediaPages(ctx: AppContext) {
-  const onReady = thumbnailScheduler(ctx);
   const publicUrl = ctx.config.publicUrl;
   let drawing = 0;
   const drawingFor = new Set<string>();
@@ -156,7 +154,7 @@ export function composeMediaPages(ctx: AppContext) {
         const user = userOf(req);
         try {
           const principal = await principalOf(ctx, user.companyId);
-          return viewOf(await completeUpload(ctx, principal, req.params.uploadId, onReady));
+          return viewOf(await completeUpload(ctx, principal, req.params.uploadId));
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
           return uploadRefusal(reply, err);

@@ -15,17 +15,11 @@ import { ApiError } from '../errors.ts';
 import { randomToken } from '../lib/ids.ts';
 import { listCompanyAccounts } from '../modules/accounts/index.ts';
 import { getCompany } from '../modules/companies/index.ts';
-import {
-  carouselScheduler,
-  createPost,
-  postOfCreateKey,
-  type CreatePostInput,
-} from '../modules/posts/index.ts';
+import { createPost, postOfCreateKey, type CreatePostInput } from '../modules/posts/index.ts';
 import { listAllTags } from '../modules/tags/index.ts';
 import {
   IMAGE_LIMITS,
   getUpload,
-  thumbnailScheduler,
   uploadHeldImage,
   VIDEO_LIMITS,
   type UploadOut,
@@ -231,9 +225,6 @@ function createdNotice(status: string, accounts: number, replay: boolean): strin
 }
 
 export function composePages(ctx: AppContext) {
-  const onCarousel = carouselScheduler(ctx);
-  const onReady = thumbnailScheduler(ctx);
-
   async function composePage(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -315,16 +306,11 @@ export function composePages(ctx: AppContext) {
       for (const ref of refs) {
         const imageId = ref.slice(WORKSPACE_PREFIX.length);
         const image = await readImage(ctx, principal.companyId, imageId);
-        const upload = await uploadHeldImage(
-          ctx,
-          principal,
-          {
-            filename: filenameOf(image.label, image.contentType),
-            contentType: image.contentType,
-            bytes: image.bytes,
-          },
-          onReady,
-        );
+        const upload = await uploadHeldImage(ctx, principal, {
+          filename: filenameOf(image.label, image.contentType),
+          contentType: image.contentType,
+          bytes: image.bytes,
+        });
         made.set(ref, upload.uploadId);
       }
     } catch (err) {
@@ -400,7 +386,7 @@ export function composePages(ctx: AppContext) {
         }
         let written;
         try {
-          written = await createPost(ctx, principal, input, state.key, onCarousel, actorOf(user));
+          written = await createPost(ctx, principal, input, state.key, actorOf(user));
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
           if (err.code === 'idempotency_key_mismatch' || err.code === 'idempotency_key_in_use') {

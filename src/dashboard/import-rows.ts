@@ -37,7 +37,6 @@ import {
 } from '../modules/posts/index.ts';
 import { listAllTags } from '../modules/tags/index.ts';
 import { CreateUploadBody, createRemoteUpload } from '../modules/uploads/index.ts';
-import type { UploadsTable } from '../db/types.ts';
 import { checkWith } from './forms.ts';
 import { IMPORT_LIMITS, type Ticket } from './import-file.ts';
 import {
@@ -190,7 +189,6 @@ export async function checkImport(
   ctx: AppContext,
   principal: Principal,
   file: { fileName: string; rows: CsvRow[] },
-  onReady: (row: UploadsTable) => void,
   log: FastifyBaseLogger,
 ): Promise<CheckOutcome> {
   const companyId = principal.companyId;
@@ -235,12 +233,12 @@ export async function checkImport(
   }
   const taken = toFetch.length + fromWorkspace.length;
   if (taken > IMPORT_LIMITS.media) return { ok: false, media: taken };
-  for (const [entry, got] of await workspaceMedia(ctx, principal, fromWorkspace, onReady)) {
+  for (const [entry, got] of await workspaceMedia(ctx, principal, fromWorkspace)) {
     outcome.set(entry, got);
   }
 
   const fetchOne = async ({ entry, kind }: (typeof toFetch)[number]) => {
-    outcome.set(entry, await fetchMedia(ctx, principal, entry, kind, onReady, log));
+    outcome.set(entry, await fetchMedia(ctx, principal, entry, kind, log));
   };
   const queue = [...toFetch];
   await Promise.all(
@@ -283,7 +281,6 @@ async function fetchMedia(
   principal: Principal,
   entry: string,
   kind: 'video' | 'image',
-  onReady: (row: UploadsTable) => void,
   log: FastifyBaseLogger,
 ): Promise<string | Problem> {
   const input = checkUpload({ kind, sourceUrl: entry });
@@ -295,7 +292,7 @@ async function fetchMedia(
     );
   }
   try {
-    return (await createRemoteUpload(ctx, principal, input.value, onReady)).uploadId;
+    return (await createRemoteUpload(ctx, principal, input.value)).uploadId;
   } catch (err) {
     if (err instanceof ApiError) return mediaProblem(entry, err.code, ofTheAddress(err.message));
     // One address's failure is that row's problem; the rest of the file is still checked.
@@ -355,7 +352,6 @@ export async function createImport(
   principal: Principal,
   ticket: Ticket,
   actor: Actor,
-  onCarousel: Parameters<typeof createPost>[4],
 ): Promise<Created> {
   const companyId = principal.companyId;
   const { rows } = readImportCsv(ticket.csv);
@@ -391,7 +387,7 @@ export async function createImport(
       continue;
     }
     try {
-      const written = await createPost(ctx, principal, body, key, onCarousel, actor);
+      const written = await createPost(ctx, principal, body, key, actor);
       done(view, written.replay ? 'imported' : 'created', written.post.postId);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

@@ -8,7 +8,6 @@
 import type { Problem } from '@slotline/sdk/import';
 import type { Principal } from '../access.ts';
 import type { AppContext } from '../context.ts';
-import type { UploadsTable } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { uploadHeldImage } from '../modules/uploads/index.ts';
 import { imageFolders, readImage } from '../modules/workspace/index.ts';
@@ -66,7 +65,6 @@ export async function workspaceMedia(
   ctx: AppContext,
   principal: Principal,
   entries: readonly string[],
-  onReady: (row: UploadsTable) => void,
 ): Promise<Map<string, string | Problem>> {
   const out = new Map<string, string | Problem>();
   if (entries.length === 0) return out;
@@ -79,16 +77,11 @@ export async function workspaceMedia(
     }
     try {
       const image = await readImage(ctx, principal.companyId, found.imageId);
-      const upload = await uploadHeldImage(
-        ctx,
-        principal,
-        {
-          filename: filenameOf(image.label, image.contentType),
-          contentType: image.contentType,
-          bytes: image.bytes,
-        },
-        onReady,
-      );
+      const upload = await uploadHeldImage(ctx, principal, {
+        filename: filenameOf(image.label, image.contentType),
+        contentType: image.contentType,
+        bytes: image.bytes,
+      });
       out.set(entry, upload.uploadId);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

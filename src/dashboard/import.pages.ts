@@ -12,9 +12,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { listCompanyAccounts } from '../modules/accounts/index.ts';
-import { carouselScheduler } from '../modules/posts/index.ts';
 import { listAllTags } from '../modules/tags/index.ts';
-import { thumbnailScheduler } from '../modules/uploads/index.ts';
 import { principalOf } from './compose.pages.ts';
 import {
   IMPORT_LIMITS,
@@ -67,9 +65,6 @@ interface PageData {
 }
 
 export function importPages(ctx: AppContext) {
-  const onReady = thumbnailScheduler(ctx);
-  const onCarousel = carouselScheduler(ctx);
-
   const show = (req: FastifyRequest, reply: FastifyReply, data: PageData) =>
     page(req, reply, 'import.eta', 'Import posts', {
       fileError: null,
@@ -153,7 +148,7 @@ export function importPages(ctx: AppContext) {
         const file = readSentFile(isSentFile(sent) ? sent : undefined);
         if (!file.ok) return refuse(req, reply, file.status, file.message);
         const principal = await principalOf(ctx, user.companyId);
-        const outcome = await checkImport(ctx, principal, file, onReady, req.log);
+        const outcome = await checkImport(ctx, principal, file, req.log);
         if (!outcome.ok) {
           return refuse(
             req,
@@ -203,7 +198,7 @@ export function importPages(ctx: AppContext) {
         }
         const { ticket } = opened;
         const principal = await principalOf(ctx, user.companyId);
-        const done = await createImport(ctx, principal, ticket, actorOf(user), onCarousel);
+        const done = await createImport(ctx, principal, ticket, actorOf(user));
         return show(req, reply, {
           stage: 'create',
           fileName: ticket.fileName,

@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { compileValidator, validationError as apiValidationError } from '../http/validation.ts';
-import { PROOF_MAX_BYTES, thumbnailScheduler } from '../modules/uploads/index.ts';
+import { PROOF_MAX_BYTES } from '../modules/uploads/index.ts';
 import {
   ResultBody,
   SnapshotBody,
@@ -121,8 +121,6 @@ function nextDue(accounts: readonly WorkerAppAccount[]) {
 }
 
 export function workerTaskPages(ctx: AppContext) {
-  const onProofReady = thumbnailScheduler(ctx);
-
   return async function routes(base: FastifyInstance): Promise<void> {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const toTask = (req: FastifyRequest, reply: FastifyReply, taskId: string) =>
@@ -230,10 +228,7 @@ export function workerTaskPages(ctx: AppContext) {
         // The screenshot goes with the report, kept only if the report is: a refused URL
         // leaves no proof behind.
         const proof = shot
-          ? {
-              image: { contentType: shot.contentType, bytes: shot.bytes },
-              onReady: onProofReady,
-            }
+          ? { image: { contentType: shot.contentType, bytes: shot.bytes } }
           : undefined;
         await reportResult(ctx, worker, taskId, input as ResultInput, proof);
       } catch (err) {
@@ -259,13 +254,10 @@ export function workerTaskPages(ctx: AppContext) {
       if (!shot) return refused(req, reply, worker, taskId, 400, state('Choose a screenshot.'));
       if (shot.truncated) return refused(req, reply, worker, taskId, 413, state(tooLarge()));
       try {
-        await attachTaskProof(
-          ctx,
-          worker,
-          taskId,
-          { contentType: shot.contentType, bytes: shot.bytes },
-          onProofReady,
-        );
+        await attachTaskProof(ctx, worker, taskId, {
+          contentType: shot.contentType,
+          bytes: shot.bytes,
+        });
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'task_not_found') throw err;
         const message = isMediaRefusal(err) ? screenshotRefusal(err) : plain(req, err.message);

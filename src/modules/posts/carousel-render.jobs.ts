@@ -128,11 +128,3 @@ export async function renderGaveUp(
     });
   });
 }
-
-/**
- * What callers that rendered through a hook still pass: the render job is written with
- * the post now, so the hook has nothing left to do.
- */
-export function carouselScheduler(_ctx: AppContext): (post: PostsTable) => void {
-  return () => {};
-}

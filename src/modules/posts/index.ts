@@ -1,7 +1,6 @@
 // The posts module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
 export {
-  carouselScheduler,
   carouselThumbnailKey,
   renderGaveUp,
   runRenderJob,

@@ -46,9 +46,6 @@ export interface Written {
   replay: boolean;
 }
 
-/** Hook run after a carousel post is created, to render its slides off the request path. */
-export type OnCarousel = (post: PostsTable) => void;
-
 function newItems(
   companyId: string,
   postId: string,
@@ -109,7 +106,6 @@ export async function createPost(
   principal: Principal,
   input: CreatePostInput,
   idempotencyKey: string | undefined,
-  onCarousel: OnCarousel,
   /** Who creates it, for the activity log (a dashboard user); API keys' creates are not logged. */
   actor?: Actor,
 ): Promise<Written> {

@@ -16,7 +16,7 @@ import {
   QueuePostBody,
   UpdatePostBody,
 } from './posts.schemas.ts';
-import { createPost, queuePost, type OnCarousel } from './post-create.service.ts';
+import { createPost, queuePost } from './post-create.service.ts';
 import { validatePost } from './post-validate.service.ts';
 import { postReadRoutes } from './posts-read.routes.ts';
 import { updatePost } from './post-update.service.ts';
@@ -40,7 +40,7 @@ const WRITE_ERRORS = [
 
 const acceptAsSent = () => true;
 
-export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPluginAsync {
+export function postsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -76,7 +76,6 @@ export function postsRoutes(ctx: AppContext, onCarousel: OnCarousel): FastifyPlu
           principalOf(req),
           req.body,
           req.headers['idempotency-key'],
-          onCarousel,
         );
         return reply.status(written.replay ? 200 : 201).send(written.post);
       },

@@ -1,6 +1,6 @@
 // The uploads module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { runThumbnailJob, thumbnailGaveUp, thumbnailScheduler, uploadThumbnailKey } from './thumbnail.jobs.ts';
+export { runThumbnailJob, thumbnailGaveUp, uploadThumbnailKey } from './thumbnail.jobs.ts';
 // SPEC 2.1's media rules, for pages that check a file before sending it.
 export { IMAGE_LIMITS, VIDEO_LIMITS } from '../../media/probe/index.ts';
 export { failExpiredUploads } from './upload-expiry.service.ts';

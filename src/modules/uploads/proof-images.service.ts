@@ -55,7 +55,6 @@ export async function storeProofImage(
   ctx: AppContext,
   companyId: string,
   image: { contentType: string | undefined; bytes: Buffer },
-  onReady: (row: UploadsTable) => void,
   attach: (tx: DbOrTx, uploadId: string) => Promise<boolean>,
 ): Promise<boolean> {
   const row = await checkedProof(ctx.clock, companyId, image);
@@ -82,7 +81,6 @@ export async function storeProofImage(
     return false;
   }
   ctx.metrics.uploadBytes(stored.size);
-  onReady(row);
   return true;
 }
 

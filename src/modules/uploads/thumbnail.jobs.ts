@@ -133,11 +133,3 @@ export async function thumbnailGaveUp(
     ctx.clock.now().toISOString(),
   );
 }
-
-/**
- * What callers that made thumbnails through a hook still pass: the job is written with the
- * upload's move to ready now, so the hook has nothing left to do.
- */
-export function thumbnailScheduler(_ctx: AppContext): (row: UploadsTable) => void {
-  return () => {};
-}

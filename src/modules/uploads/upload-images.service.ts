@@ -4,7 +4,6 @@
 // are read back for a slide preview.
 import type { Principal } from '../../access.ts';
 import type { AppContext } from '../../context.ts';
-import type { UploadsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { IMAGE_LIMITS } from '../../media/probe/index.ts';
 import { storeUploadBytes } from './upload-bytes.service.ts';
@@ -23,7 +22,6 @@ export async function uploadHeldImage(
   ctx: AppContext,
   principal: Principal,
   image: HeldImage,
-  onReady: (row: UploadsTable) => void,
 ): Promise<UploadOut> {
   const created = await createSignedUpload(ctx, principal, {
     kind: 'image',
@@ -35,7 +33,7 @@ export async function uploadHeldImage(
     contentType: image.contentType,
     body: image.bytes,
   });
-  return completeUpload(ctx, principal, created.uploadId, onReady);
+  return completeUpload(ctx, principal, created.uploadId);
 }
 
 /** The bytes of one of the company's ready image uploads; another company's is unknown. */

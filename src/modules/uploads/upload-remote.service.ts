@@ -69,7 +69,6 @@ export async function createRemoteUpload(
   ctx: AppContext,
   principal: Principal,
   input: CreateUploadInput,
-  onReady: (row: UploadsTable) => void,
 ): Promise<CreatedUploadOut> {
   for (const field of ['contentType', 'sizeBytes'] as const) {
     if (input[field] !== undefined) {
@@ -162,6 +161,6 @@ export async function createRemoteUpload(
     await failUpload(ctx, id, problem.error);
     throw rejection(problem);
   }
-  const upload = await finishUpload(ctx, principal, { ...row, ...stored }, onReady);
+  const upload = await finishUpload(ctx, principal, { ...row, ...stored });
   return { uploadId: upload.uploadId, status: 'ready' };
 }

@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import type { UploadsTable } from '../../db/types.ts';
 import { principalOf } from '../../http/auth.ts';
 import { MEDIA_RESPONSES, sendMedia } from '../../http/media-reply.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
@@ -34,10 +33,7 @@ const binary = (description: string) =>
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
   });
 
-export function uploadsRoutes(
-  ctx: AppContext,
-  onReady: (row: UploadsTable) => void,
-): FastifyPluginAsync {
+export function uploadsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -70,7 +66,7 @@ export function uploadsRoutes(
       async (req, reply) => {
         const principal = principalOf(req);
         const created = req.body.sourceUrl
-          ? await createRemoteUpload(ctx, principal, req.body, onReady)
+          ? await createRemoteUpload(ctx, principal, req.body)
           : await createSignedUpload(ctx, principal, req.body);
         return reply.status(201).send(created);
       },
@@ -165,7 +161,7 @@ export function uploadsRoutes(
             },
           },
         },
-        async (req) => completeUpload(ctx, principalOf(req), req.params.uploadId, onReady),
+        async (req) => completeUpload(ctx, principalOf(req), req.params.uploadId),
       );
     });
 

@@ -247,7 +247,6 @@ export async function completeUpload(
   ctx: AppContext,
   principal: Principal,
   uploadId: string,
-  onReady: (row: UploadsTable) => void,
 ): Promise<UploadOut> {
   const row = await repo.findUpload(ctx.db, principal.companyId, uploadId);
   if (!row) throw notFound(uploadId);
@@ -260,12 +259,12 @@ export async function completeUpload(
     );
   }
   if (row.stored_bytes === null && row.blob_key === incomingKey(row.company_id, row.id)) {
-    return finishUpload(ctx, principal, await adoptIncoming(ctx, row), onReady);
+    return finishUpload(ctx, principal, await adoptIncoming(ctx, row));
   }
   if (row.stored_bytes === null) {
     throw new ApiError('upload_incomplete', `No bytes have been sent to upload ${uploadId} yet`);
   }
-  return finishUpload(ctx, principal, row, onReady);
+  return finishUpload(ctx, principal, row);
 }
 
 /** Marks a pending upload failed with `error`; false when another request moved it first. */
@@ -286,7 +285,6 @@ export async function finishUpload(
   ctx: AppContext,
   principal: Principal,
   row: UploadsTable,
-  onReady: (row: UploadsTable) => void,
 ): Promise<UploadOut> {
   const outcome = await inspectStored(ctx, row);
   if (!outcome.ok) {
@@ -312,7 +310,6 @@ export async function finishUpload(
   });
   ctx.metrics.uploadCompleted(row.kind, 'ready');
   const updated = { ...row, ...ready };
-  onReady(updated);
   return toUpload(ctx, updated);
 }
 

@@ -142,10 +142,9 @@ function proofUrl(
   );
 }
 
-/** A screenshot a worker sends as proof, and what to do once it is stored. */
+/** A screenshot a worker sends as proof. */
 export interface ProofSent {
   image: { contentType: string | undefined; bytes: Buffer };
-  onReady: Parameters<typeof storeProofImage>[3];
 }
 
 /** Whether `bytes` are the screenshot the task keeps already. */
@@ -168,7 +167,6 @@ export async function attachTaskProof(
   worker: WorkerPrincipal,
   taskId: string,
   image: ProofSent['image'],
-  onReady: ProofSent['onReady'],
 ): Promise<TaskOut> {
   const row = await loadTask(ctx, worker, taskId);
   if (row.claimed_by !== worker.workerId) {
@@ -193,7 +191,7 @@ export async function attachTaskProof(
   }
   if (await sameProof(ctx, row, image.bytes)) return getTask(ctx, worker, taskId);
   const at = ctx.clock.now().toISOString();
-  await storeProofImage(ctx, row.company_id, image, onReady, (tx, uploadId) =>
+  await storeProofImage(ctx, row.company_id, image, (tx, uploadId) =>
     attachProof(tx, row.id, uploadId, at),
   );
   return getTask(ctx, worker, taskId);
@@ -399,7 +397,7 @@ export async function reportResult(
   const withProof = input.outcome === 'posted' ? proof : undefined;
   if (sameOutcome(row, input)) {
     // The same report again, with a screenshot: the posted task takes it as later proof.
-    if (withProof) return attachTaskProof(ctx, worker, taskId, withProof.image, withProof.onReady);
+    if (withProof) return attachTaskProof(ctx, worker, taskId, withProof.image);
     return getTask(ctx, worker, taskId);
   }
   const late =
@@ -457,7 +455,6 @@ export async function reportResult(
           ctx,
           row.company_id,
           withProof.image,
-          withProof.onReady,
           async (tx, uploadId) => (await finish(tx)) && attachProof(tx, row.id, uploadId, at),
         )
       : await ctx.db.transaction().execute(finish);

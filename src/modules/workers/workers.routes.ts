@@ -10,7 +10,7 @@ import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
 import { AccountIdParams } from '../accounts/index.ts';
 import { AccountAnalytics, AnalyticsSnapshot } from '../analytics/index.ts';
-import { PROOF_MAX_BYTES, proofTooLarge, thumbnailScheduler } from '../uploads/index.ts';
+import { PROOF_MAX_BYTES, proofTooLarge } from '../uploads/index.ts';
 import {
   attachTaskProof,
   claimTasks,
@@ -187,7 +187,6 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
         if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw proofTooLarge();
         throw err;
       });
-      const onReady = thumbnailScheduler(ctx);
       raw.withTypeProvider<TypeBoxTypeProvider>().put(
         '/tasks/:taskId/proof',
         {
@@ -223,16 +222,10 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
         async (req) =>
-          attachTaskProof(
-            ctx,
-            workerOf(req),
-            req.params.taskId,
-            {
-              contentType: req.headers['content-type'],
-              bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-            },
-            onReady,
-          ),
+          attachTaskProof(ctx, workerOf(req), req.params.taskId, {
+            contentType: req.headers['content-type'],
+            bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+          }),
       );
     });
 
