@@ -1,9 +1,10 @@
 // The writes of queue_items: inserts, locks and one statement per status change. Only the
 // state machine (items.state.ts) calls the status changes; each is conditional on the
 // status at write time, so a change racing another one is never overwritten.
+import type { UpdateQueryBuilder, UpdateResult, Updateable } from 'kysely';
 import { param, perLength, prepared, slot } from '../../db/prepared.ts';
-import type { Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
-import { CANCELLABLE } from './item-status.rules.ts';
+import type { Database, Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
+import { CANCELLABLE, type ItemStatus } from './item-status.rules.ts';
 
 const ITEM_COLUMNS = [
   'id',
@@ -128,6 +129,34 @@ export function statusesOfPosts(
 
 // ---- Status changes: one conditional statement each --------------------------------------
 
+/** The items a change is for, and the status (or one of the statuses) each must still be in. */
+interface Which {
+  companyId?: string;
+  postId?: string;
+  /** One item by id, or any of several. */
+  id?: string;
+  ids?: readonly string[];
+  from: ItemStatus | readonly ItemStatus[];
+}
+
+type ItemUpdate = UpdateQueryBuilder<Database, 'queue_items', 'queue_items', UpdateResult>;
+
+/**
+ * The one shape of a write to existing items: `patch` on the items `which` names, only while
+ * their status at write time is `from`, so a change racing another one never overwrites it.
+ * Each move adds what else narrows it and what it returns.
+ */
+function transition(tx: DbOrTx, which: Which, patch: Updateable<QueueItemsTable>): ItemUpdate {
+  let q = tx.updateTable('queue_items').set(patch);
+  if (which.companyId !== undefined) q = q.where('company_id', '=', which.companyId);
+  if (which.postId !== undefined) q = q.where('post_id', '=', which.postId);
+  if (which.id !== undefined) q = q.where('id', '=', which.id);
+  if (which.ids !== undefined) q = q.where('id', 'in', [...which.ids]);
+  return typeof which.from === 'string'
+    ? q.where('status', '=', which.from)
+    : q.where('status', 'in', [...which.from]);
+}
+
 /** What a status change returns of each item it moved: what its event says. */
 const MOVED_COLUMNS = [
   'id',
@@ -166,23 +195,20 @@ export async function decide(
   reason: string | null = null,
 ): Promise<MovedItem[]> {
   if (itemIds.length === 0) return [];
-  return tx
-    .updateTable('queue_items')
-    .set(
-      outcome === 'approve'
-        ? { status: 'queued', approved_at: at, approved_by: by, updated_at: at }
-        : {
-            status: 'cancelled',
-            failure_reason: 'rejected in review',
-            reject_reason: reason,
-            rejected_by: by,
-            rejected_at: at,
-            updated_at: at,
-          },
-    )
-    .where('post_id', '=', postId)
-    .where('id', 'in', [...itemIds])
-    .where('status', '=', 'pending_approval')
+  return transition(
+    tx,
+    { postId, ids: itemIds, from: 'pending_approval' },
+    outcome === 'approve'
+      ? { status: 'queued', approved_at: at, approved_by: by, updated_at: at }
+      : {
+          status: 'cancelled',
+          failure_reason: 'rejected in review',
+          reject_reason: reason,
+          rejected_by: by,
+          rejected_at: at,
+          updated_at: at,
+        },
+  )
     .returning(MOVED_COLUMNS)
     .execute();
 }
@@ -193,11 +219,11 @@ export async function openSkippingApproval(
   postId: string,
   at: string,
 ): Promise<MovedItem[]> {
-  return tx
-    .updateTable('queue_items')
-    .set({ status: 'queued', approved_at: at, updated_at: at })
-    .where('post_id', '=', postId)
-    .where('status', '=', 'processing')
+  return transition(
+    tx,
+    { postId, from: 'processing' },
+    { status: 'queued', approved_at: at, updated_at: at },
+  )
     .where('skip_approval', '=', 1)
     .returning(MOVED_COLUMNS)
     .execute();
@@ -209,11 +235,11 @@ export async function openForApproval(
   postId: string,
   at: string,
 ): Promise<MovedItem[]> {
-  return tx
-    .updateTable('queue_items')
-    .set({ status: 'pending_approval', updated_at: at })
-    .where('post_id', '=', postId)
-    .where('status', '=', 'processing')
+  return transition(
+    tx,
+    { postId, from: 'processing' },
+    { status: 'pending_approval', updated_at: at },
+  )
     .returning(MOVED_COLUMNS)
     .execute();
 }
@@ -225,11 +251,11 @@ export async function failProcessing(
   reason: string,
   at: string,
 ): Promise<MovedItem[]> {
-  return tx
-    .updateTable('queue_items')
-    .set({ status: 'failed', failure_reason: reason, updated_at: at })
-    .where('post_id', '=', postId)
-    .where('status', '=', 'processing')
+  return transition(
+    tx,
+    { postId, from: 'processing' },
+    { status: 'failed', failure_reason: reason, updated_at: at },
+  )
     .returning(MOVED_COLUMNS)
     .execute();
 }
@@ -240,11 +266,7 @@ export async function revive(
   oldId: string,
   fresh: QueueItemsTable,
 ): Promise<MovedItem | undefined> {
-  return tx
-    .updateTable('queue_items')
-    .set({ ...fresh, id: oldId })
-    .where('id', '=', oldId)
-    .where('status', 'in', ['failed', 'cancelled'])
+  return transition(tx, { id: oldId, from: ['failed', 'cancelled'] }, { ...fresh, id: oldId })
     .returning(MOVED_COLUMNS)
     .executeTakeFirst();
 }
@@ -258,13 +280,11 @@ export async function cancel(
   at: string,
 ): Promise<MovedItem[]> {
   if (itemIds.length === 0) return [];
-  return tx
-    .updateTable('queue_items')
-    .set({ status: 'cancelled', updated_at: at })
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .where('id', 'in', [...itemIds])
-    .where('status', 'in', [...CANCELLABLE])
+  return transition(
+    tx,
+    { companyId, postId, ids: itemIds, from: CANCELLABLE },
+    { status: 'cancelled', updated_at: at },
+  )
     .returning(MOVED_COLUMNS)
     .execute();
 }
@@ -275,11 +295,11 @@ export async function release(
   itemIds: readonly string[],
   at: string,
 ): Promise<MovedItem[]> {
-  return tx
-    .updateTable('queue_items')
-    .set({ status: 'posting', released_at: at, updated_at: at })
-    .where('id', 'in', [...itemIds])
-    .where('status', '=', 'queued')
+  return transition(
+    tx,
+    { ids: itemIds, from: 'queued' },
+    { status: 'posting', released_at: at, updated_at: at },
+  )
     .returning(MOVED_COLUMNS)
     .execute();
 }
@@ -321,11 +341,11 @@ export async function claim(
   workerId: string,
   at: string,
 ): Promise<string[]> {
-  const rows = await tx
-    .updateTable('queue_items')
-    .set({ claimed_at: at, claimed_by: workerId, updated_at: at })
-    .where('id', 'in', [...itemIds])
-    .where('status', '=', 'posting')
+  const rows = await transition(
+    tx,
+    { ids: itemIds, from: 'posting' },
+    { claimed_at: at, claimed_by: workerId, updated_at: at },
+  )
     .where('claimed_at', 'is', null)
     .returning('id')
     .execute();
@@ -348,32 +368,24 @@ export async function finish(
   opts: { fromFailedReason?: string; onTime?: boolean } = {},
 ): Promise<FinishedItem | undefined> {
   const fromFailedReason = opts.fromFailedReason;
-  return (
-    tx
-      .updateTable('queue_items')
-      // A late `posted` report also clears the reason the deadline gave.
-      .set(
-        result.outcome === 'posted'
-          ? {
-              status: 'posted',
-              posted_at: result.postedAt,
-              post_url: result.postUrl,
-              failure_reason: null,
-              updated_at: at,
-              reported_at: at,
-              on_time: opts.onTime === undefined ? null : opts.onTime ? 1 : 0,
-            }
-          : { status: 'failed', failure_reason: result.reason, updated_at: at, reported_at: at },
-      )
-      .where('id', '=', itemId)
-      .where((eb) =>
-        fromFailedReason !== undefined
-          ? eb('status', '=', 'failed').and('failure_reason', '=', fromFailedReason)
-          : eb('status', '=', 'posting'),
-      )
-      .returning(FINISHED_COLUMNS)
-      .executeTakeFirst()
+  let q = transition(
+    tx,
+    { id: itemId, from: fromFailedReason !== undefined ? 'failed' : 'posting' },
+    // A late `posted` report also clears the reason the deadline gave.
+    result.outcome === 'posted'
+      ? {
+          status: 'posted',
+          posted_at: result.postedAt,
+          post_url: result.postUrl,
+          failure_reason: null,
+          updated_at: at,
+          reported_at: at,
+          on_time: opts.onTime === undefined ? null : opts.onTime ? 1 : 0,
+        }
+      : { status: 'failed', failure_reason: result.reason, updated_at: at, reported_at: at },
   );
+  if (fromFailedReason !== undefined) q = q.where('failure_reason', '=', fromFailedReason);
+  return q.returning(FINISHED_COLUMNS).executeTakeFirst();
 }
 
 /** Released items unreported by `before`: unclaimed ones by release, claimed ones by claim. */
@@ -405,11 +417,11 @@ export async function failReleased(
   reason: string,
   at: string,
 ): Promise<FinishedItem[]> {
-  return tx
-    .updateTable('queue_items')
-    .set({ status: 'failed', failure_reason: reason, updated_at: at })
-    .where('id', 'in', [...itemIds])
-    .where('status', '=', 'posting')
+  return transition(
+    tx,
+    { ids: itemIds, from: 'posting' },
+    { status: 'failed', failure_reason: reason, updated_at: at },
+  )
     .where('claimed_at', claimed ? 'is not' : 'is', null)
     .returning(FINISHED_COLUMNS)
     .execute();
@@ -452,13 +464,11 @@ export async function setPriority(
   priority: number,
   at: string,
 ): Promise<boolean> {
-  const res = await tx
-    .updateTable('queue_items')
-    .set({ priority, updated_at: at })
-    .where('company_id', '=', companyId)
-    .where('id', '=', itemId)
-    .where('status', 'in', [...CANCELLABLE])
-    .executeTakeFirst();
+  const res = await transition(
+    tx,
+    { companyId, id: itemId, from: CANCELLABLE },
+    { priority, updated_at: at },
+  ).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 
@@ -473,12 +483,11 @@ export async function setPostPriority(
   priority: number,
   at: string,
 ): Promise<string[]> {
-  const rows = await tx
-    .updateTable('queue_items')
-    .set({ priority, updated_at: at })
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .where('status', 'in', [...CANCELLABLE])
+  const rows = await transition(
+    tx,
+    { companyId, postId, from: CANCELLABLE },
+    { priority, updated_at: at },
+  )
     .where('priority', '<>', priority)
     .returning('account_id')
     .execute();
@@ -492,11 +501,10 @@ export async function setProof(
   uploadId: string,
   at: string,
 ): Promise<boolean> {
-  const r = await tx
-    .updateTable('queue_items')
-    .set({ proof_upload_id: uploadId, updated_at: at })
-    .where('id', '=', itemId)
-    .where('status', 'in', ['posting', 'posted', 'failed'])
-    .executeTakeFirst();
+  const r = await transition(
+    tx,
+    { id: itemId, from: ['posting', 'posted', 'failed'] },
+    { proof_upload_id: uploadId, updated_at: at },
+  ).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
