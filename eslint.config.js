@@ -19,6 +19,7 @@ const SRC_FOLDERS = [
   'modules',
   'operator',
   'ops',
+  'pages',
   'schedule',
   'schemas',
   'simulator',
@@ -90,6 +91,42 @@ const NO_PROM = {
   regex: '^prom-client$',
   message: 'prom-client belongs to ops/: report through ctx.metrics (lib/metrics.ts)',
 };
+// The web apps and their kit sit above the modules and the HTTP layer: nothing below them
+// reaches up into pages/.
+const NO_PAGES = climbingTo(
+  ['pages'],
+  [],
+  'pages/ (the web apps and their kit) sits above this layer: nothing here imports it',
+);
+// The web apps' shared kit (pages/kit/) and the apps themselves are plugins above the
+// modules: they call module faces and read their types, never a repository or the database,
+// and none imports the composition root that registers them, nor the runners and ops/
+// beside them. Fastify and http/ are theirs; of db/, types and errors.ts, which tells the
+// database's refusals of a value apart (as http/errors.ts does).
+function pagePatterns(who) {
+  return [
+    { regex: REPOSITORY, message: `${who} calls module services, never a repository` },
+    {
+      regex: '^(?:\\.\\./)+db/(?!errors\\.ts$)',
+      message: `${who} never touches the database: call a module service`,
+      allowTypeImports: true,
+    },
+    {
+      regex: '^(?:kysely|pg|better-sqlite3)$',
+      message: `${who} never touches the database: call a module service`,
+      allowTypeImports: true,
+    },
+    climbingTo(
+      ['cli'],
+      ['app', 'bootstrap', 'main'],
+      `${who} sits below the composition root that registers the pages: it never imports it`,
+    ),
+    THROUGH_FACES,
+    NO_RUNNERS,
+    NO_OPS,
+    NO_PROM,
+  ];
+}
 
 // One object per group of files, and the groups disjoint (src/cli/ keeps its own rule,
 // below): for the same rule a later object's options replace an earlier one's, they do
@@ -181,6 +218,7 @@ const boundaries = [
         [],
         'http/ and schemas/ import no module: the composition root injects what they need',
       ),
+      NO_PAGES,
       NO_RUNNERS,
       NO_OPS,
       NO_PROM,
@@ -232,6 +270,21 @@ const boundaries = [
       NO_RUNNERS,
       NO_OPS,
       NO_PROM,
+    ],
+  },
+  {
+    // What the web apps share (sessions, CSRF, flash, forms, headers, assets, the plugin
+    // set-up) serves every app alike, so it imports none of them, and no module either: what
+    // a page needs of a module, the page passes in. (Its files are flat, so a climb into a
+    // sibling folder of pages/ is an app.)
+    files: ['src/pages/kit/**'],
+    patterns: [
+      {
+        regex: '^\\.\\./(?:\\.\\./pages/)?(?!kit/)[^./][^/]*/',
+        message: 'the kit imports no app: the apps import the kit',
+      },
+      climbingTo(['modules'], [], 'the kit imports no module: the app passes in what it needs'),
+      ...pagePatterns('the kit'),
     ],
   },
   {

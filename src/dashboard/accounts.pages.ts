@@ -24,7 +24,7 @@ import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
 /** Accounts a page of the list shows (a page's first load stays small: issue 22). */
 const PAGE_SIZE = 25;
 // The API's own body rules, so the form and POST /v2/accounts refuse the same input; every
-// error at once, named as the form labels its fields (http/form-errors.ts).
+// error at once, named as the form labels its fields (pages/kit/form-errors.ts).
 const checkCreate = formCheck(CreateAccountBody, {
   platform: { label: 'Platform', id: 'a-platform' },
   username: { label: 'Username', id: 'a-username' },

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { isSafeTarget } from '../http/page-targets.ts';
+import { isSafeTarget } from '../pages/kit/targets.ts';
 import { changePriority } from '../modules/items/index.ts';
 import {
   CALENDAR_VIEWS,

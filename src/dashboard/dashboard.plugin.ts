@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { registerPageFamily } from '../http/page-plugin.ts';
+import { registerPageFamily } from '../pages/kit/plugin.ts';
 import { resolveSession } from '../modules/users/index.ts';
 import { accountAnalyticsPages } from './account-analytics.pages.ts';
 import { approvalPages } from './approvals.pages.ts';

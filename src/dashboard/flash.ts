@@ -1,11 +1,11 @@
 // The company dashboard's notices after an action: the flash mechanics of
-// http/page-flash.ts, kept in the dashboard's own cookie and bound to the user's session.
+// pages/kit/flash.ts, kept in the dashboard's own cookie and bound to the user's session.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash, type FlashScope } from '../http/page-flash.ts';
+import { setScopedFlash, takeScopedFlash, type FlashScope } from '../pages/kit/flash.ts';
 import { BASE } from './session.ts';
 
-export type { FlashOwner, FlashScope } from '../http/page-flash.ts';
+export type { FlashOwner, FlashScope } from '../pages/kit/flash.ts';
 
 /** The company dashboard's pages: the signed-in user's session. */
 export const DASHBOARD_FLASH: FlashScope = {

@@ -2,13 +2,13 @@
 // every page: pages import this file, the plugin imports the pages, and neither is
 // imported back, so the plugin and its pages form no cycle.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { inLayout } from '../http/page-session.ts';
+import { inLayout } from '../pages/kit/session.ts';
 import { BASE, maskToken } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
 
 /**
  * Sends `template` inside `layout` as HTML that is never cached: every page of the
- * dashboard and of the workers' page goes out this way (http/page-session.ts).
+ * dashboard and of the workers' page goes out this way (pages/kit/session.ts).
  */
 export { inLayout };
 

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueueItemsTable } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
-import type { FieldError } from '../http/form-errors.ts';
+import type { FieldError } from '../pages/kit/form-errors.ts';
 import { listCompanyAccounts } from '../modules/accounts/index.ts';
 import { getPostAnalytics } from '../modules/analytics/index.ts';
 import { getCompanyRow } from '../modules/companies/index.ts';

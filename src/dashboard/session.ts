@@ -1,15 +1,15 @@
 // Dashboard sign-in state: the session cookie, the CSRF synchronizer token and role checks.
 // The session lives in the database (users.service.ts); the cookie holds only its secret.
 // The mechanics every family of pages shares (masking, CSRF and form-token checks,
-// redirects, error pages) are http/page-session.ts's; this file gives them the
+// redirects, error pages) are pages/kit/session.ts's; this file gives them the
 // dashboard's cookie names and path.
 import type { FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/types.ts';
-import { PageError, checkFormCookie, pageCookieOptions } from '../http/page-session.ts';
+import { PageError, checkFormCookie, pageCookieOptions } from '../pages/kit/session.ts';
 import type { Actor } from '../modules/activity/index.ts';
 import { roleAllows, type SessionUser } from '../modules/users/index.ts';
 
-export { PageError, checkCsrf, errorPageOf, maskToken, redirect } from '../http/page-session.ts';
+export { PageError, checkCsrf, errorPageOf, maskToken, redirect } from '../pages/kit/session.ts';
 
 export const SESSION_COOKIE = 'slotline_session';
 /** Double-submit token of the sign-in form, which runs before there is a session. */

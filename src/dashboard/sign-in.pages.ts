@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { safeTarget } from '../http/page-targets.ts';
+import { safeTarget } from '../pages/kit/targets.ts';
 import { randomToken } from '../lib/ids.ts';
 import { SignInRefused, signIn, signOut } from '../modules/users/index.ts';
 import { page } from './layout.ts';

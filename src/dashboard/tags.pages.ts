@@ -37,7 +37,7 @@ type TagFormIn = Static<typeof TagForm>;
 const ArchiveForm = Type.Object({ archived: Type.Optional(Type.String()) });
 
 // A name and color by the API's own rules (SPEC 2.4), as POST /v2/content-tags takes them,
-// every error at once in the form's words (http/form-errors.ts); both tag forms use these ids.
+// every error at once in the form's words (pages/kit/form-errors.ts); both tag forms use these ids.
 const checkTag = formCheck(CreateTagBody, {
   name: { label: 'Name', id: 'tag-name' },
   color: { label: 'Color', id: 'tag-color', messages: { enum: 'choose one from the list' } },

@@ -43,7 +43,7 @@ export function compileValidator(schema: object, httpPart: string | undefined): 
 
 /**
  * A validator with the rules of JSON bodies that reports every error, not only the first:
- * the pages' forms show them all at once (http/form-errors.ts). The API keeps one error.
+ * the pages' forms show them all at once (pages/kit/form-errors.ts). The API keeps one error.
  */
 export function compileFormValidator(schema: object): ValidateFunction {
   return compileAllErrors(schema);
@@ -53,7 +53,7 @@ export function compileFormValidator(schema: object): ValidateFunction {
 const headerName = (lower: string) => lower.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase());
 
 const PART_LABEL: Record<string, string> = {
-  // A page's form (http/page-plugin.ts); the API's bodies are named by JSON pointer.
+  // A page's form (pages/kit/plugin.ts); the API's bodies are named by JSON pointer.
   form: 'form field',
   querystring: 'query parameter',
   params: 'path parameter',

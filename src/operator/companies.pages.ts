@@ -7,8 +7,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash } from '../http/page-flash.ts';
-import { PageError, redirect } from '../http/page-session.ts';
+import { setScopedFlash, takeScopedFlash } from '../pages/kit/flash.ts';
+import { PageError, redirect } from '../pages/kit/session.ts';
 import { OperatorError } from '../lib/operator-error.ts';
 import { MAX_COMPANY_NAME, getCompany, type CompanyInfo } from '../modules/companies/index.ts';
 import {

@@ -1,7 +1,7 @@
 // What several console pages share about the values they show and take: the timezone
 // suggestions of the forms, the words for an account's status, and how a refusal of the
 // services reads on a page.
-import { PageError } from '../http/page-session.ts';
+import { PageError } from '../pages/kit/session.ts';
 import { OperatorError } from '../lib/operator-error.ts';
 import { ConsoleRefusal } from '../modules/operators/index.ts';
 

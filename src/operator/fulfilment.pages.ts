@@ -8,8 +8,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash } from '../http/page-flash.ts';
-import { PageError, redirect } from '../http/page-session.ts';
+import { setScopedFlash, takeScopedFlash } from '../pages/kit/flash.ts';
+import { PageError, redirect } from '../pages/kit/session.ts';
 import { accountSummaries } from '../modules/accounts/index.ts';
 import { getCompany, listCompanies } from '../modules/companies/index.ts';
 import {

@@ -8,9 +8,9 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { pageHeaders } from '../http/page-headers.ts';
-import { registerPageFamily } from '../http/page-plugin.ts';
-import { checkCsrf, errorPageOf, redirect } from '../http/page-session.ts';
+import { pageHeaders } from '../pages/kit/headers.ts';
+import { registerPageFamily } from '../pages/kit/plugin.ts';
+import { checkCsrf, errorPageOf, redirect } from '../pages/kit/session.ts';
 import { resolveOperatorSession } from '../modules/operators/index.ts';
 import { companyPages } from './companies.pages.ts';
 import { fulfilmentPages } from './fulfilment.pages.ts';

@@ -3,8 +3,8 @@
 // request carries, who acted for the logs, and the console's notices. The mechanics
 // (masking, CSRF, redirects, error pages) are the ones every family of pages shares.
 import type { FastifyRequest } from 'fastify';
-import type { FlashScope } from '../http/page-flash.ts';
-import { PageError, pageCookieOptions } from '../http/page-session.ts';
+import type { FlashScope } from '../pages/kit/flash.ts';
+import { PageError, pageCookieOptions } from '../pages/kit/session.ts';
 import {
   operatorLabel,
   type OperatorActor,

@@ -5,9 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { setScopedFlash } from '../http/page-flash.ts';
-import { checkFormCookie, redirect } from '../http/page-session.ts';
-import { safeTarget } from '../http/page-targets.ts';
+import { setScopedFlash } from '../pages/kit/flash.ts';
+import { checkFormCookie, redirect } from '../pages/kit/session.ts';
+import { safeTarget } from '../pages/kit/targets.ts';
 import { randomToken } from '../lib/ids.ts';
 import {
   OperatorSignInRefused,

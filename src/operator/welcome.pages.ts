@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { PageError, checkFormCookie, redirect } from '../http/page-session.ts';
+import { PageError, checkFormCookie, redirect } from '../pages/kit/session.ts';
 import { randomToken } from '../lib/ids.ts';
 import { MIN_PASSWORD } from '../lib/password-rules.ts';
 import {

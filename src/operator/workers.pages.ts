@@ -8,9 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash } from '../http/page-flash.ts';
-import { Repeated, valuesOf } from '../http/page-forms.ts';
-import { PageError, redirect } from '../http/page-session.ts';
+import { setScopedFlash, takeScopedFlash } from '../pages/kit/flash.ts';
+import { Repeated, valuesOf } from '../pages/kit/forms.ts';
+import { PageError, redirect } from '../pages/kit/session.ts';
 import { listCompanies } from '../modules/companies/index.ts';
 import {
   ConsoleRefusal,

@@ -211,6 +211,24 @@ const FORBIDDEN: [string, string, string][] = [
   ['src/operator/operator.plugin.ts', "import { buildApp } from '../app.ts';", 'composition root'],
   ['src/operator/layout.ts', "import { page } from '../dashboard/layout.ts';", 'http/'],
   ['src/operator/log.pages.ts', "import { runPass } from '../dispatch/loop.ts';", 'runners'],
+  // The kit the web apps share imports no app and no module, and nothing below the pages
+  // imports them.
+  ['src/pages/kit/session.ts', "import { page } from '../company/layout.ts';", 'no app'],
+  [
+    'src/pages/kit/flash.ts',
+    "import { workerPage } from '../../pages/worker/layout.ts';",
+    'no app',
+  ],
+  [
+    'src/pages/kit/flash.ts',
+    "import { resolveSession } from '../../modules/users/index.ts';",
+    'no module',
+  ],
+  ['src/pages/kit/session.ts', "import { connect } from '../../db/connect.ts';", 'database'],
+  ['src/pages/kit/plugin.ts', "import { buildApp } from '../../app.ts';", 'composition root'],
+  ['src/pages/kit/assets.ts', "import { runPass } from '../../dispatch/loop.ts';", 'runners'],
+  ['src/http/errors.ts', "import { pageHeaders } from '../pages/kit/headers.ts';", 'pages/'],
+  ['src/http/auth.ts', "import { page } from '../pages/company/layout.ts';", 'pages/'],
   // The command files' own rule stays in force beside the boundaries.
   [
     'src/cli/key.command.ts',
@@ -267,9 +285,14 @@ const ALLOWED: [string, string][] = [
     'src/operator/companies.pages.ts',
     "import { companyOverview } from '../modules/operators/index.ts';",
   ],
-  ['src/operator/layout.ts', "import { inLayout } from '../http/page-session.ts';"],
+  ['src/operator/layout.ts', "import { inLayout } from '../pages/kit/session.ts';"],
   ['src/operator/session.ts', "import type { OperatorSessionStep } from '../db/types.ts';"],
   ['src/operator/operator.plugin.ts', "import type { FastifyInstance } from 'fastify';"],
+  ['src/pages/kit/session.ts', "import { isUnstorableText } from '../../db/errors.ts';"],
+  ['src/pages/kit/forms.ts', "import { compileValidator } from '../../http/validation.ts';"],
+  ['src/pages/kit/flash.ts', "import { pageCookieOptions } from './session.ts';"],
+  ['src/pages/kit/headers.ts', "import type { AppContext } from '../../context.ts';"],
+  ['src/pages/kit/plugin.ts', "import type { FastifyInstance } from 'fastify';"],
 ];
 
 /** The import, then an export of its binding so that nothing is unused. */

@@ -2,7 +2,7 @@
 // API's own schema (so the form accepts what the API accepts), with a validator that reports
 // every broken rule; each error is then worded for people and named as the form labels its
 // field: "Warm-up search terms: at most 5 (you entered 6)". The /v2 API keeps its own
-// error envelope (validation.ts); nothing here changes it.
+// error envelope (http/validation.ts); nothing here changes it.
 //
 // How a page uses it:
 //
@@ -35,7 +35,7 @@
 // the field's name.
 import type { ErrorObject } from 'ajv';
 import type { Static, TSchema } from 'typebox';
-import { compileFormValidator } from './validation.ts';
+import { compileFormValidator } from '../../http/validation.ts';
 
 /** One refused field of a form: the control's name, its id, and what is wrong in words. */
 export interface FieldError {

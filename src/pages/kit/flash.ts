@@ -5,9 +5,9 @@
 // and that session's pages know), so nothing but the server can produce one that shows,
 // and it never shows in another session. Each family of pages has its own scope.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { hmac, safeEqual } from '../lib/crypto.ts';
-import { pageCookieOptions } from './page-session.ts';
+import type { AppContext } from '../../context.ts';
+import { hmac, safeEqual } from '../../lib/crypto.ts';
+import { pageCookieOptions } from './session.ts';
 
 /** How long a flash waits for the page it leads to. */
 const FLASH_SECONDS = 60;

@@ -3,7 +3,7 @@
 // pages load their scripts and stylesheet from this origin and have no inline script,
 // style element, style attribute or event-handler attribute, so the policy allows nothing
 // inline; no other site may frame them (clickjacking).
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 
 /**
  * The object store's origin that presigned URLs point to, or null for a store that presigns

@@ -10,9 +10,9 @@ import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
-import { registerMinifiedAssets } from './page-assets.ts';
-import { readAsBrowsersSend } from './page-forms.ts';
-import { validationError } from './validation.ts';
+import { registerMinifiedAssets } from './assets.ts';
+import { readAsBrowsersSend } from './forms.ts';
+import { validationError } from '../../http/validation.ts';
 
 export interface PageFamily {
   /** Where the family's pages live (`/dashboard`), the templates' `base`. */

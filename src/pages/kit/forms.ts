@@ -7,8 +7,8 @@
 // name.
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageError } from './page-session.ts';
-import { compileValidator } from './validation.ts';
+import { PageError } from './session.ts';
+import { compileValidator } from '../../http/validation.ts';
 
 /** A field sent once or repeated (a group of checkboxes): one string or several. */
 export const Repeated = Type.Union([Type.String(), Type.Array(Type.String())]);

@@ -1,13 +1,13 @@
-// Form errors in plain words (http/form-errors.ts): every broken rule at once, one message a
+// Form errors in plain words (pages/kit/form-errors.ts): every broken rule at once, one message a
 // control, named as the form labels it, in the form's order, never a JSON pointer.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
-import { fieldError, formCheck } from '../../src/http/form-errors.ts';
-import { compileValidator, validationError } from '../../src/http/validation.ts';
-import { CreateAccountBody } from '../../src/modules/accounts/index.ts';
-import { CreateTagBody } from '../../src/modules/tags/index.ts';
-import { StringEnum } from '../../src/schemas/common.ts';
+import { fieldError, formCheck } from '../../../src/pages/kit/form-errors.ts';
+import { compileValidator, validationError } from '../../../src/http/validation.ts';
+import { CreateAccountBody } from '../../../src/modules/accounts/index.ts';
+import { CreateTagBody } from '../../../src/modules/tags/index.ts';
+import { StringEnum } from '../../../src/schemas/common.ts';
 
 const accountFields = {
   platform: { label: 'Platform', id: 'a-platform' },

@@ -5,11 +5,11 @@
 // family keeps its own sessions, cookies and paths; nothing here knows whose session it is.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { isUnstorableText } from '../db/errors.ts';
-import { ApiError } from '../errors.ts';
-import { safeEqual } from '../lib/crypto.ts';
-import { unstorableText } from './errors.ts';
-import { isSafeTarget } from './page-targets.ts';
+import { isUnstorableText } from '../../db/errors.ts';
+import { ApiError } from '../../errors.ts';
+import { safeEqual } from '../../lib/crypto.ts';
+import { unstorableText } from '../../http/errors.ts';
+import { isSafeTarget } from './targets.ts';
 
 /** A refusal a family of pages renders as a page (or a fragment for htmx requests). */
 export class PageError extends Error {
@@ -85,7 +85,7 @@ export function checkFormCookie(req: FastifyRequest, cookieName: string): void {
 
 /**
  * Sends the browser to `to`: an htmx request is told through HX-Redirect. A target that
- * is not a safe same-site path (page-targets.ts) never reaches the header: the browser
+ * is not a safe same-site path (targets.ts) never reaches the header: the browser
  * goes to the top of the app it asked (its address's first segment) instead, and the slip
  * is logged. Callers check what they were sent first; this is the guard behind them.
  */

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
 before(async () => {

@@ -4,8 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { redirect } from '../../src/http/page-session.ts';
-import { MAX_TARGET_LENGTH, isSafeTarget, safeTarget } from '../../src/http/page-targets.ts';
+import { redirect } from '../../../src/pages/kit/session.ts';
+import { MAX_TARGET_LENGTH, isSafeTarget, safeTarget } from '../../../src/pages/kit/targets.ts';
 
 const HOME = '/dashboard/approvals';
 
