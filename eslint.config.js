@@ -17,7 +17,6 @@ const SRC_FOLDERS = [
   'mcp',
   'media',
   'modules',
-  'operator',
   'ops',
   'pages',
   'schedule',
@@ -149,9 +148,8 @@ const boundaries = [
     files: ['src/config.ts', 'src/context.ts', 'src/access.ts', 'src/plans.ts'],
     patterns: [
       {
-        regex: '^\\./(?:modules|http|dashboard|dispatch|simulator|ops|cli)/',
-        message:
-          'the root files import no module, http/, dashboard or runner: define an interface here',
+        regex: '^\\./(?:modules|http|dashboard|pages|dispatch|simulator|ops|cli)/',
+        message: 'the root files import no module, http/, page or runner: define an interface here',
       },
       {
         regex: '^\\./(?:app|bootstrap|main|cli)\\.ts$',
@@ -242,6 +240,7 @@ const boundaries = [
       },
       THROUGH_OTHER_FACES,
       NO_RUNNERS,
+      NO_PAGES,
       NO_OPS,
       NO_PROM,
     ],
@@ -268,6 +267,7 @@ const boundaries = [
       },
       THROUGH_OTHER_FACES,
       NO_RUNNERS,
+      NO_PAGES,
       NO_OPS,
       NO_PROM,
     ],
@@ -288,12 +288,33 @@ const boundaries = [
     ],
   },
   {
+    // The web apps (pages/<app>/: the company dashboard, the workers' app, the operator
+    // console) are plugins of their own, each registered by the composition root: an app
+    // imports module faces, lib/, schedule/, the root vocabulary and the kit, never another
+    // app. (Their files are flat, so a climb into a sibling folder of pages/ is an app.)
+    files: ['src/pages/**'],
+    ignores: ['src/pages/kit/**'],
+    patterns: [
+      {
+        regex: '^\\.\\./(?:\\.\\./pages/)?(?!kit/)[^./][^/]*/',
+        message: 'an app never imports another app: what the apps share lives in pages/kit/',
+      },
+      climbingTo(
+        ['dashboard'],
+        [],
+        'an app never imports another app: what the apps share lives in pages/kit/',
+      ),
+      ...pagePatterns('an app'),
+    ],
+  },
+  {
     // The runners call module services; the storage and HTTP layers are not theirs.
     files: ['src/dispatch/**', 'src/simulator/**'],
     patterns: [
       { regex: REPOSITORY, message: 'runners call module services, never a repository' },
       climbingTo(['http'], [], 'runners are not HTTP handlers: they never import http/'),
       THROUGH_FACES,
+      NO_PAGES,
       NO_OPS,
       NO_PROM,
     ],
@@ -306,6 +327,7 @@ const boundaries = [
       { regex: REPOSITORY, message: 'ops/ calls module services, never a repository' },
       THROUGH_FACES,
       NO_RUNNERS,
+      NO_PAGES,
     ],
   },
   {
@@ -436,51 +458,6 @@ export default tseslint.config(
     },
   },
   {
-    // The operator console is a plugin above the modules, beside the dashboard: it calls
-    // module faces and reads their types, never a repository or the database, and it
-    // imports neither the composition root that registers it, nor the runners and ops/,
-    // nor the dashboard's pages (what both use lives in http/, the pages' shared
-    // plumbing). Fastify and http/ are its own; of db/, types and errors.ts.
-    files: ['src/operator/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: REPOSITORY,
-              message: 'the operator console calls module services, never a repository',
-            },
-            {
-              regex: '^(?:\\.\\./)+db/(?!errors\\.ts$)',
-              message: 'the operator console never touches the database: call a module service',
-              allowTypeImports: true,
-            },
-            {
-              regex: '^(?:kysely|pg|better-sqlite3)$',
-              message: 'the operator console never touches the database: call a module service',
-              allowTypeImports: true,
-            },
-            climbingTo(
-              ['cli'],
-              ['app', 'bootstrap', 'main'],
-              'the composition root registers the operator console: it never imports it',
-            ),
-            climbingTo(
-              ['dashboard'],
-              [],
-              'the console shares pieces with the dashboard through http/, never its pages',
-            ),
-            THROUGH_FACES,
-            NO_RUNNERS,
-            NO_OPS,
-            NO_PROM,
-          ],
-        },
-      ],
-    },
-  },
-  {
     // The MCP server is a face of the /v2 API, beside the dashboard: each tool call is the
     // REST request it stands for, sent through the app, so that every rule of the API
     // applies to it. It calls no module and no database directly, and no page of the
@@ -492,7 +469,7 @@ export default tseslint.config(
         {
           patterns: [
             climbingTo(
-              ['modules', 'db', 'dashboard', 'operator', 'cli'],
+              ['modules', 'db', 'dashboard', 'pages', 'cli'],
               ['app', 'bootstrap', 'main'],
               'the MCP server reaches the API through REST requests sent through the app, never a module or the database',
               true,

@@ -29,7 +29,7 @@ import { analyticsRoutes, analyticsSchemas } from './modules/analytics/index.ts'
 import { workerSchemas, workersRoutes } from './modules/workers/index.ts';
 import { webhookSchemas, webhooksRoutes, webhookDocs } from './modules/webhooks/index.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
-import { operatorPlugin } from './operator/operator.plugin.ts';
+import { operatorPlugin } from './pages/operator/operator.plugin.ts';
 import { docsRoutes } from './http/docs.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 

@@ -4,8 +4,20 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
+
+// src/pages/kit/ and dist/pages/kit/ are both three levels below the package root.
+const ROOT = new URL('../../../', import.meta.url);
+
+/**
+ * A folder of src/ (`pages/operator/views`) as a path. Templates, stylesheets, scripts and
+ * icons are not compiled, so the compiled service in dist/ reads them from src/ too.
+ */
+export function sourceFolder(path: string): string {
+  return fileURLToPath(new URL(`src/${path}/`, ROOT));
+}
 
 interface Minified {
   body: Buffer;

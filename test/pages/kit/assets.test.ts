@@ -16,7 +16,7 @@ test('stylesheets and scripts are minified and revalidated by ETag', async () =>
     ['/dashboard/assets/dashboard.css', 'src/dashboard/assets/dashboard.css', 'text/css'],
     ['/dashboard/assets/dashboard.js', 'src/dashboard/assets/dashboard.js', 'text/javascript'],
     ['/dashboard/assets/compose.js', 'src/dashboard/assets/compose.js', 'text/javascript'],
-    ['/operator/assets/operator.css', 'src/operator/assets/operator.css', 'text/css'],
+    ['/operator/assets/operator.css', 'src/pages/operator/assets/operator.css', 'text/css'],
   ] as const) {
     const source = await readFile(file);
     const res = await t.app.inject({ url: path });

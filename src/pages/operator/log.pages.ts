@@ -3,9 +3,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { getCompany } from '../modules/companies/index.ts';
-import { listOperatorLog } from '../modules/operators/index.ts';
+import type { AppContext } from '../../context.ts';
+import { getCompany } from '../../modules/companies/index.ts';
+import { listOperatorLog } from '../../modules/operators/index.ts';
 import { consolePage } from './layout.ts';
 import { describeEntry } from './log-text.ts';
 import { OPERATOR_BASE } from './session.ts';

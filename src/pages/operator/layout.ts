@@ -2,7 +2,7 @@
 // page: pages import this file, the plugin imports the pages, and neither is imported
 // back, so the plugin and its pages form no cycle.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { inLayout, maskToken } from '../pages/kit/session.ts';
+import { inLayout, maskToken } from '../kit/session.ts';
 import { statusText } from './fields.ts';
 import { OPERATOR_BASE } from './session.ts';
 

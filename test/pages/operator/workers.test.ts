@@ -7,23 +7,23 @@
 // their accounts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
-import { makeAccounts } from '../helpers/posts.ts';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
+import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
+import { makeAccounts } from '../../helpers/posts.ts';
 import {
   enrolledOperator,
   freshAddress,
   passwordStep,
   type EnrolledOperator,
-} from '../helpers/operator.ts';
-import { listActivity } from '../../src/modules/activity/activity.service.ts';
-import { listOperatorLog, type OperatorLogEntry } from '../../src/modules/operators/index.ts';
+} from '../../helpers/operator.ts';
+import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listOperatorLog, type OperatorLogEntry } from '../../../src/modules/operators/index.ts';
 import {
   WorkerSignInRefused,
   resolveWorkerSession,
   signInWorkerByLink,
-} from '../../src/modules/workers/index.ts';
+} from '../../../src/modules/workers/index.ts';
 
 /** Submits a form of the page at `pageUrl` (its CSRF token) to `action`. */
 async function submit(

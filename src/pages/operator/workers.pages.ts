@@ -7,11 +7,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash } from '../pages/kit/flash.ts';
-import { Repeated, valuesOf } from '../pages/kit/forms.ts';
-import { PageError, redirect } from '../pages/kit/session.ts';
-import { listCompanies } from '../modules/companies/index.ts';
+import type { AppContext } from '../../context.ts';
+import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
+import { Repeated, valuesOf } from '../kit/forms.ts';
+import { PageError, redirect } from '../kit/session.ts';
+import { listCompanies } from '../../modules/companies/index.ts';
 import {
   ConsoleRefusal,
   assignableAccounts,
@@ -25,13 +25,13 @@ import {
   workerDetail,
   workerOverview,
   type WorkerLink,
-} from '../modules/operators/index.ts';
+} from '../../modules/operators/index.ts';
 import {
   MAX_WORKER_NAME,
   WORKER_LINK_MS,
   isWorkerTimezone,
   type WorkerInfo,
-} from '../modules/workers/index.ts';
+} from '../../modules/workers/index.ts';
 import { MAX_TIMEZONE, TIMEZONES, pageErrorOf } from './fields.ts';
 import { consolePage } from './layout.ts';
 import { qrSvg } from './qr.ts';

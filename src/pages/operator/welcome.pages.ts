@@ -5,10 +5,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { PageError, checkFormCookie, redirect } from '../pages/kit/session.ts';
-import { randomToken } from '../lib/ids.ts';
-import { MIN_PASSWORD } from '../lib/password-rules.ts';
+import type { AppContext } from '../../context.ts';
+import { PageError, checkFormCookie, redirect } from '../kit/session.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { MIN_PASSWORD } from '../../lib/password-rules.ts';
 import {
   OperatorLinkRefused,
   OperatorSignInRefused,
@@ -18,7 +18,7 @@ import {
   enrolmentOf,
   operatorLinkInfo,
   type OperatorLinkInfo,
-} from '../modules/operators/index.ts';
+} from '../../modules/operators/index.ts';
 import { consolePage } from './layout.ts';
 import { qrSvg } from './qr.ts';
 import {

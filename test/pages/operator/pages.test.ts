@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import { describeEachDialect } from '../helpers/dialects.ts';
-import { hidden } from '../helpers/dashboard.ts';
-import { enrolledOperator } from '../helpers/operator.ts';
-import { ADMIN_CLI, createOperator } from '../../src/modules/operators/index.ts';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { hidden } from '../../helpers/dashboard.ts';
+import { enrolledOperator } from '../../helpers/operator.ts';
+import { ADMIN_CLI, createOperator } from '../../../src/modules/operators/index.ts';
 
 function assertHeaders(headers: Record<string, unknown>, what: string): void {
   const csp = String(headers['content-security-policy'] ?? '');
@@ -49,7 +49,7 @@ describeEachDialect('operator console pages', (get) => {
   });
 
   test('no template has inline script, style or event-handler attributes', async () => {
-    const dir = new URL('../../src/operator/views/', import.meta.url);
+    const dir = new URL('../../../src/pages/operator/views/', import.meta.url);
     const files = (await readdir(dir)).filter((f) => f.endsWith('.eta'));
     assert.ok(files.length >= 10);
     for (const file of files) {

@@ -4,18 +4,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { setScopedFlash } from '../pages/kit/flash.ts';
-import { checkFormCookie, redirect } from '../pages/kit/session.ts';
-import { safeTarget } from '../pages/kit/targets.ts';
-import { randomToken } from '../lib/ids.ts';
+import type { AppContext } from '../../context.ts';
+import { setScopedFlash } from '../kit/flash.ts';
+import { checkFormCookie, redirect } from '../kit/session.ts';
+import { safeTarget } from '../kit/targets.ts';
+import { randomToken } from '../../lib/ids.ts';
 import {
   OperatorSignInRefused,
   TOTP_PERIOD_SECONDS,
   passSecondFactor,
   signInOperator,
   signOutOperator,
-} from '../modules/operators/index.ts';
+} from '../../modules/operators/index.ts';
 import { consolePage } from './layout.ts';
 import {
   OPERATOR_BASE,

@@ -5,13 +5,13 @@
 // (or the sign-in step a route belongs to), checks CSRF on every state-changing request,
 // and every response carries the pages' security headers. It shares the dashboard's
 // stylesheet and script, served from the installed files, never a CDN, beside its own.
-import { fileURLToPath } from 'node:url';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { pageHeaders } from '../pages/kit/headers.ts';
-import { registerPageFamily } from '../pages/kit/plugin.ts';
-import { checkCsrf, errorPageOf, redirect } from '../pages/kit/session.ts';
-import { resolveOperatorSession } from '../modules/operators/index.ts';
+import type { AppContext } from '../../context.ts';
+import { sourceFolder } from '../kit/assets.ts';
+import { pageHeaders } from '../kit/headers.ts';
+import { registerPageFamily } from '../kit/plugin.ts';
+import { checkCsrf, errorPageOf, redirect } from '../kit/session.ts';
+import { resolveOperatorSession } from '../../modules/operators/index.ts';
 import { companyPages } from './companies.pages.ts';
 import { fulfilmentPages } from './fulfilment.pages.ts';
 import { consolePage } from './layout.ts';
@@ -21,12 +21,10 @@ import { signInPages } from './sign-in.pages.ts';
 import { welcomePages } from './welcome.pages.ts';
 import { workerPages } from './workers.pages.ts';
 
-// src/operator/ and dist/operator/ are both two levels below the package root, where the
-// templates and stylesheets stay (they are not compiled).
-const ROOT = new URL('../../', import.meta.url);
-const VIEWS = fileURLToPath(new URL('src/operator/views/', ROOT));
-const ASSETS = fileURLToPath(new URL('src/operator/assets/', ROOT));
-const DASHBOARD_ASSETS = fileURLToPath(new URL('src/dashboard/assets/', ROOT));
+// The templates and stylesheets stay in src/ (they are not compiled).
+const VIEWS = sourceFolder('pages/operator/views');
+const ASSETS = sourceFolder('pages/operator/assets');
+const DASHBOARD_ASSETS = sourceFolder('dashboard/assets');
 
 /** Where a session at each step belongs. */
 const HOME = {

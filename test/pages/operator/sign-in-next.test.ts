@@ -6,10 +6,10 @@
 // the flow keeps one; the TOTP step is spent only by a sign-in that answered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestApp } from '../helpers/app.ts';
-import { describeEachDialect } from '../helpers/dialects.ts';
-import { browser, hidden, type Browser } from '../helpers/dashboard.ts';
-import { hostileTargets, withNext } from '../helpers/next-targets.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { browser, hidden, type Browser } from '../../helpers/dashboard.ts';
+import { hostileTargets, withNext } from '../../helpers/next-targets.ts';
 import {
   OPERATOR_PASSWORD,
   codeAt,
@@ -17,9 +17,9 @@ import {
   freshAddress,
   inputValue,
   type EnrolledOperator,
-} from '../helpers/operator.ts';
-import { ADMIN_CLI, createOperator } from '../../src/modules/operators/index.ts';
-import type { OperatorSessionStep } from '../../src/db/types.ts';
+} from '../../helpers/operator.ts';
+import { ADMIN_CLI, createOperator } from '../../../src/modules/operators/index.ts';
+import type { OperatorSessionStep } from '../../../src/db/types.ts';
 
 const HOME = '/operator/companies';
 const CODE_STEP = `/operator/sign-in/code?next=${encodeURIComponent(HOME)}`;

@@ -7,11 +7,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash } from '../pages/kit/flash.ts';
-import { PageError, redirect } from '../pages/kit/session.ts';
-import { accountSummaries } from '../modules/accounts/index.ts';
-import { getCompany, listCompanies } from '../modules/companies/index.ts';
+import type { AppContext } from '../../context.ts';
+import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
+import { PageError, redirect } from '../kit/session.ts';
+import { accountSummaries } from '../../modules/accounts/index.ts';
+import { getCompany, listCompanies } from '../../modules/companies/index.ts';
 import {
   CONSOLE_SECTION_ROWS,
   ConsoleRefusal,
@@ -19,8 +19,8 @@ import {
   boardOverview,
   operatorMoveAccount,
   setupOverview,
-} from '../modules/operators/index.ts';
-import { WorkerError, getWorker, listWorkers } from '../modules/workers/index.ts';
+} from '../../modules/operators/index.ts';
+import { WorkerError, getWorker, listWorkers } from '../../modules/workers/index.ts';
 import { pageErrorOf } from './fields.ts';
 import { consolePage } from './layout.ts';
 import { OPERATOR_BASE, OPERATOR_FLASH, actorOf, sessionOf } from './session.ts';

@@ -1,9 +1,9 @@
 // What several console pages share about the values they show and take: the timezone
 // suggestions of the forms, the words for an account's status, and how a refusal of the
 // services reads on a page.
-import { PageError } from '../pages/kit/session.ts';
-import { OperatorError } from '../lib/operator-error.ts';
-import { ConsoleRefusal } from '../modules/operators/index.ts';
+import { PageError } from '../kit/session.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
+import { ConsoleRefusal } from '../../modules/operators/index.ts';
 
 /** Every IANA timezone the runtime knows, for the timezone fields' suggestions. */
 export const TIMEZONES: readonly string[] = Intl.supportedValuesOf('timeZone');

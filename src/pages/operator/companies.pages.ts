@@ -6,11 +6,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { setScopedFlash, takeScopedFlash } from '../pages/kit/flash.ts';
-import { PageError, redirect } from '../pages/kit/session.ts';
-import { OperatorError } from '../lib/operator-error.ts';
-import { MAX_COMPANY_NAME, getCompany, type CompanyInfo } from '../modules/companies/index.ts';
+import type { AppContext } from '../../context.ts';
+import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
+import { PageError, redirect } from '../kit/session.ts';
+import { OperatorError } from '../../lib/operator-error.ts';
+import { MAX_COMPANY_NAME, getCompany, type CompanyInfo } from '../../modules/companies/index.ts';
 import {
   companyDetail,
   companyOverview,
@@ -19,8 +19,8 @@ import {
   operatorCreateCompany,
   operatorInviteAdmin,
   operatorSuspendCompany,
-} from '../modules/operators/index.ts';
-import { USER_LINK_MS, userWelcomeUrl } from '../modules/users/index.ts';
+} from '../../modules/operators/index.ts';
+import { USER_LINK_MS, userWelcomeUrl } from '../../modules/users/index.ts';
 import { TIMEZONES } from './fields.ts';
 import { consolePage } from './layout.ts';
 import { describeEntry } from './log-text.ts';

@@ -6,9 +6,9 @@
 // on the dashboard).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachDialect } from '../helpers/dialects.ts';
-import { seedCompany } from '../helpers/app.ts';
-import { browser, hidden, signIn, userIn } from '../helpers/dashboard.ts';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { seedCompany } from '../../helpers/app.ts';
+import { browser, hidden, signIn, userIn } from '../../helpers/dashboard.ts';
 import {
   OPERATOR_PASSWORD,
   codeAt,
@@ -19,15 +19,15 @@ import {
   operatorSignIn,
   passwordStep,
   storedSecret,
-} from '../helpers/operator.ts';
+} from '../../helpers/operator.ts';
 import {
   ADMIN_CLI,
   createOperator,
   disableOperator,
   listOperatorLog,
   resetOperator,
-} from '../../src/modules/operators/index.ts';
-import { SESSION_IDLE_MS } from '../../src/lib/session-times.ts';
+} from '../../../src/modules/operators/index.ts';
+import { SESSION_IDLE_MS } from '../../../src/lib/session-times.ts';
 
 describeEachDialect('operator sign-in', (get) => {
   test('the sign-in link: password, authenticator, recovery codes; the link works once', async () => {

@@ -6,21 +6,21 @@
 // workers' lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany, validAccount } from '../helpers/app.ts';
-import { hidden, type Browser } from '../helpers/dashboard.ts';
-import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
-import { enrolledOperator, operatorSignIn, type EnrolledOperator } from '../helpers/operator.ts';
-import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
-import { listActivity } from '../../src/modules/activity/activity.service.ts';
-import { listOperatorLog } from '../../src/modules/operators/index.ts';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { client, seedCompany, validAccount } from '../../helpers/app.ts';
+import { hidden, type Browser } from '../../helpers/dashboard.ts';
+import { makeActiveAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
+import { enrolledOperator, operatorSignIn, type EnrolledOperator } from '../../helpers/operator.ts';
+import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
+import { failOverdueTasks } from '../../../src/dispatch/deadlines.ts';
+import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listOperatorLog } from '../../../src/modules/operators/index.ts';
 import {
   assignAccounts,
   createWorker,
   revokeWorker,
   type IssuedWorker,
-} from '../../src/modules/workers/index.ts';
+} from '../../../src/modules/workers/index.ts';
 
 async function submit(b: Browser, pageUrl: string, action: string, form: Record<string, string>) {
   const page = await b.get(pageUrl);

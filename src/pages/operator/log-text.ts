@@ -1,7 +1,7 @@
 // What an operator log entry says, in a sentence a person reads: names and emails as they
 // were when the action was taken, never raw ids.
-import { describeChanges, type CompanyChange } from '../modules/companies/index.ts';
-import type { OperatorLogEntry } from '../modules/operators/index.ts';
+import { describeChanges, type CompanyChange } from '../../modules/companies/index.ts';
+import type { OperatorLogEntry } from '../../modules/operators/index.ts';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';

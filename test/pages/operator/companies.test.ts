@@ -5,20 +5,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { describeEachDialect } from '../helpers/dialects.ts';
-import { client, seedCompany, type TestApp } from '../helpers/app.ts';
-import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
-import { makeAccounts, readyUpload } from '../helpers/posts.ts';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
+import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
+import { makeAccounts, readyUpload } from '../../helpers/posts.ts';
 import {
   enrolledOperator,
   freshAddress,
   operatorSignIn,
   type EnrolledOperator,
-} from '../helpers/operator.ts';
-import { buildApp } from '../../src/app.ts';
-import { openContext } from '../../src/bootstrap.ts';
-import { listActivity } from '../../src/modules/activity/activity.service.ts';
-import { listOperatorLog, type OperatorLogEntry } from '../../src/modules/operators/index.ts';
+} from '../../helpers/operator.ts';
+import { buildApp } from '../../../src/app.ts';
+import { openContext } from '../../../src/bootstrap.ts';
+import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listOperatorLog, type OperatorLogEntry } from '../../../src/modules/operators/index.ts';
 
 /** Submits a form of the page at `pageUrl` (its CSRF token) to `action`. */
 async function submit(b: Browser, pageUrl: string, action: string, form: Record<string, string>) {
@@ -169,7 +169,7 @@ describeEachDialect('operator console: companies', (get, dialect) => {
       /<dt>Queue items today \(UTC\)<\/dt><dd>2 <span class="meta">one per post and account/,
     );
     assert.doesNotMatch(detail.body + list.body, /Posts today/);
-    // Nothing released yet: no delivery figures (test/operator/board.test.ts has some).
+    // Nothing released yet: no delivery figures (fulfilment.test.ts has some).
     assert.equal(cells[3], 'Delivered, 7 days: 0');
     assert.equal(cells[4], 'On time (7 days): —');
     assert.equal(cells[5], 'Failed (7 days): —');
@@ -381,7 +381,8 @@ describeEachDialect('operator console: companies', (get, dialect) => {
           for (let i = 0; i < 3; i++)
             assert.equal((await call('GET', '/v2/content-tags')).status, 200);
           if (by === 'replica') {
-            const { operatorSuspendCompany } = await import('../../src/modules/operators/index.ts');
+            const { operatorSuspendCompany } =
+              await import('../../../src/modules/operators/index.ts');
             await operatorSuspendCompany(
               other.ctx.db,
               t.clock,

@@ -3,14 +3,14 @@
 // request carries, who acted for the logs, and the console's notices. The mechanics
 // (masking, CSRF, redirects, error pages) are the ones every family of pages shares.
 import type { FastifyRequest } from 'fastify';
-import type { FlashScope } from '../pages/kit/flash.ts';
-import { PageError, pageCookieOptions } from '../pages/kit/session.ts';
+import type { FlashScope } from '../kit/flash.ts';
+import { PageError, pageCookieOptions } from '../kit/session.ts';
 import {
   operatorLabel,
   type OperatorActor,
   type OperatorSession,
-} from '../modules/operators/index.ts';
-import type { OperatorSessionStep } from '../db/types.ts';
+} from '../../modules/operators/index.ts';
+import type { OperatorSessionStep } from '../../db/types.ts';
 
 export const OPERATOR_BASE = '/operator';
 /** The console session's cookie: a random secret only (its digest is stored). */
