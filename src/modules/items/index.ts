@@ -58,10 +58,12 @@ export {
   failProcessingItems,
   failUnreported,
   finishItem,
+  newPostItems,
   openProcessedItems,
   queueAgain,
   releaseToSlots,
 } from './items.state.ts';
+export type { PostItemsRequest } from './items.state.ts';
 export {
   POST_STATUSES,
   derivePostStatus,

@@ -4,9 +4,10 @@
 // status of the posts it touched; lifecycle events of items are recorded here too, with one
 // insert per change, for the items that really moved.
 import type { DbOrTx, QueueItemsTable, ReleasesTable } from '../../db/types.ts';
+import { newId } from '../../lib/ids.ts';
 import { recordEvents, type NewEvent } from '../webhooks/index.ts';
 import { itemChanged, itemPosted, itemsOpened, itemsRejected } from './item-events.view.ts';
-import type { PostStatus } from './item-status.rules.ts';
+import { openingStatus, type PostStatus } from './item-status.rules.ts';
 import * as repo from './items.repository.ts';
 import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.state.ts';
 import * as releases from './releases.repository.ts';
@@ -23,8 +24,56 @@ export const UNCLAIMED_REASON =
 export const UNCONFIRMED_REASON =
   'The worker claimed this task but never reported an outcome, so it is unconfirmed whether it was posted. Check the account, then queue the post again only if it did not go out.';
 
+/** How a post's items are asked for: the post, when, and how they are to be released. */
+export interface PostItemsRequest {
+  companyId: string;
+  postId: string;
+  at: string;
+  skipApproval?: boolean;
+  priority?: number;
+}
+
 /**
- * New items enter the queue in the status their rows carry (openingStatus). The caller
+ * The rows of a post's new items, one per account in the order given, each in the status it
+ * opens in (openingStatus): `processing` while the post's media is still being made.
+ */
+export function newPostItems(
+  request: PostItemsRequest & { mediaReady: boolean },
+  accountIds: readonly string[],
+): QueueItemsTable[] {
+  const { companyId, postId, at } = request;
+  const skip = request.skipApproval === true;
+  const status = openingStatus(request.mediaReady, skip);
+  return accountIds.map((accountId) => ({
+    id: newId('qit'),
+    company_id: companyId,
+    post_id: postId,
+    account_id: accountId,
+    status,
+    skip_approval: skip ? 1 : 0,
+    priority: request.priority ?? 0,
+    queued_at: at,
+    approved_at: status === 'queued' ? at : null,
+    scheduled_after: null,
+    released_at: null,
+    posted_at: null,
+    post_url: null,
+    failure_reason: null,
+    updated_at: at,
+    claimed_at: null,
+    claimed_by: null,
+    approved_by: null,
+    reported_at: null,
+    on_time: null,
+    proof_upload_id: null,
+    reject_reason: null,
+    rejected_by: null,
+    rejected_at: null,
+  }));
+}
+
+/**
+ * New items (newPostItems) enter the queue in the status their rows carry. The caller
  * writes or refreshes the post's status: a new post derives it from these rows. `first`
  * are events of the same change recorded before the items' own (a new post's
  * post.created), so the change takes one insert.
@@ -40,22 +89,29 @@ export async function enqueueItems(
 }
 
 /**
- * Queueing a post again: `added` items enter the queue for accounts the post had none for,
- * and for accounts whose items ended `failed` or `cancelled` (a deliberate retry) each item
- * starts over with the fresh values, under its old id, with its release, claim and outcome
- * cleared (conditional on the item still being final). Refreshes the post.
+ * Queueing a post (its media ready) again for `accountIds`: a new item enters the queue for
+ * each account the post has no item for among `existing` (its items, which the caller holds
+ * and found final for these accounts), and for an account whose item ended `failed` or
+ * `cancelled` (a deliberate retry) that item starts over as a new one would, under its old
+ * id, with its release, claim and outcome cleared (conditional on the item still being
+ * final). Refreshes the post.
  */
 export async function queueAgain(
   tx: DbOrTx,
-  postId: string,
-  added: readonly QueueItemsTable[],
-  revived: readonly { oldId: string; fresh: QueueItemsTable }[],
-  at: string,
+  request: PostItemsRequest,
+  accountIds: readonly string[],
+  existing: readonly QueueItemsTable[],
 ): Promise<void> {
+  const { postId, at } = request;
+  const byAccount = new Map(existing.map((i) => [i.account_id, i]));
+  const fresh = newPostItems({ ...request, mediaReady: true }, accountIds);
+  const added = fresh.filter((f) => !byAccount.has(f.account_id));
   await repo.insertItems(tx, added);
   const moved: repo.MovedItem[] = [...added];
-  for (const { oldId, fresh } of revived) {
-    const row = await repo.revive(tx, oldId, fresh);
+  for (const item of fresh) {
+    const old = byAccount.get(item.account_id);
+    if (!old) continue;
+    const row = await repo.revive(tx, old.id, item);
     if (row) moved.push(row);
   }
   const { events } = await refreshOne(tx, postId, at);

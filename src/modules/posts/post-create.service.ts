@@ -24,7 +24,7 @@ import {
   isEditable,
   isFinal,
   isPublished,
-  openingStatus,
+  newPostItems,
 } from '../items/index.ts';
 import { assignGroups, checkGroups } from '../tags/index.ts';
 import * as repo from './posts.repository.ts';
@@ -44,44 +44,6 @@ export interface Written {
   post: PostOut;
   /** True when an Idempotency-Key replayed an earlier request (HTTP 200). */
   replay: boolean;
-}
-
-function newItems(
-  companyId: string,
-  postId: string,
-  accountIds: readonly string[],
-  input: { skipApproval?: boolean; priority?: number },
-  mediaReady: boolean,
-  at: string,
-): QueueItemsTable[] {
-  const skip = input.skipApproval === true;
-  const status = openingStatus(mediaReady, skip);
-  return accountIds.map((accountId) => ({
-    id: newId('qit'),
-    company_id: companyId,
-    post_id: postId,
-    account_id: accountId,
-    status,
-    skip_approval: skip ? 1 : 0,
-    priority: input.priority ?? 0,
-    queued_at: at,
-    approved_at: status === 'queued' ? at : null,
-    scheduled_after: null,
-    released_at: null,
-    posted_at: null,
-    post_url: null,
-    failure_reason: null,
-    updated_at: at,
-    claimed_at: null,
-    claimed_by: null,
-    approved_by: null,
-    reported_at: null,
-    on_time: null,
-    proof_upload_id: null,
-    reject_reason: null,
-    rejected_by: null,
-    rejected_at: null,
-  }));
 }
 
 /** The post.created event of a new post and its items. */
@@ -120,7 +82,19 @@ export async function createPost(
   const at = now.toISOString();
   const postId = newId('pst', now.getTime());
   const mediaReady = kind !== 'carousel';
-  const items = newItems(companyId, postId, input.accountIds, input, mediaReady, at);
+  // Made before the write: the post's status, its post.created event and the answer are
+  // all of these rows.
+  const items = newPostItems(
+    {
+      companyId,
+      postId,
+      at,
+      mediaReady,
+      skipApproval: input.skipApproval,
+      priority: input.priority,
+    },
+    input.accountIds,
+  );
   const post: PostsTable = {
     id: postId,
     company_id: companyId,
@@ -316,20 +290,19 @@ export async function queuePost(
         }
         await repo.updatePost(tx, postId, { ...patch, updated_at: at });
       }
-      const fresh = newItems(companyId, postId, input.accountIds, input, true, at);
+      await consumePostQuota(tx, plan, companyId, now, input.accountIds.length);
       // Items that ended failed or cancelled for an account are queued again deliberately.
-      const revived = fresh.filter((f) => byAccount.has(f.account_id));
-      const added = fresh.filter((f) => !byAccount.has(f.account_id));
-      await consumePostQuota(tx, plan, companyId, now, fresh.length);
       await queueAgain(
         tx,
-        postId,
-        added,
-        revived.map((fresh) => ({
-          oldId: (byAccount.get(fresh.account_id) as QueueItemsTable).id,
-          fresh,
-        })),
-        at,
+        {
+          companyId,
+          postId,
+          at,
+          skipApproval: input.skipApproval,
+          priority: input.priority,
+        },
+        input.accountIds,
+        existing,
       );
       if (actor) {
         const how = input.skipApproval ? ', approval skipped' : '';
