@@ -1,5 +1,6 @@
 // Worker API schemas (DECISIONS 6): what a worker sees of its tasks and what it reports.
 import { Type, type Static } from 'typebox';
+import type { ErrorCode } from '../../errors.ts';
 import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { Platform, ACCOUNT_STATUSES, WORKER_STATUSES } from '../accounts/index.ts';
@@ -283,3 +284,16 @@ export const Heartbeat = Type.Object(
   { additionalProperties: false },
 );
 export type HeartbeatOut = Static<typeof Heartbeat>;
+
+/** The OpenAPI tag of every worker operation. */
+export const WORKER_TAG = 'Worker API';
+
+/** What every worker operation can answer: no scopes, no request meter, hence no 403 or 429. */
+export const WORKER_AUTH_ERRORS: ErrorCode[] = ['unauthorized', 'internal_error'];
+
+/** What every operation with a JSON body can also answer. */
+export const BODY_ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'unsupported_media_type',
+  'request_too_large',
+];
