@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { ErrorCode } from '../../errors.ts';
 import { DateTime, Nullable, ref, StringEnum } from '../../schemas/common.ts';
 import { NextCursor, pageQuery } from '../../schemas/pagination.ts';
 import { WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
@@ -192,3 +193,13 @@ export const DeliveryPage = Type.Object(
   { data: Type.Array(ref(WebhookDelivery)), nextCursor: NextCursor },
   { additionalProperties: false },
 );
+
+/** The OpenAPI tags of every webhook operation. */
+export const WEBHOOK_TAGS = ['webhooks'];
+
+/** What every operation with a JSON body can also answer. */
+export const BODY_ERRORS: readonly ErrorCode[] = [
+  'invalid_request',
+  'unsupported_media_type',
+  'request_too_large',
+];
