@@ -11,24 +11,12 @@ export {
 } from './items.service.ts';
 export type { PostPriorityResult } from './items.service.ts';
 export {
-  calendarDetails,
-  calendarQueued,
-  calendarReleased,
-  calendarReleasedCounts,
-  calendarReleasedToday,
-  calendarWaiting,
   deliveryRows,
-  findTasks,
   itemCountsByStatus,
   itemsOfPost,
   itemsOfPosts,
   lockOpenItems,
-  openTaskCounts,
-  openTaskIds,
   pageQueue,
-  postedByWorker,
-  postedOfAccount,
-  queueActivity,
   queuedItems,
   queuedOfAccountsIn,
   rejectedAccounts,
@@ -36,18 +24,36 @@ export {
   releasesSince,
 } from './item-reads.service.ts';
 export type {
+  DeliveryRow,
+  ItemWithAccount,
+  PlanningRow,
+  QueueKey,
+  QueueRow,
+} from './item-reads.service.ts';
+export {
+  findTasks,
+  openTaskCounts,
+  openTaskIds,
+  postedByWorker,
+  postedOfAccount,
+} from './task-reads.service.ts';
+export type { TaskRow } from './task-reads.service.ts';
+export {
+  calendarDetails,
+  calendarQueued,
+  calendarReleased,
+  calendarReleasedCounts,
+  calendarReleasedToday,
+  calendarWaiting,
+  queueActivity,
+} from './calendar-reads.service.ts';
+export type {
   CalendarDetailRow,
   CalendarOpenRow,
   CalendarReleasedRow,
   CalendarTodayRow,
-  DeliveryRow,
-  ItemWithAccount,
-  PlanningRow,
   QueueActivityRow,
-  QueueKey,
-  QueueRow,
-  TaskRow,
-} from './item-reads.service.ts';
+} from './calendar-reads.service.ts';
 export {
   UNCONFIRMED_REASON,
   attachProof,

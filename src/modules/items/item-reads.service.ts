@@ -1,67 +1,86 @@
-// What other modules and the runners may read of queue items. Each read is named for the
-// question it answers and bound to the company where the caller has one; the queries
-// themselves are this module's (item-reads.repository.ts, items.repository.ts,
-// releases.repository.ts) and stay private to it.
-import type { DbOrTx, QueueItemsTable } from '../../db/types.ts';
+// What other modules and the runners may read of queue items: the items of posts for their
+// view and their delivery records, the input of an account's slot planner, what the
+// dispatcher may release, and counts for the metrics. Each read is named for the question it
+// answers, bound to the company where the caller has one, and written here with its query;
+// a worker's tasks are read in task-reads.service.ts, the calendar's counts in
+// calendar-reads.service.ts.
+import { bind, params, perLength, prepared } from '../../db/prepared.ts';
+import type { Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
+import { CANCELLABLE } from './item-status.rules.ts';
 import * as reads from './item-reads.repository.ts';
-import * as items from './items.repository.ts';
-import * as releases from './releases.repository.ts';
-import type {
-  CalendarDetailRow,
-  CalendarOpenRow,
-  CalendarReleasedRow,
-  CalendarTodayRow,
-  DeliveryRow,
-  ItemWithAccount,
-  PlanningRow,
-  QueueActivityRow,
-  QueueKey,
-  QueueRow,
-  TaskRow,
-} from './item-reads.repository.ts';
+import type { QueueKey, QueueRow } from './item-reads.repository.ts';
 
-export type {
-  CalendarDetailRow,
-  CalendarOpenRow,
-  CalendarReleasedRow,
-  CalendarTodayRow,
-  DeliveryRow,
-  ItemWithAccount,
-  PlanningRow,
-  QueueActivityRow,
-  QueueKey,
-  QueueRow,
-  TaskRow,
-};
+export type { QueueKey, QueueRow };
 
-/** Every item of the company's post, in queue order. */
-export function itemsOfPost(
+/** Every item of a post (the company's), in queue order. */
+export async function itemsOfPost(
   db: DbOrTx,
   companyId: string,
   postId: string,
 ): Promise<QueueItemsTable[]> {
-  return items.itemsOfPost(db, companyId, postId);
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .orderBy('queued_at')
+    .orderBy('id')
+    .execute();
 }
 
 /**
- * Locks the given items of a post that are still cancellable, in account order (one order
- * for every transaction that locks several of them), and returns them.
+ * Locks the given items of a post that are still cancellable (PostgreSQL), in
+ * account order so that transactions locking several items of one post take
+ * them in the same order. Items already final are left unlocked: queueing
+ * again revives those while holding the post. Returns the rows locked.
  */
-export function lockOpenItems(
+export async function lockOpenItems(
   db: DbOrTx,
   companyId: string,
   postId: string,
   itemIds: readonly string[],
 ): Promise<QueueItemsTable[]> {
-  return items.lockOpenItems(db, companyId, postId, itemIds);
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('post_id', '=', postId)
+    .where('id', 'in', [...itemIds])
+    .where('status', 'in', [...CANCELLABLE])
+    .orderBy('account_id')
+    .forUpdate()
+    .execute();
 }
+
+export interface ItemWithAccount extends QueueItemsTable {
+  username: string;
+  platform: string;
+}
+
+const itemsQuery = perLength((n) =>
+  prepared((db: Db) =>
+    db
+      .selectFrom('queue_items')
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .selectAll('queue_items')
+      .select(['accounts.username', 'accounts.platform'])
+      .where('queue_items.post_id', 'in', params('id', n))
+      .orderBy('queue_items.queued_at')
+      .orderBy('queue_items.id'),
+  ),
+);
 
 /** Items of the posts with their account's username and platform, in queue order. */
 export function itemsOfPosts(db: DbOrTx, postIds: readonly string[]): Promise<ItemWithAccount[]> {
-  return reads.itemsOfPosts(db, postIds);
+  if (postIds.length === 0) return Promise.resolve([]);
+  return itemsQuery(postIds.length)(db, bind('id', postIds, {}));
 }
 
-/** One page of an account's open items in release order, after the keyset `after`. */
+/**
+ * One page of an account's open items in release order, after the keyset `after`. Its query
+ * stays in item-reads.repository.ts with the row and key types it returns.
+ */
 export function pageQueue(
   db: DbOrTx,
   companyId: string,
@@ -71,176 +90,188 @@ export function pageQueue(
   return reads.pageQueue(db, companyId, accountId, opts);
 }
 
+export interface PlanningRow {
+  id: string;
+  priority: number;
+  queued_at: string;
+  approved_at: string | null;
+  scheduled_after: string | null;
+  released_at: string | null;
+}
+
+const PLANNING_COLUMNS = [
+  'id',
+  'priority',
+  'queued_at',
+  'approved_at',
+  'scheduled_after',
+  'released_at',
+] as const satisfies readonly (keyof PlanningRow)[];
+
 /** Every `queued` item of the account: the input of the slot planner. */
-export function queuedItems(
+export async function queuedItems(
   db: DbOrTx,
   companyId: string,
   accountId: string,
 ): Promise<PlanningRow[]> {
-  return reads.queuedItems(db, companyId, accountId);
+  return db
+    .selectFrom('queue_items')
+    .select(PLANNING_COLUMNS)
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'queued')
+    .execute();
 }
 
-/** Items of the account released in [from, to): the slots already taken. */
-export function releasedBetween(
+/** Items of the account released in [from, to), whatever became of them since: the slots taken. */
+export async function releasedBetween(
   db: DbOrTx,
   companyId: string,
   accountId: string,
   from: string,
   to: string,
 ): Promise<PlanningRow[]> {
-  return reads.releasedBetween(db, companyId, accountId, from, to);
+  return db
+    .selectFrom('queue_items')
+    .select(PLANNING_COLUMNS)
+    .where('company_id', '=', companyId)
+    .where('account_id', '=', accountId)
+    .where('released_at', '>=', from)
+    .where('released_at', '<', to)
+    .execute();
 }
 
-/** Queued items whose account is in one of the given statuses: what the dispatcher plans. */
-export function queuedOfAccountsIn(
-  db: DbOrTx,
-  accountStatuses: readonly string[],
-): ReturnType<typeof reads.queuedOfAccountsIn> {
-  return reads.queuedOfAccountsIn(db, accountStatuses);
+/**
+ * Every `queued` item of the accounts in the given statuses (those that receive releases)
+ * of companies not suspended (whose posts wait, untouched, until they are resumed): the
+ * dispatcher's input. Items of other accounts stay queued and are not even read.
+ */
+export async function queuedOfAccountsIn(db: DbOrTx, accountStatuses: readonly string[]) {
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .innerJoin('companies', 'companies.id', 'queue_items.company_id')
+    .select([
+      'queue_items.id',
+      'queue_items.account_id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.priority',
+      'queue_items.queued_at',
+      'queue_items.approved_at',
+      'queue_items.scheduled_after',
+    ])
+    .where('queue_items.status', '=', 'queued')
+    .where('accounts.status', 'in', [...accountStatuses])
+    .where('companies.suspended_at', 'is', null)
+    .execute();
 }
 
 /** Releases of the accounts since `since`: when, and when the released item was ready. */
-export function releasesSince(
+export async function releasesSince(
   db: DbOrTx,
   accountIds: readonly string[],
   since: string,
 ): Promise<{ account_id: string; released_at: string; ready_at: string }[]> {
-  return releases.releasesSince(db, accountIds, since);
+  return db
+    .selectFrom('releases')
+    .select(['account_id', 'released_at', 'ready_at'])
+    .where('account_id', 'in', [...accountIds])
+    .where('released_at', '>=', since)
+    .execute();
 }
 
-/** The items as a worker's tasks: item, post and account fields together. */
-export function findTasks(db: DbOrTx, itemIds: readonly string[]): Promise<TaskRow[]> {
-  return reads.findTasks(db, itemIds);
+/** Items of every company per status, in one grouped query (for the metrics scrape). */
+export async function itemCountsByStatus(db: DbOrTx): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('queue_items')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-/** Ids of a worker's open tasks in release order, one keyset page. */
-export function openTaskIds(
-  db: DbOrTx,
-  workerId: string,
-  opts: { claimed?: boolean; after?: [string, string]; limit: number },
-): Promise<string[]> {
-  return reads.openTaskIds(db, workerId, opts);
+/** An item of a post with its account and release: the delivery record's facts. */
+export interface DeliveryRow {
+  id: string;
+  account_id: string;
+  username: string;
+  platform: string;
+  status: string;
+  released_at: string | null;
+  claimed_at: string | null;
+  posted_at: string | null;
+  reported_at: string | null;
+  on_time: number | null;
+  post_url: string | null;
+  failure_reason: string | null;
+  proof_upload_id: string | null;
+  slot_start: string | null;
+  local_date: string | null;
+  slot_label: string | null;
+  slot_kind: string | null;
 }
 
-/** How many of a worker's tasks are released and not claimed, and how many are claimed. */
-export function openTaskCounts(
-  db: DbOrTx,
-  workerId: string,
-): Promise<{ released: number; claimed: number }> {
-  return reads.openTaskCounts(db, workerId);
-}
-
-/** Items a worker posted since `postedSince` among those released since `releasedSince`. */
-export function postedByWorker(
-  db: DbOrTx,
-  workerId: string,
-  postedSince: string,
-  releasedSince: string,
-): ReturnType<typeof reads.postedByWorker> {
-  return reads.postedByWorker(db, workerId, postedSince, releasedSince);
-}
-
-/** How many items the account has posted, and its `limit` most recent ones. */
-export function postedOfAccount(
-  db: DbOrTx,
-  accountId: string,
-  limit: number,
-): ReturnType<typeof reads.postedOfAccount> {
-  return reads.postedOfAccount(db, accountId, limit);
-}
-
-/**
- * Queue activity of the company's accounts: per account its `queued` count and its
- * releases since `since` (at most a thousand ids per call).
- */
-export function queueActivity(
-  db: DbOrTx,
-  companyId: string,
-  accountIds: readonly string[],
-  since: string,
-): Promise<QueueActivityRow[]> {
-  return reads.queueActivity(db, companyId, accountIds, since);
-}
-
-/**
- * The calendar's reads: queued items to plan, items waiting, today's releases counted toward
- * each account's day, a day's releases counted and its first ones listed, and what a listed
- * item shows.
- */
-export function calendarQueued(
-  db: DbOrTx,
-  companyId: string,
-  accountId?: string,
-): Promise<CalendarOpenRow[]> {
-  return reads.calendarQueued(db, companyId, accountId);
-}
-
-export function calendarWaiting(
-  db: DbOrTx,
-  companyId: string,
-  accountId?: string,
-): Promise<Map<string, number>> {
-  return reads.calendarWaiting(db, companyId, accountId);
-}
-
-export function calendarReleasedToday(
-  db: DbOrTx,
-  companyId: string,
-  from: string,
-  to: string,
-  accountId?: string,
-): Promise<CalendarTodayRow[]> {
-  return reads.calendarReleasedToday(db, companyId, from, to, accountId);
-}
-
-export function calendarReleasedCounts(
-  db: DbOrTx,
-  companyId: string,
-  from: string,
-  to: string,
-  accountId?: string,
-): Promise<{ status: string; n: number }[]> {
-  return reads.calendarReleasedCounts(db, companyId, from, to, accountId);
-}
-
-export function calendarReleased(
-  db: DbOrTx,
-  companyId: string,
-  from: string,
-  to: string,
-  accountId?: string,
-  limit?: number,
-): Promise<CalendarReleasedRow[]> {
-  return reads.calendarReleased(db, companyId, from, to, accountId, limit);
-}
-
-export function calendarDetails(
-  db: DbOrTx,
-  companyId: string,
-  itemIds: readonly string[],
-): Promise<CalendarDetailRow[]> {
-  return reads.calendarDetails(db, companyId, itemIds);
-}
-
-/** Items of every company per status (the metrics scrape). */
-export function itemCountsByStatus(db: DbOrTx): Promise<Record<string, number>> {
-  return reads.itemCountsByStatus(db);
-}
-
-/** Every item of the company's post with its account and its release: delivery records. */
-export function deliveryRows(
+/** Every item of the company's post with its account and release, in account order. */
+export async function deliveryRows(
   db: DbOrTx,
   companyId: string,
   postId: string,
 ): Promise<DeliveryRow[]> {
-  return reads.deliveryRows(db, companyId, postId);
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .leftJoin('releases', 'releases.queue_item_id', 'queue_items.id')
+    .select([
+      'queue_items.id',
+      'queue_items.account_id',
+      'accounts.username',
+      'accounts.platform',
+      'queue_items.status',
+      'queue_items.released_at',
+      'queue_items.claimed_at',
+      'queue_items.posted_at',
+      'queue_items.reported_at',
+      'queue_items.on_time',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'queue_items.proof_upload_id',
+      'releases.slot_start',
+      'releases.local_date',
+      'releases.slot_label',
+      'releases.slot_kind',
+    ])
+    .where('queue_items.company_id', '=', companyId)
+    .where('queue_items.post_id', '=', postId)
+    .orderBy('queue_items.queued_at')
+    .orderBy('queue_items.id')
+    .execute();
 }
 
-/** The accounts whose items of the company's posts were rejected in review, by post. */
-export function rejectedAccounts(
+/**
+ * The accounts whose items of the company's posts were rejected in review and are still
+ * cancelled (an item queued again loses its rejection), by post: the API calls such an item
+ * `cancelled`, the dashboard `rejected`.
+ */
+export async function rejectedAccounts(
   db: DbOrTx,
   companyId: string,
   postIds: readonly string[],
 ): Promise<Map<string, Set<string>>> {
-  return reads.rejectedAccounts(db, companyId, postIds);
+  const byPost = new Map<string, Set<string>>();
+  if (postIds.length === 0) return byPost;
+  const rows = await db
+    .selectFrom('queue_items')
+    .select(['post_id', 'account_id'])
+    .where('company_id', '=', companyId)
+    .where('post_id', 'in', [...postIds])
+    .where('status', '=', 'cancelled')
+    .where('rejected_at', 'is not', null)
+    .execute();
+  for (const r of rows) {
+    const accounts = byPost.get(r.post_id) ?? new Set<string>();
+    accounts.add(r.account_id);
+    byPost.set(r.post_id, accounts);
+  }
+  return byPost;
 }

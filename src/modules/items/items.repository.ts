@@ -57,47 +57,6 @@ export async function insertItems(db: DbOrTx, rows: readonly QueueItemsTable[]):
   if (rows.length) await insertItemsQuery(rows.length)(db, itemValues(rows));
 }
 
-/** Every item of a post (the company's), in queue order. */
-export async function itemsOfPost(
-  db: DbOrTx,
-  companyId: string,
-  postId: string,
-): Promise<QueueItemsTable[]> {
-  return db
-    .selectFrom('queue_items')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .orderBy('queued_at')
-    .orderBy('id')
-    .execute();
-}
-
-/**
- * Locks the given items of a post that are still cancellable (PostgreSQL), in
- * account order so that transactions locking several items of one post take
- * them in the same order. Items already final are left unlocked: queueing
- * again revives those while holding the post. Returns the rows locked.
- */
-export async function lockOpenItems(
-  db: DbOrTx,
-  companyId: string,
-  postId: string,
-  itemIds: readonly string[],
-): Promise<QueueItemsTable[]> {
-  if (itemIds.length === 0) return [];
-  return db
-    .selectFrom('queue_items')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('post_id', '=', postId)
-    .where('id', 'in', [...itemIds])
-    .where('status', 'in', [...CANCELLABLE])
-    .orderBy('account_id')
-    .forUpdate()
-    .execute();
-}
-
 /** Items of a post waiting for approval, optionally of one account. */
 export async function pendingItems(
   db: DbOrTx,

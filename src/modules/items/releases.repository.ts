@@ -26,20 +26,6 @@ export async function deleteReleasesOf(tx: DbOrTx, itemIds: readonly string[]): 
     .execute();
 }
 
-/** Releases of the accounts since `since`: when, and when the released item was ready. */
-export async function releasesSince(
-  db: DbOrTx,
-  accountIds: readonly string[],
-  since: string,
-): Promise<{ account_id: string; released_at: string; ready_at: string }[]> {
-  return db
-    .selectFrom('releases')
-    .select(['account_id', 'released_at', 'ready_at'])
-    .where('account_id', 'in', [...accountIds])
-    .where('released_at', '>=', since)
-    .execute();
-}
-
 /** The release of an item: when, and the start of the slot it went into (if recorded). */
 export async function releaseOf(
   db: DbOrTx,

@@ -1,0 +1,157 @@
+// A worker's tasks as the items module reads them: released items with their post and
+// account, the keyset pages and counts of a worker's open ones, and what a worker or an
+// account posted (the workers' app and the simulated workers).
+import type { DbOrTx } from '../../db/types.ts';
+
+/** A released item with what its worker needs to post it: the post and the account. */
+export async function findTasks(db: DbOrTx, itemIds: readonly string[]) {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select([
+      'queue_items.id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.account_id',
+      'queue_items.status',
+      'queue_items.released_at',
+      'queue_items.claimed_at',
+      'queue_items.claimed_by',
+      'queue_items.posted_at',
+      'queue_items.post_url',
+      'queue_items.failure_reason',
+      'queue_items.proof_upload_id',
+      'accounts.platform',
+      'accounts.username',
+      'accounts.worker_id',
+      'posts.caption',
+      'posts.hashtags',
+      'posts.sound',
+      'posts.platformb_post_format',
+      'posts.media_kind',
+      'posts.media_upload_ids',
+      'posts.media_keys',
+      'posts.slides',
+      'posts.thumbnail_key',
+      'posts.thumbnail_upload_id',
+    ])
+    .where('queue_items.id', 'in', [...itemIds])
+    .where('queue_items.released_at', 'is not', null)
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .execute();
+}
+export type TaskRow = Awaited<ReturnType<typeof findTasks>>[number];
+
+/**
+ * Ids of a worker's open (released, unreported) tasks, oldest release first, after the
+ * (released_at, id) of the last one seen: the unclaimed tasks of the accounts it operates
+ * and the tasks it claimed itself (even of an account since moved to another worker).
+ * `claimed` narrows to one of the two.
+ */
+export async function openTaskIds(
+  db: DbOrTx,
+  workerId: string,
+  opts: { claimed?: boolean; after?: [string, string]; limit: number },
+): Promise<string[]> {
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .select(['queue_items.id'])
+    .where('queue_items.status', '=', 'posting')
+    .where((eb) => {
+      const released = eb.and([
+        eb('queue_items.claimed_at', 'is', null),
+        eb('accounts.worker_id', '=', workerId),
+      ]);
+      const claimed = eb('queue_items.claimed_by', '=', workerId);
+      if (opts.claimed === undefined) return eb.or([released, claimed]);
+      return opts.claimed ? claimed : released;
+    });
+  const after = opts.after;
+  if (after) {
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('queue_items.released_at', 'queue_items.id'),
+        '>',
+        eb.tuple(after[0], after[1]),
+      ),
+    );
+  }
+  const rows = await q
+    .orderBy('queue_items.released_at')
+    .orderBy('queue_items.id')
+    .limit(opts.limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many tasks wait for a claim on the worker's accounts, and how many it claimed. */
+export async function openTaskCounts(
+  db: DbOrTx,
+  workerId: string,
+): Promise<{ released: number; claimed: number }> {
+  const [released, claimed] = await Promise.all([
+    db
+      .selectFrom('queue_items')
+      .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('queue_items.status', '=', 'posting')
+      .where('queue_items.claimed_at', 'is', null)
+      .where('accounts.worker_id', '=', workerId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('queue_items.status', '=', 'posting')
+      .where('queue_items.claimed_by', '=', workerId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { released: Number(released.n), claimed: Number(claimed.n) };
+}
+
+/**
+ * Items the worker claimed and reported posted at or after `postedSince`. `releasedSince`
+ * only narrows the (status, released_at) index range; callers pass a bound that keeps all
+ * of the items they look for.
+ */
+export async function postedByWorker(
+  db: DbOrTx,
+  workerId: string,
+  postedSince: string,
+  releasedSince: string,
+) {
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'company_id', 'post_id', 'posted_at'])
+    .where('status', '=', 'posted')
+    .where('released_at', '>=', releasedSince)
+    .where('posted_at', '>=', postedSince)
+    .where('claimed_by', '=', workerId)
+    .orderBy('id')
+    .execute();
+}
+
+/** How many items of the account were posted, and the `limit` most recent of them. */
+export async function postedOfAccount(db: DbOrTx, accountId: string, limit: number) {
+  const [count, recent] = await Promise.all([
+    db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'posted')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('queue_items')
+      .select(['id', 'posted_at'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'posted')
+      .orderBy('posted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count.n), recent };
+}
