@@ -1,18 +1,13 @@
 // The workers module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
+export { claimTask, claimTasks, getTask, heartbeat, listTasks } from './tasks.service.ts';
+export { attachTaskProof, recordSnapshot, reportResult } from './task-reports.service.ts';
+export type { ProofSent } from './task-reports.service.ts';
 export {
-  attachTaskProof,
-  claimTask,
-  claimTasks,
-  getTask,
-  heartbeat,
-  listTasks,
-  recordSnapshot,
   reportAccountStats,
-  reportResult,
-} from './tasks.service.ts';
-export type { ProofSent } from './tasks.service.ts';
-export { reportAccountStatus, workerAccountFacts } from './worker-accounts.service.ts';
+  reportAccountStatus,
+  workerAccountFacts,
+} from './worker-accounts.service.ts';
 export {
   WORKER_LINK_MS,
   WORKER_LINK_PATH,

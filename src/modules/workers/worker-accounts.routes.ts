@@ -6,8 +6,7 @@ import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
 import { AccountIdParams } from '../accounts/index.ts';
 import { AccountAnalytics } from '../analytics/index.ts';
-import { reportAccountStats } from './tasks.service.ts';
-import { reportAccountStatus } from './worker-accounts.service.ts';
+import { reportAccountStats, reportAccountStatus } from './worker-accounts.service.ts';
 import {
   AccountStatsBody,
   AccountStatusBody,

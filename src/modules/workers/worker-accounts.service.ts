@@ -1,13 +1,13 @@
-// The accounts a worker operates, as the worker API shows them, and the worker's status
-// reports on them (DECISIONS 7). The change itself belongs to the accounts module.
+// The accounts a worker operates, as the worker API shows them, and the worker's status and
+// statistics reports on them (DECISIONS 7). The change itself belongs to the accounts module.
 import * as accountWorkers from '../accounts/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { AccountStatsTable } from '../../db/types.ts';
-import { accountStatsOf } from '../analytics/index.ts';
+import { accountStatsOf, storeAccountStats } from '../analytics/index.ts';
 import { ApiError } from '../../errors.ts';
-import { reportWorkerStatus } from '../accounts/index.ts';
+import { changeStatus, noteFollowers, reportWorkerStatus } from '../accounts/index.ts';
 import type { WorkerPrincipal } from '../../access.ts';
-import type { AccountStatusInput, WorkerAccountOut } from './workers.schemas.ts';
+import type { AccountStatsInput, AccountStatusInput, WorkerAccountOut } from './workers.schemas.ts';
 
 type WorkerAccountRow = accountWorkers.WorkerAccountRow;
 
@@ -53,6 +53,55 @@ export async function reportAccountStatus(
     input.reason,
   );
   return toWorkerAccount(row);
+}
+
+/** Account engagement is a percentage kept to two decimals, like engagementRate (DECISIONS 7). */
+function twoDecimals(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Replaces the statistics of an account the worker operates (SPEC 2.8). */
+export async function reportAccountStats(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+  accountId: string,
+  input: AccountStatsInput,
+) {
+  const at = ctx.clock.now().toISOString();
+  const account = await accountWorkers.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  if (!account) throw accountNotFound(accountId, false);
+  const engagement = twoDecimals(input.engagement);
+  const figures = {
+    followers: input.followers,
+    posts: input.posts,
+    engagement,
+    views: input.views,
+    likes: input.likes,
+    comments: input.comments,
+    scanned_posts: input.scannedPosts,
+    updated_at: at,
+  };
+  await ctx.db.transaction().execute(async (tx) => {
+    await storeAccountStats(tx, {
+      account_id: accountId,
+      company_id: account.company_id,
+      ...figures,
+    });
+    await noteFollowers(tx, accountId, input.followers, at);
+    // A status sent with the figures is a status report like any other (DECISIONS 7).
+    if (input.status) {
+      const change = { source: 'worker', status: input.status } as const;
+      await changeStatus(ctx, tx, account.company_id, accountId, change, at);
+    }
+  });
+  return {
+    accountId,
+    followers: input.followers,
+    posts: input.posts,
+    engagement,
+    analytics: { views: input.views, likes: input.likes, comments: input.comments },
+    scannedPosts: input.scannedPosts,
+  };
 }
 
 /**

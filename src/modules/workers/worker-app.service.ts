@@ -9,7 +9,8 @@ import { ApiError } from '../../errors.ts';
 import { accountsOfWorker, getAccount, type WorkerAccountRow } from '../accounts/index.ts';
 import { accountStatsOf, getPostAnalytics, lastSnapshotTimes } from '../analytics/index.ts';
 import { deliveryRows, findTasks, postedByWorker } from '../items/index.ts';
-import { loadTask, toTasks, visibleTo } from './tasks.service.ts';
+import { loadTask, visibleTo } from './tasks.service.ts';
+import { toTasks } from './tasks.view.ts';
 import type { TaskOut, WorkerAccountOut } from './workers.schemas.ts';
 
 const DAY_MS = 24 * 3_600_000;

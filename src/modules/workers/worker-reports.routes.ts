@@ -7,7 +7,7 @@ import { workerOf } from '../../http/worker-auth.ts';
 import { errorResponses, ref } from '../../schemas/common.ts';
 import { AnalyticsSnapshot } from '../analytics/index.ts';
 import { PROOF_MAX_BYTES, proofTooLarge } from '../uploads/index.ts';
-import { attachTaskProof, recordSnapshot, reportResult } from './tasks.service.ts';
+import { attachTaskProof, recordSnapshot, reportResult } from './task-reports.service.ts';
 import {
   BODY_ERRORS,
   ResultBody,
