@@ -9,7 +9,6 @@ import tseslint from 'typescript-eslint';
 // The top-level entries of src/ in GUIDE.md's layout (and the composition-root files).
 const SRC_FOLDERS = [
   'cli',
-  'dashboard',
   'db',
   'dispatch',
   'http',
@@ -148,7 +147,7 @@ const boundaries = [
     files: ['src/config.ts', 'src/context.ts', 'src/access.ts', 'src/plans.ts'],
     patterns: [
       {
-        regex: '^\\./(?:modules|http|dashboard|pages|dispatch|simulator|ops|cli)/',
+        regex: '^\\./(?:modules|http|pages|dispatch|simulator|ops|cli)/',
         message: 'the root files import no module, http/, page or runner: define an interface here',
       },
       {
@@ -299,11 +298,6 @@ const boundaries = [
         regex: '^\\.\\./(?:\\.\\./pages/)?(?!kit/)[^./][^/]*/',
         message: 'an app never imports another app: what the apps share lives in pages/kit/',
       },
-      climbingTo(
-        ['dashboard'],
-        [],
-        'an app never imports another app: what the apps share lives in pages/kit/',
-      ),
       ...pagePatterns('an app'),
     ],
   },
@@ -402,8 +396,13 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // Scripts the dashboard serves to the browser.
-    files: ['src/dashboard/assets/**/*.js'],
+    // Scripts the dashboard and the workers' app serve to the browser (the console's own
+    // names its globals in a comment).
+    files: [
+      'src/pages/company/assets/**/*.js',
+      'src/pages/worker/assets/**/*.js',
+      'src/pages/kit/assets/**/*.js',
+    ],
     languageOptions: {
       globals: {
         document: 'readonly',
@@ -417,51 +416,10 @@ export default tseslint.config(
     },
   },
   {
-    // The dashboard (the workers' page included) is a plugin above the modules: it calls
-    // module services and reads their schemas, never a repository or the database, and it
-    // imports neither the composition root that registers it nor the runners and ops/
-    // beside it. It is an HTTP layer, so Fastify and http/ are its own. Of db/ it takes
-    // types, and errors.ts, which tells the database's refusals of a value apart (as
-    // http/errors.ts does).
-    files: ['src/dashboard/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: REPOSITORY,
-              message: 'the dashboard calls module services, never a repository',
-            },
-            {
-              regex: '^(?:\\.\\./)+db/(?!errors\\.ts$)',
-              message: 'the dashboard never touches the database: call a module service',
-              allowTypeImports: true,
-            },
-            {
-              regex: '^(?:kysely|pg|better-sqlite3)$',
-              message: 'the dashboard never touches the database: call a module service',
-              allowTypeImports: true,
-            },
-            climbingTo(
-              ['cli'],
-              ['app', 'bootstrap', 'main'],
-              'the composition root registers the dashboard: the dashboard never imports it',
-            ),
-            THROUGH_FACES,
-            NO_RUNNERS,
-            NO_OPS,
-            NO_PROM,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The MCP server is a face of the /v2 API, beside the dashboard: each tool call is the
+    // The MCP server is a face of the /v2 API, beside the web apps: each tool call is the
     // REST request it stands for, sent through the app, so that every rule of the API
     // applies to it. It calls no module and no database directly, and no page of the
-    // dashboard or the console; Fastify and http/ are its own.
+    // web apps; Fastify and http/ are its own.
     files: ['src/mcp/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -469,7 +427,7 @@ export default tseslint.config(
         {
           patterns: [
             climbingTo(
-              ['modules', 'db', 'dashboard', 'pages', 'cli'],
+              ['modules', 'db', 'pages', 'cli'],
               ['app', 'bootstrap', 'main'],
               'the MCP server reaches the API through REST requests sent through the app, never a module or the database',
               true,

@@ -1,11 +1,11 @@
-// The dashboard's favicon.ico (GET /favicon.ico), drawn from src/dashboard/assets/favicon.svg:
+// The service's favicon.ico (GET /favicon.ico), drawn from src/pages/kit/assets/favicon.svg:
 // `node --import tsx scripts/make-favicon.ts`. An ICO file holding PNG images at 16, 32 and
 // 48 px (every browser since 2010 reads PNG inside ICO). The file is committed, so the
 // service needs nothing of this at run time; run it again after changing the drawing.
 import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 
-const ASSETS = new URL('../src/dashboard/assets/', import.meta.url);
+const ASSETS = new URL('../src/pages/kit/assets/', import.meta.url);
 const SIZES = [16, 32, 48];
 
 const svg = await readFile(new URL('favicon.svg', ASSETS));

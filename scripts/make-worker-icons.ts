@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 
-const OUT = new URL('../src/dashboard/assets/', import.meta.url);
+const OUT = new URL('../src/pages/worker/assets/', import.meta.url);
 const ACCENT = '#0b5cad';
 
 /**

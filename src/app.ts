@@ -28,8 +28,9 @@ import { queueRoutes, queueSchemas } from './modules/queue/index.ts';
 import { analyticsRoutes, analyticsSchemas } from './modules/analytics/index.ts';
 import { workerSchemas, workersRoutes } from './modules/workers/index.ts';
 import { webhookSchemas, webhooksRoutes, webhookDocs } from './modules/webhooks/index.ts';
-import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
+import { dashboardPlugin } from './pages/company/dashboard.plugin.ts';
 import { operatorPlugin } from './pages/operator/operator.plugin.ts';
+import { WORKER_ASSETS, workerAppPlugin } from './pages/worker/worker.plugin.ts';
 import { docsRoutes } from './http/docs.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 
@@ -175,8 +176,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(docsRoutes);
   // The worker API (DECISIONS 6): worker tokens, not company API keys.
   await app.register(workersRoutes(ctx), { prefix: '/worker/v1' });
-  // The dashboard: pages for a company's people, signed in with a session cookie.
-  await app.register(dashboardPlugin(ctx), { prefix: '/dashboard' });
+  // The dashboard: pages for a company's people, signed in with a session cookie. It also
+  // serves the workers' app's assets, at the /dashboard/assets/ addresses that app's pages
+  // and installed manifests name.
+  await app.register(dashboardPlugin(ctx, { alsoServes: [WORKER_ASSETS] }), {
+    prefix: '/dashboard',
+  });
+  // The workers' app: a phone app for whoever operates accounts, signed in with a worker
+  // session; its addresses lie inside the dashboard's.
+  await app.register(workerAppPlugin(ctx), { prefix: '/dashboard/worker' });
   // The operator console: the service's own staff, signed in with two factors.
   await app.register(operatorPlugin(ctx), { prefix: '/operator' });
 

@@ -15,10 +15,11 @@ const BUNDLE_PATH = createRequire(import.meta.url).resolve('redoc/bundles/redoc.
 // The side menu's "API docs by Redocly" shows a logo from Redocly's CDN, whatever the
 // options; with an empty src the image fails at once and Redoc leaves it out.
 const CDN_LOGO = 'src:"https://cdn.redoc.ly/redoc/logo-mini.svg"';
-// The icon is committed beside the dashboard's assets (drawn by scripts/make-favicon.ts from
-// favicon.svg); src/http/ and dist/http/ are both two levels below the package root.
+// The icon is committed beside the pages' shared assets (drawn by scripts/make-favicon.ts
+// from favicon.svg), a file read, not a module imported; src/http/ and dist/http/ are both
+// two levels below the package root.
 const FAVICON_PATH = fileURLToPath(
-  new URL('../../src/dashboard/assets/favicon.ico', import.meta.url),
+  new URL('../../src/pages/kit/assets/favicon.ico', import.meta.url),
 );
 
 interface Bundle {

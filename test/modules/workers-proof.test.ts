@@ -10,7 +10,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { assertApiError } from '../helpers/api-error.ts';
 import { DEFAULT_PATTERNS, proofTrace } from '../helpers/proof.ts';
 import { fixture, local } from '../helpers/uploads.ts';
-import { releasedTask } from '../dashboard/worker-page.helpers.ts';
+import { releasedTask } from '../pages/worker/worker-page.helpers.ts';
 import { PROOF_MAX_BYTES } from '../../src/modules/uploads/index.ts';
 
 /** A PNG of random pixels, `width` x `height`: it does not compress below its raw size. */

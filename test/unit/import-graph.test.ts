@@ -39,11 +39,35 @@ export function importGraph(): Map<string, string[]> {
   return graph;
 }
 
-/** The part of the tree a file belongs to: `modules/<name>`, a top-level folder, or itself. */
+/**
+ * The part of the tree a file belongs to: `modules/<name>`, `pages/<app>` (a web app or the
+ * kit), a top-level folder, or itself.
+ */
 export function partOf(file: string): string {
-  const [first, second] = file.split('/');
+  const [first, second, third] = file.split('/');
   if (first === 'modules' && second !== undefined) return `modules/${second}`;
+  if (first === 'pages' && third !== undefined) return `pages/${second}`;
   return second === undefined ? file : (first as string);
+}
+
+/**
+ * The imports that cross the pages' lines (GUIDE.md, "Rules of direction"): a web app into
+ * another app, the kit into an app, or anything outside pages/ into it but the composition
+ * root (app.ts), which registers the apps. An app into the kit is the one way across.
+ */
+export function pageBreaches(graph: Map<string, string[]>): string[] {
+  const breaches: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = partOf(file);
+    for (const target of targets) {
+      const to = partOf(target);
+      if (!to.startsWith('pages/') || to === from) continue;
+      if (to === 'pages/kit' && from.startsWith('pages/')) continue;
+      if (!from.startsWith('pages/') && file === 'app.ts' && to !== 'pages/kit') continue;
+      breaches.push(`${file} -> ${target}`);
+    }
+  }
+  return breaches.sort();
 }
 
 /** The strongly connected components with more than one node (Tarjan). */
@@ -110,6 +134,28 @@ test('the graph sees what it should: a planted cycle is found', () => {
   const files = importGraph();
   assert.ok((files.get('app.ts') ?? []).includes('http/errors.ts'), 'app.ts imports http/');
   assert.ok(files.size > 100, `only ${files.size} files read`);
+});
+
+test('each web app is a room of its own: no app imports another, the kit no app, http/ no page', () => {
+  assert.deepEqual(pageBreaches(importGraph()), []);
+  // The check itself, on planted imports: each breach found, the allowed ways left alone.
+  const planted = new Map([
+    ['pages/worker/layout.ts', ['pages/company/layout.ts', 'pages/kit/session.ts']],
+    ['pages/operator/layout.ts', ['pages/worker/layout.ts']],
+    ['pages/kit/session.ts', ['pages/company/session.ts', 'http/errors.ts']],
+    ['http/errors.ts', ['pages/kit/session.ts']],
+    ['modules/users/users.service.ts', ['pages/company/session.ts']],
+    ['app.ts', ['pages/company/dashboard.plugin.ts', 'pages/worker/worker.plugin.ts']],
+  ]);
+  assert.deepEqual(pageBreaches(planted), [
+    'http/errors.ts -> pages/kit/session.ts',
+    'modules/users/users.service.ts -> pages/company/session.ts',
+    'pages/kit/session.ts -> pages/company/session.ts',
+    'pages/operator/layout.ts -> pages/worker/layout.ts',
+    'pages/worker/layout.ts -> pages/company/layout.ts',
+  ]);
+  assert.equal(partOf('pages/kit/session.ts'), 'pages/kit');
+  assert.equal(partOf('pages/worker/worker.plugin.ts'), 'pages/worker');
 });
 
 const parsed = new Map<string, ts.SourceFile>();

@@ -112,8 +112,8 @@ const FORBIDDEN: [string, string, string][] = [
     'face',
   ],
   [
-    'src/dashboard/tags.pages.ts',
-    "import { createTag } from '../modules/tags/tags.service.ts';",
+    'src/pages/company/tags.pages.ts',
+    "import { createTag } from '../../modules/tags/tags.service.ts';",
     'face',
   ],
   [
@@ -178,23 +178,27 @@ const FORBIDDEN: [string, string, string][] = [
   ['src/ops/readiness.ts', "import { startDispatchLoop } from '../dispatch/loop.ts';", 'runners'],
   // The dashboard is above the modules: their services, never their storage.
   [
-    'src/dashboard/tags.pages.ts',
-    "import { findTagRow } from '../modules/tags/tags.repository.ts';",
+    'src/pages/company/tags.pages.ts',
+    "import { findTagRow } from '../../modules/tags/tags.repository.ts';",
     'never a repository',
   ],
   [
-    'src/dashboard/tags.pages.ts',
-    "import type { TagRow } from '../modules/tags/tags.repository.ts';",
+    'src/pages/company/tags.pages.ts',
+    "import type { TagRow } from '../../modules/tags/tags.repository.ts';",
     'never a repository',
   ],
-  ['src/dashboard/session.ts', "import { connect } from '../db/connect.ts';", 'database'],
-  ['src/dashboard/posts.pages.ts', "import { sql } from 'kysely';", 'database'],
+  ['src/pages/company/session.ts', "import { connect } from '../../db/connect.ts';", 'database'],
+  ['src/pages/company/posts.pages.ts', "import { sql } from 'kysely';", 'database'],
   [
-    'src/dashboard/dashboard.plugin.ts',
-    "import { buildApp } from '../app.ts';",
+    'src/pages/company/dashboard.plugin.ts',
+    "import { buildApp } from '../../app.ts';",
     'composition root',
   ],
-  ['src/dashboard/worker.pages.ts', "import { runPass } from '../dispatch/loop.ts';", 'runners'],
+  [
+    'src/pages/worker/worker.plugin.ts',
+    "import { runPass } from '../../dispatch/loop.ts';",
+    'runners',
+  ],
   // The operator console, like the dashboard: module faces only, and no other app.
   [
     'src/pages/operator/companies.pages.ts',
@@ -213,15 +217,44 @@ const FORBIDDEN: [string, string, string][] = [
     "import { buildApp } from '../../app.ts';",
     'composition root',
   ],
-  [
-    'src/pages/operator/layout.ts',
-    "import { page } from '../../dashboard/layout.ts';",
-    'another app',
-  ],
+  ['src/pages/operator/layout.ts', "import { page } from '../company/layout.ts';", 'another app'],
   [
     'src/pages/operator/log.pages.ts',
     "import { runPass } from '../../dispatch/loop.ts';",
     'runners',
+  ],
+  // Each web app is a room of its own: no app imports another, however it climbs.
+  ['src/pages/worker/layout.ts', "import { BASE } from '../company/session.ts';", 'another app'],
+  [
+    'src/pages/worker/worker.plugin.ts',
+    "import type { FlashScope } from '../company/flash.ts';",
+    'another app',
+  ],
+  [
+    'src/pages/company/dashboard.plugin.ts',
+    "import { workerAppPlugin } from '../worker/worker.plugin.ts';",
+    'another app',
+  ],
+  [
+    'src/pages/company/users.pages.ts',
+    "import { consolePage } from '../../pages/operator/layout.ts';",
+    'another app',
+  ],
+  [
+    'src/pages/operator/session.ts',
+    "import { sessionOf } from '../worker/layout.ts';",
+    'another app',
+  ],
+  [
+    'src/pages/worker/tasks.pages.ts',
+    "import { findTasks } from '../../modules/items/task-reads.repository.ts';",
+    'never a repository',
+  ],
+  ['src/pages/worker/layout.ts', "import { connect } from '../../db/connect.ts';", 'database'],
+  [
+    'src/pages/worker/worker.plugin.ts',
+    "import { buildApp } from '../../app.ts';",
+    'composition root',
   ],
   // The kit the web apps share imports no app and no module, and nothing below the pages
   // imports them.
@@ -293,12 +326,18 @@ const ALLOWED: [string, string][] = [
   ['src/ops/ops.routes.ts', "import { ApiError } from '../errors.ts';"],
   ['src/modules/uploads/uploads.service.ts', "import { noopMetrics } from '../../lib/metrics.ts';"],
   ['src/main.ts', "import { PromMetrics } from './ops/prom-metrics.ts';"],
-  ['src/dashboard/tags.pages.ts', "import { createTag } from '../modules/tags/index.ts';"],
-  ['src/dashboard/tags.pages.ts', "import { CreateTagBody } from '../modules/tags/index.ts';"],
-  ['src/dashboard/session.ts', "import type { UserRole } from '../db/types.ts';"],
-  ['src/dashboard/session.ts', "import { isUnstorableText } from '../db/errors.ts';"],
-  ['src/dashboard/dashboard.plugin.ts', "import type { FastifyInstance } from 'fastify';"],
-  ['src/dashboard/accounts.pages.ts', "import { validationError } from '../http/validation.ts';"],
+  ['src/pages/company/tags.pages.ts', "import { createTag } from '../../modules/tags/index.ts';"],
+  [
+    'src/pages/company/tags.pages.ts',
+    "import { CreateTagBody } from '../../modules/tags/index.ts';",
+  ],
+  ['src/pages/company/session.ts', "import type { UserRole } from '../../db/types.ts';"],
+  ['src/pages/company/session.ts', "import { isUnstorableText } from '../../db/errors.ts';"],
+  ['src/pages/company/dashboard.plugin.ts', "import type { FastifyInstance } from 'fastify';"],
+  [
+    'src/pages/company/accounts.pages.ts',
+    "import { validationError } from '../../http/validation.ts';",
+  ],
   [
     'src/pages/operator/companies.pages.ts',
     "import { companyOverview } from '../../modules/operators/index.ts';",
@@ -309,6 +348,18 @@ const ALLOWED: [string, string][] = [
     "import type { OperatorSessionStep } from '../../db/types.ts';",
   ],
   ['src/pages/operator/operator.plugin.ts', "import type { FastifyInstance } from 'fastify';"],
+  ['src/pages/worker/layout.ts', "import { inLayout } from '../kit/session.ts';"],
+  [
+    'src/pages/worker/tasks.pages.ts',
+    "import { claimTask } from '../../modules/workers/index.ts';",
+  ],
+  ['src/pages/worker/worker.plugin.ts', "import { randomToken } from '../../lib/ids.ts';"],
+  [
+    'src/pages/company/schedule.pages.ts',
+    "import { parseWindow } from '../../schedule/windows.ts';",
+  ],
+  ['src/pages/company/flash.ts', "import type { AppContext } from '../../context.ts';"],
+  ['src/pages/company/layout.ts', "import { BASE } from './session.ts';"],
   ['src/pages/kit/session.ts', "import { isUnstorableText } from '../../db/errors.ts';"],
   ['src/pages/kit/forms.ts', "import { compileValidator } from '../../http/validation.ts';"],
   ['src/pages/kit/flash.ts', "import { pageCookieOptions } from './session.ts';"],
@@ -356,7 +407,7 @@ const DIALECT_TESTS: [string, string, boolean][] = [
   ],
   ['src/dispatch/dispatcher.ts', "export const g = (d: string) => d === 'sqlite';", false],
   [
-    'src/dashboard/posts.pages.ts',
+    'src/pages/company/posts.pages.ts',
     'export const h = (c: { dialect: string }) => c.dialect;',
     false,
   ],

@@ -1,4 +1,4 @@
-// The rows of `slotline-client export`: the dashboard's posts CSV (src/dashboard/
+// The rows of `slotline-client export`: the dashboard's posts CSV (src/pages/company/
 // exports.pages.ts: the same columns, cells and order) and an analytics CSV, one row per
 // post and account, both built from the API alone.
 import type { SlotlineClient } from '../client.ts';

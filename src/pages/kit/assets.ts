@@ -19,6 +19,25 @@ export function sourceFolder(path: string): string {
   return fileURLToPath(new URL(`src/${path}/`, ROOT));
 }
 
+/** What the apps share: the pages' stylesheet and script, and the service's icon. */
+export const KIT_ASSETS = sourceFolder('pages/kit/assets');
+
+/** Files a family of pages serves under `<base>/assets/`. */
+export interface AssetSet {
+  /** The folders they are read from, in order. */
+  roots: readonly string[];
+  /** The asset paths served (`/dashboard.css`); every other one is a 404. */
+  allowed: (path: string) => boolean;
+}
+
+/** One set serving what any of `sets` serves, from their folders in turn. */
+export function joinAssets(...sets: AssetSet[]): AssetSet {
+  return {
+    roots: sets.flatMap((set) => set.roots),
+    allowed: (path) => sets.some((set) => set.allowed(path)),
+  };
+}
+
 interface Minified {
   body: Buffer;
   etag: string;

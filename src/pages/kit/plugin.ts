@@ -1,8 +1,8 @@
-// What every family of server-rendered pages (the dashboard, the operator console) sets up
-// the same way in its encapsulated plugin: its routes kept out of the API's bearer-key
-// check and OpenAPI document, the pages' security headers on every response (redirects,
-// error pages and assets too), compression, cookies, form bodies, its templates, and its
-// assets served from the installed files, never a CDN.
+// What every family of server-rendered pages (the dashboard, the workers' app, the operator
+// console) sets up the same way in its encapsulated plugin: its routes kept out of the API's
+// bearer-key check and OpenAPI document, the pages' security headers on every response
+// (redirects, error pages and assets too), compression, cookies, form bodies, its templates,
+// and its assets served from the installed files, never a CDN.
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
-import { registerMinifiedAssets } from './assets.ts';
+import { registerMinifiedAssets, type AssetSet } from './assets.ts';
 import { readAsBrowsersSend } from './forms.ts';
 import { validationError } from '../../http/validation.ts';
 
@@ -21,10 +21,8 @@ export interface PageFamily {
   headers: Record<string, string>;
   /** The templates' directory. */
   views: string;
-  /** Directories its assets are served from, under `<base>/assets/`. */
-  assetRoots: string[];
-  /** The asset paths served (`/dashboard.css`); every other one is a 404. */
-  assetAllowed: (path: string) => boolean;
+  /** Its assets, served under `<base>/assets/`; a family without them serves none. */
+  assets?: AssetSet;
 }
 
 export async function registerPageFamily(app: FastifyInstance, family: PageFamily) {
@@ -49,19 +47,22 @@ export async function registerPageFamily(app: FastifyInstance, family: PageFamil
     production: true,
     defaultContext: { base: family.base },
   });
-  await registerMinifiedAssets(app, family.assetRoots, family.assetAllowed);
-  await app.register(fastifyStatic, {
-    root: family.assetRoots,
-    prefix: '/assets/',
-    decorateReply: false,
-    index: false,
-    allowedPath: family.assetAllowed,
-    maxAge: '1h',
-    // Icons, fonts and scripts of a few KB: sent whole whatever Range asks (RFC 9110 section
-    // 14.2 lets a server ignore it). The static files' own range parser refuses a suffix
-    // longer than the file, and its 416 reached the pages' error handler as a 500.
-    acceptRanges: false,
-  });
+  if (family.assets) {
+    const { roots, allowed } = family.assets;
+    await registerMinifiedAssets(app, roots, allowed);
+    await app.register(fastifyStatic, {
+      root: [...roots],
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      allowedPath: allowed,
+      maxAge: '1h',
+      // Icons, fonts and scripts of a few KB: sent whole whatever Range asks (RFC 9110
+      // section 14.2 lets a server ignore it). The static files' own range parser refuses a
+      // suffix longer than the file, and its 416 reached the pages' error handler as a 500.
+      acceptRanges: false,
+    });
+  }
   // A query or form the route's schema refuses reads as the API words it, naming the
   // field (a form's field by its name, never a JSON pointer), on the error page; a form's own
   // handler words its refusals next to each field (form-errors.ts).
@@ -69,4 +70,23 @@ export async function registerPageFamily(app: FastifyInstance, family: PageFamil
     validationError(errors, context === 'body' ? 'form' : context),
   );
   app.addHook('preValidation', readAsBrowsersSend);
+}
+
+/**
+ * A page's address with a slash added goes to the page (a 301 keeping the query); an empty
+ * id names no page, so an address that is no page without its slash is left to the 404.
+ * `keep` names the addresses left as they are (the family's assets, its own top).
+ */
+export function redirectSlashedAddresses(
+  app: FastifyInstance,
+  keep: (path: string, bare: string) => boolean = () => false,
+): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return;
+    const [path = '', query] = req.url.split('?', 2);
+    if (!/[^/]\/+$/.test(path)) return;
+    const bare = path.replace(/\/+$/, '');
+    if (keep(path, bare) || !app.hasRoute({ method: 'GET', url: bare })) return;
+    return reply.redirect(query === undefined ? bare : `${bare}?${query}`, 301);
+  });
 }

@@ -3,11 +3,12 @@
 // hook. Like the dashboard's, its routes are outside the API's bearer-key check and its
 // OpenAPI document; its hook admits them by an operator session that passed both factors
 // (or the sign-in step a route belongs to), checks CSRF on every state-changing request,
-// and every response carries the pages' security headers. It shares the dashboard's
-// stylesheet and script, served from the installed files, never a CDN, beside its own.
+// and every response carries the pages' security headers. It shares the pages' stylesheet
+// and script (pages/kit/assets/), served from the installed files, never a CDN, beside its
+// own.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { sourceFolder } from '../kit/assets.ts';
+import { KIT_ASSETS, sourceFolder } from '../kit/assets.ts';
 import { pageHeaders } from '../kit/headers.ts';
 import { registerPageFamily } from '../kit/plugin.ts';
 import { checkCsrf, errorPageOf, redirect } from '../kit/session.ts';
@@ -24,7 +25,6 @@ import { workerPages } from './workers.pages.ts';
 // The templates and stylesheets stay in src/ (they are not compiled).
 const VIEWS = sourceFolder('pages/operator/views');
 const ASSETS = sourceFolder('pages/operator/assets');
-const DASHBOARD_ASSETS = sourceFolder('dashboard/assets');
 
 /** Where a session at each step belongs. */
 const HOME = {
@@ -40,8 +40,10 @@ export function operatorPlugin(ctx: AppContext) {
       base: OPERATOR_BASE,
       headers: pageHeaders(ctx),
       views: VIEWS,
-      assetRoots: [ASSETS, DASHBOARD_ASSETS],
-      assetAllowed: (path) => /^\/(operator\.(css|js)|dashboard\.(css|js))$/.test(path),
+      assets: {
+        roots: [ASSETS, KIT_ASSETS],
+        allowed: (path) => /^\/(operator\.(css|js)|dashboard\.(css|js))$/.test(path),
+      },
     });
     app.decorateRequest('operatorSession', null);
     // Before validation: who asks, and whether the form is theirs (CSRF), is settled before

@@ -13,10 +13,13 @@ after(() => t.close());
 
 test('stylesheets and scripts are minified and revalidated by ETag', async () => {
   for (const [path, file, type] of [
-    ['/dashboard/assets/dashboard.css', 'src/dashboard/assets/dashboard.css', 'text/css'],
-    ['/dashboard/assets/dashboard.js', 'src/dashboard/assets/dashboard.js', 'text/javascript'],
-    ['/dashboard/assets/compose.js', 'src/dashboard/assets/compose.js', 'text/javascript'],
+    ['/dashboard/assets/dashboard.css', 'src/pages/kit/assets/dashboard.css', 'text/css'],
+    ['/dashboard/assets/dashboard.js', 'src/pages/kit/assets/dashboard.js', 'text/javascript'],
+    ['/dashboard/assets/compose.js', 'src/pages/company/assets/compose.js', 'text/javascript'],
+    ['/dashboard/assets/worker.css', 'src/pages/worker/assets/worker.css', 'text/css'],
+    ['/dashboard/assets/worker.js', 'src/pages/worker/assets/worker.js', 'text/javascript'],
     ['/operator/assets/operator.css', 'src/pages/operator/assets/operator.css', 'text/css'],
+    ['/operator/assets/dashboard.css', 'src/pages/kit/assets/dashboard.css', 'text/css'],
   ] as const) {
     const source = await readFile(file);
     const res = await t.app.inject({ url: path });

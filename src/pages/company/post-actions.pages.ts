@@ -1,0 +1,514 @@
+// What an editor does to one post from its page, each through the posts and items services
+// under the API's own rules (SPEC 2.2, 3 rules 2-4, 4.2; DECISIONS 2) and recorded in the
+// activity log by them: edit its metadata and tags, cancel it for one account or all (with
+// a confirmation, then what was cancelled and what was skipped and why), queue it to more
+// accounts, and change the priority of what is not released yet. A refusal answers with
+// the post's page, saying what went wrong in plain words.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { listCompanyAccounts } from '../../modules/accounts/index.ts';
+import { changePostPriority, isCancellable, itemsOfPost } from '../../modules/items/index.ts';
+import {
+  cancelPost,
+  queuePostAs,
+  updatePost,
+  QueuePostBody,
+  Sound,
+  UpdatePostBody,
+  type PostOut,
+  type SkipReason,
+  type UpdatePostInput,
+} from '../../modules/posts/index.ts';
+import {
+  fieldError,
+  formCheck,
+  Repeated,
+  valuesOf,
+  type CheckedForm,
+  type FieldError,
+} from './forms.ts';
+import { setFlash } from './flash.ts';
+import { page } from './layout.ts';
+import { accountRef, postTitle, type Ref } from './names.ts';
+import {
+  editFormOf,
+  notEditableReason,
+  postOr404,
+  renderPost,
+  type EditForm,
+} from './post-detail.ts';
+import { BASE, PageError, actorOf, redirect, userOf } from './session.ts';
+
+const PostParams = Type.Object({ postId: Type.String() });
+
+const EditBody = Type.Object({
+  /** `tags` when only the tags may change (the post is past editing). */
+  scope: Type.Optional(Type.String()),
+  caption: Type.Optional(Type.String()),
+  hashtags: Type.Optional(Type.String()),
+  soundMode: Type.Optional(Type.String()),
+  soundUrl: Type.Optional(Type.String()),
+  soundUrlA: Type.Optional(Type.String()),
+  soundUrlB: Type.Optional(Type.String()),
+  notes: Type.Optional(Type.String()),
+  tag: Type.Optional(Repeated),
+  format: Type.Optional(Type.String()),
+});
+type EditBodyIn = Static<typeof EditBody>;
+
+const CancelBody = Type.Object({
+  account: Type.Optional(Type.String()),
+  /** `yes` once the person confirmed; without it the page asks. */
+  confirm: Type.Optional(Type.String()),
+});
+
+const QueueBody = Type.Object({
+  account: Type.Optional(Repeated),
+  skipApproval: Type.Optional(Type.String()),
+  priority: Type.Optional(Type.String()),
+});
+
+const PriorityBody = Type.Object({ priority: Type.Optional(Type.String()) });
+
+/** The highest priority the API takes (posts.schemas.ts `priority`). */
+const MAX_PRIORITY = 1_000_000;
+
+// The edit form against PATCH /v2/posts/{postId}'s own body, each field named as the form
+// labels it. A sound is checked as the object it is (clearing it, null, needs no check), so
+// that a broken link is named as its own field rather than as "sound".
+const EditCheckBody = Type.Object(
+  { ...UpdatePostBody.properties, sound: Type.Optional(Sound) },
+  { additionalProperties: false },
+);
+const checkEditFields = formCheck(EditCheckBody, {
+  caption: { label: 'Caption', id: 'post-caption' },
+  hashtags: { label: 'Hashtags', id: 'post-hashtags', item: 'hashtag' },
+  'sound.mode': { label: 'Sound', field: 'soundMode', id: 'post-sound-mode' },
+  'sound.url': { label: 'Sound link', field: 'soundUrl', id: 'post-sound-url' },
+  'sound.urlsByPlatform.platformA': {
+    label: 'Sound link on platformA',
+    field: 'soundUrlA',
+    id: 'post-sound-a',
+  },
+  'sound.urlsByPlatform.platformB': {
+    label: 'Sound link on platformB',
+    field: 'soundUrlB',
+    id: 'post-sound-b',
+  },
+  notes: { label: 'Notes', id: 'post-notes' },
+  contentGroupIds: { label: 'Tags', field: 'tag', id: 'post-tags', item: 'tag' },
+  platformBPostFormat: { label: 'Format on platformB', field: 'format', id: 'post-format' },
+});
+
+function checkEdit(input: UpdatePostInput): CheckedForm<UpdatePostInput> {
+  const { sound, ...rest } = input;
+  const checked = checkEditFields(sound === null ? rest : input);
+  return checked.ok ? { ok: true, value: input } : checked;
+}
+
+// The queue form against POST /v2/posts/{postId}/queue's body.
+const checkQueue = formCheck(QueuePostBody, {
+  accountIds: {
+    label: 'Accounts',
+    field: 'account',
+    id: 'queue-accounts',
+    item: 'account',
+    messages: { minItems: 'choose at least one account' },
+  },
+  priority: { label: 'Priority', id: 'queue-priority' },
+  skipApproval: { label: 'Skip approval', id: 'queue-skip' },
+});
+
+/** What browsers send from a textarea (CRLF line ends) as people count it (LF). */
+function text(value: string | undefined): string {
+  return (value ?? '').replace(/\r\n?/g, '\n');
+}
+
+/** "#summer, food #Launch" -> ["summer", "food", "Launch"]. */
+function hashtagsOf(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((h) => h.replace(/^#+/, ''))
+    .filter((h) => h !== '');
+}
+
+type SoundValue = UpdatePostInput['sound'];
+
+/** A sound as the API keeps it, with keys in one order so two can be compared. */
+function soundOf(
+  mode: string,
+  url: string,
+  platformA: string,
+  platformB: string,
+): NonNullable<SoundValue> | null {
+  if (mode === '') return null;
+  const byPlatform = {
+    ...(platformA ? { platformA } : {}),
+    ...(platformB ? { platformB } : {}),
+  };
+  return {
+    mode: mode as NonNullable<SoundValue>['mode'],
+    ...(url ? { url } : {}),
+    ...(Object.keys(byPlatform).length ? { urlsByPlatform: byPlatform } : {}),
+  };
+}
+
+function typedEdit(body: EditBodyIn, post: PostOut): EditForm {
+  const current = editFormOf(post);
+  return {
+    caption: body.caption === undefined ? current.caption : text(body.caption),
+    hashtags: body.hashtags ?? current.hashtags,
+    soundMode: body.soundMode ?? current.soundMode,
+    soundUrl: (body.soundUrl ?? current.soundUrl).trim(),
+    soundUrlA: (body.soundUrlA ?? current.soundUrlA).trim(),
+    soundUrlB: (body.soundUrlB ?? current.soundUrlB).trim(),
+    notes: body.notes === undefined ? current.notes : text(body.notes),
+    tags: valuesOf(body.tag),
+    format: body.format ?? current.format,
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The PATCH the form asks for: only what differs from the post, so that saving an
+ * unchanged form changes nothing, and a post past editing refuses only a real change.
+ */
+function changesOf(form: EditForm, post: PostOut, tagsOnly: boolean): UpdatePostInput {
+  const current = editFormOf(post);
+  const tags = [...new Set(form.tags)];
+  const input: UpdatePostInput = {};
+  if (!same([...tags].sort(), [...current.tags].sort())) {
+    // Template provenance stays whatever the list says (SPEC 2.2 rule 2).
+    input.contentGroupIds = tags;
+  }
+  if (tagsOnly) return input;
+  if (form.caption !== current.caption) input.caption = form.caption;
+  const hashtags = hashtagsOf(form.hashtags);
+  if (!same(hashtags, post.hashtags)) input.hashtags = hashtags;
+  const sound = soundOf(form.soundMode, form.soundUrl, form.soundUrlA, form.soundUrlB);
+  const had = post.sound
+    ? soundOf(
+        post.sound.mode,
+        post.sound.url ?? '',
+        post.sound.urlsByPlatform?.platformA ?? '',
+        post.sound.urlsByPlatform?.platformB ?? '',
+      )
+    : null;
+  if (!same(sound, had)) input.sound = sound;
+  const notes = form.notes.trim() === '' ? null : form.notes;
+  if (notes !== (post.notes === '' ? null : post.notes)) input.notes = notes;
+  if (form.format !== post.platformBPostFormat) {
+    input.platformBPostFormat = form.format as UpdatePostInput['platformBPostFormat'];
+  }
+  return input;
+}
+
+/** The edit's refusals that belong to one field, in its words. */
+const EDIT_REFUSALS: Partial<Record<string, { field: string; id: string; message: string }>> = {
+  platformB_feed_posts_disabled: {
+    field: 'format',
+    id: 'post-format',
+    message:
+      'Format on platformB: regular feed posts are not enabled for this company; choose Reel.',
+  },
+  tag_not_found: {
+    field: 'tag',
+    id: 'post-tags',
+    message: 'Tags: a tag you chose no longer exists; choose again.',
+  },
+  // The one invalid_request a valid form can meet: an archived tag (checkGroups).
+  invalid_request: {
+    field: 'tag',
+    id: 'post-tags',
+    message: 'Tags: an archived tag cannot be added to a post; restore it on the Tags page first.',
+  },
+};
+
+/** Why a queue was refused, in plain words; null for a refusal the page does not expect. */
+function queueProblem(err: ApiError, which: string): { status: number; message: string } | null {
+  if (err.code === 'duplicate_queue_item') {
+    return {
+      status: 409,
+      message: `Nothing was queued: the post is already waiting or queued for one of ${which}. Untick it and try again.`,
+    };
+  }
+  if (err.code === 'post_already_published') {
+    return {
+      status: 409,
+      message:
+        'Nothing was queued: this post is already published on at least one account, so it cannot be queued again.',
+    };
+  }
+  if (err.code === 'media_not_ready') {
+    return {
+      status: 409,
+      message: `Nothing was queued: the post’s media is not ready (${err.message.replace(/^Post \S+ /, '')}).`,
+    };
+  }
+  if (err.code === 'quota_exceeded' || err.code === 'rate_limited') {
+    return {
+      status: 429,
+      message: `Nothing was queued: the company reached a limit of its plan. ${err.message}`,
+    };
+  }
+  return null;
+}
+
+/** Words for why an item was left alone by a cancel (post-cancel.service.ts). */
+export const SKIP_WORDS: Record<SkipReason, string> = {
+  currently_posting: 'it is being posted right now: its worker has it',
+  already_posted: 'it was already posted, and a posted item stays',
+  already_cancelled: 'it was already cancelled or rejected',
+  already_failed: 'it had already failed',
+};
+
+/** Why a cancel leaves an item of this status alone. */
+export function skipReasonOf(status: string): SkipReason {
+  if (status === 'posted') return 'already_posted';
+  if (status === 'cancelled') return 'already_cancelled';
+  if (status === 'failed') return 'already_failed';
+  return 'currently_posting';
+}
+
+/** The post's accounts named, by id. */
+function refsOf(post: PostOut): Map<string, Ref> {
+  return new Map(post.accounts.map((a) => [a.accountId, accountRef(a)]));
+}
+
+/** The company's account among `ids`, or the page's 404 (another company's reads as unknown). */
+async function companyAccounts(
+  ctx: AppContext,
+  companyId: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const known = new Set((await listCompanyAccounts(ctx.db, companyId)).map((a) => a.id));
+  if (ids.some((id) => !known.has(id))) throw new PageError(404, 'Not found.');
+}
+
+export function postActionPages(ctx: AppContext) {
+  async function cancelPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    post: PostOut,
+    data: Record<string, unknown>,
+  ) {
+    const title = postTitle(post.caption, post.media.count > 1 ? 'carousel' : post.media.kind);
+    return page(req, reply, 'post-cancel.eta', `Cancel ${title}`, {
+      post,
+      heading: title,
+      ...data,
+    });
+  }
+
+  return async function routes(base: FastifyInstance): Promise<void> {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const editor = { role: 'editor' as const };
+
+    app.post(
+      '/posts/:postId/edit',
+      { config: editor, schema: { params: PostParams, body: EditBody } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { postId } = req.params;
+        const post = await postOr404(ctx, user.companyId, postId);
+        const form = typedEdit(req.body, post);
+        const tagsOnly = req.body.scope === 'tags';
+        const input = changesOf(form, post, tagsOnly);
+        const again = (status: number, extra: { errors?: FieldError[]; problem?: string }) =>
+          renderPost(ctx, req, reply, postId, {
+            status,
+            edit: form,
+            editErrors: extra.errors ?? [],
+            ...(extra.problem ? { problem: extra.problem } : {}),
+          });
+        const checked = checkEdit(input);
+        if (!checked.ok) return again(400, { errors: checked.errors });
+        if (Object.keys(input).length === 0) {
+          setFlash(ctx, req, reply, 'Nothing to save: the post already says this.');
+          return redirect(req, reply, `${BASE}/posts/${postId}`);
+        }
+        try {
+          await updatePost(ctx, user.companyId, postId, checked.value, actorOf(user));
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          if (err.code === 'post_not_found') throw new PageError(404, 'Not found.');
+          if (err.code === 'post_not_editable') {
+            const items = await itemsOfPost(ctx.db, user.companyId, postId);
+            const names = new Map(post.accounts.map((a) => [a.accountId, `@${a.username}`]));
+            return again(409, {
+              problem:
+                notEditableReason(items, names) ??
+                'This post can no longer be edited: one of its accounts is being posted.',
+            });
+          }
+          const refused = EDIT_REFUSALS[err.code];
+          if (!refused) throw err;
+          return again(400, { errors: [fieldError(refused.field, refused.message, refused.id)] });
+        }
+        const what = tagsOnly || Object.keys(input).every((k) => k === 'contentGroupIds');
+        setFlash(ctx, req, reply, what ? 'Tags saved.' : 'Post saved.');
+        return redirect(req, reply, `${BASE}/posts/${postId}`);
+      },
+    );
+
+    app.post(
+      '/posts/:postId/cancel',
+      { config: editor, schema: { params: PostParams, body: CancelBody } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { postId } = req.params;
+        const post = await postOr404(ctx, user.companyId, postId);
+        const accountId = req.body.account || undefined;
+        if (accountId) await companyAccounts(ctx, user.companyId, [accountId]);
+        const refs = refsOf(post);
+        const targets = post.accounts.filter((a) => !accountId || a.accountId === accountId);
+        if (accountId && targets.length === 0) {
+          throw new PageError(400, 'This post was never queued to that account.');
+        }
+        if (req.body.confirm !== 'yes') {
+          return cancelPage(req, reply, post, {
+            accountId: accountId ?? null,
+            willCancel: targets.filter((a) => isCancellable(a.status)).map((a) => accountRef(a)),
+            willSkip: targets
+              .filter((a) => !isCancellable(a.status))
+              .map((a) => ({ ref: accountRef(a), why: SKIP_WORDS[skipReasonOf(a.status)] })),
+            done: false,
+          });
+        }
+        let cancelled: string[] = [];
+        let skipped: { accountId: string; reason: SkipReason }[] = [];
+        let nothing = false;
+        try {
+          const result = await cancelPost(ctx, user.companyId, postId, accountId, actorOf(user));
+          cancelled = result.cancellation.cancelled;
+          skipped = result.cancellation.skipped as typeof skipped;
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          if (err.code === 'post_not_found') throw new PageError(404, 'Not found.');
+          if (err.code !== 'post_not_cancellable') throw err;
+          // Nothing could be cancelled: say why for each account, as it is now.
+          nothing = true;
+          const now = await postOr404(ctx, user.companyId, postId);
+          skipped = now.accounts
+            .filter((a) => !accountId || a.accountId === accountId)
+            .map((a) => ({ accountId: a.accountId, reason: skipReasonOf(a.status) }));
+        }
+        if (nothing) reply.code(409);
+        const named = (id: string): Ref =>
+          refs.get(id) ?? { kind: 'account', id, label: 'an account', href: null };
+        return cancelPage(req, reply, post, {
+          accountId: accountId ?? null,
+          done: true,
+          nothing,
+          cancelled: cancelled.map(named),
+          skipped: skipped.map((s) => ({ ref: named(s.accountId), why: SKIP_WORDS[s.reason] })),
+        });
+      },
+    );
+
+    app.post(
+      '/posts/:postId/queue',
+      { config: editor, schema: { params: PostParams, body: QueueBody } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { postId } = req.params;
+        await postOr404(ctx, user.companyId, postId);
+        const accountIds = [...new Set(valuesOf(req.body.account))];
+        await companyAccounts(ctx, user.companyId, accountIds);
+        const priorityText = (req.body.priority ?? '').trim();
+        const skipApproval = req.body.skipApproval === 'on';
+        const typed = { accounts: accountIds, skipApproval, priority: priorityText };
+        const again = (status: number, extra: { errors?: FieldError[]; problem?: string }) =>
+          renderPost(ctx, req, reply, postId, {
+            status,
+            queue: typed,
+            queueErrors: extra.errors ?? [],
+            ...(extra.problem ? { problem: extra.problem } : {}),
+          });
+        if (priorityText !== '' && !/^\d{1,7}$/.test(priorityText)) {
+          return again(400, {
+            errors: [
+              fieldError(
+                'priority',
+                `Priority: a whole number from 0 to ${MAX_PRIORITY.toLocaleString('en-US')}`,
+                'queue-priority',
+              ),
+            ],
+          });
+        }
+        const input = {
+          accountIds,
+          ...(skipApproval ? { skipApproval: true } : {}),
+          ...(priorityText !== '' ? { priority: Number(priorityText) } : {}),
+        };
+        const checked = checkQueue(input);
+        if (!checked.ok) return again(400, { errors: checked.errors });
+        let queued: PostOut;
+        try {
+          queued = await queuePostAs(ctx, user.companyId, postId, checked.value, actorOf(user));
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          const names = (await listCompanyAccounts(ctx.db, user.companyId)).filter((a) =>
+            accountIds.includes(a.id),
+          );
+          const which = names.map((a) => `@${a.username}`).join(', ');
+          if (err.code === 'post_not_found' || err.code === 'account_not_found') {
+            throw new PageError(404, 'Not found.');
+          }
+          const problem = queueProblem(err, which);
+          if (!problem) throw err;
+          return again(problem.status, { problem: problem.message });
+        }
+        const refs = refsOf(queued);
+        const named = accountIds.map((id) => refs.get(id)?.label ?? 'an account').join(', ');
+        const after = skipApproval
+          ? 'approval skipped: they wait for their posting windows'
+          : 'they wait for approval';
+        setFlash(ctx, req, reply, `Queued to ${named}; ${after}.`);
+        return redirect(req, reply, `${BASE}/posts/${postId}`);
+      },
+    );
+
+    app.post(
+      '/posts/:postId/priority',
+      { config: editor, schema: { params: PostParams, body: PriorityBody } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const { postId } = req.params;
+        const post = await postOr404(ctx, user.companyId, postId);
+        const raw = (req.body.priority ?? '').trim();
+        const priority = /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+        if (!Number.isSafeInteger(priority) || priority > MAX_PRIORITY) {
+          return renderPost(ctx, req, reply, postId, {
+            status: 400,
+            priority: raw,
+            priorityError: `Priority: a whole number from 0 to ${MAX_PRIORITY.toLocaleString('en-US')}`,
+          });
+        }
+        const result = await changePostPriority(
+          ctx,
+          user.companyId,
+          postId,
+          priority,
+          actorOf(user),
+        );
+        if (result.outcome === 'not_found') throw new PageError(404, 'Not found.');
+        const refs = refsOf(post);
+        setFlash(
+          ctx,
+          req,
+          reply,
+          result.outcome === 'changed'
+            ? `Priority set to ${priority} for ${result.accountIds.map((id) => refs.get(id)?.label ?? 'an account').join(', ')}.`
+            : `Nothing changed: no account of this post waits at another priority.`,
+        );
+        return redirect(req, reply, `${BASE}/posts/${postId}`);
+      },
+    );
+  };
+}
