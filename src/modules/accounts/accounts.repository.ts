@@ -1,7 +1,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { AccountsTable, Database, Db, DbOrTx } from '../../db/types.ts';
 import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
-import { keysetPage, keysetValues } from '../../db/keyset.ts';
+import { keysetPage, keysetParams, keysetValues } from '../../db/keyset.ts';
 
 export async function findAccount(
   db: DbOrTx,
@@ -67,7 +67,7 @@ function pageOf<O>(
 ): SelectQueryBuilder<Database, 'accounts', O> {
   q = q.where('company_id', '=', param('company'));
   if (withPlatform) q = q.where('platform', '=', param('platform'));
-  return keysetPage(q, withAfter);
+  return keysetPage(q, keysetParams(withAfter));
 }
 
 function pageQuery(withPlatform: boolean, withAfter: boolean) {

@@ -1,4 +1,5 @@
 // The activity_log table: who did what to which resource of a company, and when.
+import { keysetPage } from '../../db/keyset.ts';
 import type { ActivityLogTable, DbOrTx } from '../../db/types.ts';
 
 export async function insertEntry(db: DbOrTx, row: ActivityLogTable): Promise<void> {
@@ -11,10 +12,10 @@ export async function pageEntries(
   companyId: string,
   opts: { before?: [string, string]; limit: number },
 ): Promise<ActivityLogTable[]> {
-  let q = db.selectFrom('activity_log').selectAll().where('company_id', '=', companyId);
-  const before = opts.before;
-  if (before) {
-    q = q.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(before[0], before[1])));
-  }
-  return q.orderBy('at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+  const q = db.selectFrom('activity_log').selectAll().where('company_id', '=', companyId);
+  return keysetPage(
+    q,
+    { after: opts.before, limit: opts.limit },
+    { time: 'at', desc: true },
+  ).execute();
 }

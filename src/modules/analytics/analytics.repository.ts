@@ -1,3 +1,4 @@
+import { keysetPage } from '../../db/keyset.ts';
 import type { AccountStatsTable, DbOrTx, PostAnalyticsTable } from '../../db/types.ts';
 
 /** The newest snapshot of each queue item (one per account) of the post. */
@@ -35,16 +36,13 @@ export async function pageSnapshots(
   postId: string,
   opts: { before?: [string, string]; limit: number },
 ): Promise<PostAnalyticsTable[]> {
-  let q = db
+  const q = db
     .selectFrom('post_analytics')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('post_id', '=', postId);
-  const before = opts.before;
-  if (before) {
-    q = q.where((eb) => eb(eb.refTuple('collected_at', 'id'), '<', eb.tuple(before[0], before[1])));
-  }
-  return q.orderBy('collected_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+  const page = { after: opts.before, limit: opts.limit };
+  return keysetPage(q, page, { time: 'collected_at', desc: true }).execute();
 }
 
 export async function findAccountStats(
@@ -244,16 +242,12 @@ export async function pageAccountSnapshots(
   accountId: string,
   opts: { after?: [string, string]; limit: number },
 ): Promise<PostAnalyticsTable[]> {
-  let q = db
+  const q = db
     .selectFrom('post_analytics')
     .selectAll()
     .where('company_id', '=', companyId)
     .where('account_id', '=', accountId);
-  const after = opts.after;
-  if (after) {
-    q = q.where((eb) => eb(eb.refTuple('collected_at', 'id'), '>', eb.tuple(after[0], after[1])));
-  }
-  return q.orderBy('collected_at').orderBy('id').limit(opts.limit).execute();
+  return keysetPage(q, opts, { time: 'collected_at' }).execute();
 }
 
 /** The newest snapshot of each queue item of the company's posts among `postIds`. */

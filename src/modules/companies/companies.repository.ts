@@ -1,5 +1,6 @@
 // The companies table: the tenant rows every other table hangs off.
 import { sql } from 'kysely';
+import { keysetPage } from '../../db/keyset.ts';
 import { param, prepared } from '../../db/prepared.ts';
 import type { CompaniesTable, Db, DbOrTx } from '../../db/types.ts';
 import { noteAuthChange } from '../../db/auth-changes.ts';
@@ -69,14 +70,14 @@ export async function pageCompanies(
   db: DbOrTx,
   opts: { before?: [string, string]; limit: number; nameContains?: string },
 ): Promise<CompaniesTable[]> {
-  let q = db.selectFrom('companies').selectAll();
-  const before = opts.before;
-  if (before) {
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before[0], before[1])));
-  }
+  let q = keysetPage(
+    db.selectFrom('companies').selectAll(),
+    { after: opts.before, limit: opts.limit },
+    { desc: true },
+  );
   if (opts.nameContains) {
     const pattern = `%${opts.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
   }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+  return q.execute();
 }

@@ -1,6 +1,7 @@
 // A worker's tasks as the items module reads them: released items with their post and
 // account, the keyset pages and counts of a worker's open ones, and what a worker or an
 // account posted (the workers' app and the simulated workers).
+import { keysetPage } from '../../db/keyset.ts';
 import type { DbOrTx } from '../../db/types.ts';
 
 /** A released item with what its worker needs to post it: the post and the account. */
@@ -56,7 +57,7 @@ export async function openTaskIds(
   workerId: string,
   opts: { claimed?: boolean; after?: [string, string]; limit: number },
 ): Promise<string[]> {
-  let q = db
+  const q = db
     .selectFrom('queue_items')
     .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
     .select(['queue_items.id'])
@@ -70,21 +71,8 @@ export async function openTaskIds(
       if (opts.claimed === undefined) return eb.or([released, claimed]);
       return opts.claimed ? claimed : released;
     });
-  const after = opts.after;
-  if (after) {
-    q = q.where((eb) =>
-      eb(
-        eb.refTuple('queue_items.released_at', 'queue_items.id'),
-        '>',
-        eb.tuple(after[0], after[1]),
-      ),
-    );
-  }
-  const rows = await q
-    .orderBy('queue_items.released_at')
-    .orderBy('queue_items.id')
-    .limit(opts.limit)
-    .execute();
+  const order = { time: 'queue_items.released_at', id: 'queue_items.id' } as const;
+  const rows = await keysetPage(q, opts, order).execute();
   return rows.map((r) => r.id);
 }
 

@@ -1,4 +1,5 @@
 // The operator_log table: what operators did, newest first.
+import { keysetPage } from '../../db/keyset.ts';
 import type { DbOrTx, OperatorLogTable } from '../../db/types.ts';
 
 export async function insertEntry(db: DbOrTx, row: OperatorLogTable): Promise<void> {
@@ -15,9 +16,5 @@ export async function pageEntries(
 ): Promise<OperatorLogTable[]> {
   let q = db.selectFrom('operator_log').selectAll();
   if (opts.companyId !== undefined) q = q.where('company_id', '=', opts.companyId);
-  const before = opts.before;
-  if (before) {
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before[0], before[1])));
-  }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+  return keysetPage(q, { after: opts.before, limit: opts.limit }, { desc: true }).execute();
 }

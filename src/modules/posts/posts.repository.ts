@@ -3,6 +3,7 @@
 // columns the carousel renderer writes. Creation and the view are the hot paths, so their
 // queries are compiled once (db/prepared.ts).
 import { sql } from 'kysely';
+import { keysetPage, keysetParams, keysetValues } from '../../db/keyset.ts';
 import { param, prepared, type Prepared } from '../../db/prepared.ts';
 import type { Db, DbOrTx, PostsTable } from '../../db/types.ts';
 
@@ -180,15 +181,11 @@ function pageQuery(shape: PageShape) {
       .where('posts.company_id', '=', param('company'));
     if (shape.status) q = q.where('posts.status', '=', param('status'));
     if (shape.since) q = q.where('posts.created_at', '>=', param('since'));
-    if (shape.after) {
-      q = q.where((eb) =>
-        eb(
-          eb.refTuple('posts.created_at', 'posts.id'),
-          '<',
-          eb.tuple(param('afterAt'), param('afterId')),
-        ),
-      );
-    }
+    q = keysetPage(q, keysetParams(shape.after), {
+      time: 'posts.created_at',
+      id: 'posts.id',
+      desc: true,
+    });
     if (shape.accountId) {
       q = q.where((eb) =>
         eb.exists(
@@ -228,10 +225,7 @@ function pageQuery(shape: PageShape) {
         ),
       );
     }
-    return q
-      .orderBy('posts.created_at', 'desc')
-      .orderBy('posts.id', 'desc')
-      .limit(sql<number>`${param('limit')}`);
+    return q;
   });
 }
 
@@ -265,10 +259,8 @@ export async function pagePosts(
     company: companyId,
     status: filter.status,
     since: filter.since,
-    afterAt: filter.after?.[0],
-    afterId: filter.after?.[1],
     accountId: filter.accountId,
     group: filter.contentGroupId,
-    limit: filter.limit,
+    ...keysetValues(filter),
   });
 }

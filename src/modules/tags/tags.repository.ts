@@ -1,6 +1,6 @@
 import type { ContentTagsTable, Db, DbOrTx } from '../../db/types.ts';
 import { bind, param, params, perLength, prepared } from '../../db/prepared.ts';
-import { keysetPage, keysetValues } from '../../db/keyset.ts';
+import { keysetPage, keysetParams, keysetValues } from '../../db/keyset.ts';
 
 export async function findTag(
   db: DbOrTx,
@@ -59,7 +59,7 @@ const pageQuery = (withAfter: boolean) =>
   prepared((db: Db) =>
     keysetPage(
       db.selectFrom('content_tags').selectAll().where('company_id', '=', param('company')),
-      withAfter,
+      keysetParams(withAfter),
     ),
   );
 const FIRST_PAGE = pageQuery(false);

@@ -1,5 +1,6 @@
 // webhook_deliveries (one per endpoint and event, with its retry state) and
 // webhook_attempts (the delivery log).
+import { keysetPage } from '../../db/keyset.ts';
 import type { DbOrTx, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/types.ts';
 
 const ROWS_PER_INSERT = 500;
@@ -148,19 +149,11 @@ export async function pageAttempts(
     .selectFrom('webhook_attempts')
     .selectAll()
     .where('company_id', '=', companyId)
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('started_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(opts.limit);
+    .where('endpoint_id', '=', endpointId);
   if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);
   if (opts.outcome !== undefined) q = q.where('outcome', '=', opts.outcome);
-  if (opts.before) {
-    const [at, id] = opts.before;
-    q = q.where((eb) =>
-      eb.or([eb('started_at', '<', at), eb.and([eb('started_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
-  return q.execute();
+  const page = { after: opts.before, limit: opts.limit };
+  return keysetPage(q, page, { time: 'started_at', desc: true }).execute();
 }
 
 /** The endpoint's deliveries, newest first, before (created_at, id). */
@@ -174,19 +167,10 @@ export async function pageDeliveries(
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('company_id', '=', companyId)
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(opts.limit);
+    .where('endpoint_id', '=', endpointId);
   if (opts.status !== undefined) q = q.where('status', '=', opts.status);
   if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);
-  if (opts.before) {
-    const [at, id] = opts.before;
-    q = q.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
-  return q.execute();
+  return keysetPage(q, { after: opts.before, limit: opts.limit }, { desc: true }).execute();
 }
 
 /** When the endpoint's deliveries of one event type created since `since` were created. */

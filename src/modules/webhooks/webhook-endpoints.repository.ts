@@ -1,4 +1,5 @@
 // webhook_endpoints: every read and write takes the company's id.
+import { keysetPage } from '../../db/keyset.ts';
 import type { DbOrTx, WebhookEndpointsTable } from '../../db/types.ts';
 
 export async function insertEndpoint(db: DbOrTx, row: WebhookEndpointsTable): Promise<void> {
@@ -34,20 +35,8 @@ export async function pageEndpoints(
   after: [string, string] | null,
   limit: number,
 ): Promise<WebhookEndpointsTable[]> {
-  let q = db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit);
-  if (after) {
-    const [at, id] = after;
-    q = q.where((eb) =>
-      eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]),
-    );
-  }
-  return q.execute();
+  const q = db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', companyId);
+  return keysetPage(q, { after, limit }).execute();
 }
 
 export async function updateEndpoint(
