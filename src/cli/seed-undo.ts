@@ -4,10 +4,12 @@
 // that lists them all (a new table with a `company_id` left out of TENANT_TABLES fails to
 // compile); it sits here, above the modules, since no module may reach all the others.
 import type { AppContext } from '../context.ts';
+import { OperatorError } from '../lib/operator-error.ts';
 import type { Database } from '../db/types.ts';
 import { noteAuthChange } from '../db/auth-changes.ts';
 import { incomingKey, uploadThumbnailKey } from '../modules/uploads/index.ts';
 import { carouselThumbnailKey, slideKey } from '../modules/posts/index.ts';
+import { deleteIdleWorker } from '../modules/workers/index.ts';
 
 type TenantTable = {
   [T in keyof Database]: Database[T] extends { company_id: string } ? T : never;
@@ -127,4 +129,41 @@ export async function purgeCompany(ctx: AppContext, companyId: string): Promise<
     });
   }
   return { removed, fileErrors };
+}
+
+/** A seed that failed; what it had made is removed first. The CLI prints it on one line. */
+export class SeedError extends OperatorError {}
+
+/** What a seed has made so far that undoing it must remove. */
+export interface Made {
+  companyId?: string;
+  workerId?: string;
+}
+
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.replace(/\s+/g, ' ').trim() || (err as Error).name || 'unknown error';
+}
+
+/** Removes what a failed seed made; the error to report, saying what was undone. */
+export async function undo(ctx: AppContext, made: Made, cause: unknown): Promise<SeedError> {
+  const failed = `seed demo failed: ${oneLine(cause)}`;
+  if (!made.companyId) return new SeedError(`${failed}; nothing was made`, { cause });
+  const what = `demo company ${made.companyId}`;
+  try {
+    const purged = await purgeCompany(ctx, made.companyId);
+    if (made.workerId) await deleteIdleWorker(ctx.db, made.workerId);
+    const files = purged.fileErrors.length;
+    return new SeedError(
+      files === 0
+        ? `${failed}; ${what} and everything made for it were removed`
+        : `${failed}; ${what} was removed, but ${files} of its stored files could not be deleted (${purged.fileErrors[0]})`,
+      { cause },
+    );
+  } catch (err) {
+    return new SeedError(
+      `${failed}; removing ${what} failed too (${oneLine(err)}): it is left behind`,
+      { cause },
+    );
+  }
 }

@@ -5,39 +5,32 @@
 // the demo user's password: the user is made once, in the first demo company, since an
 // email signs in to one company only, and every later run gives it a new password.
 // A run that fails part-way removes everything it made before it reports the failure.
-import {
-  ADMIN_CLI,
-  createOperator,
-  listOperators,
-  operatorWelcomeUrl,
-  resetOperator,
-} from '../modules/operators/index.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { AppContext } from '../context.ts';
-import { DAY_MS, MINUTE_MS, offsetMs, validTimezone, zoneOf } from '../schedule/local-time.ts';
+import { validTimezone } from '../schedule/local-time.ts';
 import { nextWindowStart } from '../schedule/windows.ts';
 import type { Principal } from '../access.ts';
 import { createPost } from '../modules/posts/index.ts';
-import { completeUpload, createSignedUpload, storeUploadBytes } from '../modules/uploads/index.ts';
-import {
-  assignAccounts,
-  createWorker,
-  deleteIdleWorker,
-  WorkerError,
-} from '../modules/workers/index.ts';
+import { assignAccounts, createWorker, WorkerError } from '../modules/workers/index.ts';
 import { createCompany } from '../modules/companies/index.ts';
-import { OperatorError } from '../lib/operator-error.ts';
 import { createKey } from '../modules/keys/index.ts';
-import { createUser, findUserByEmail, resetPassword } from '../modules/users/index.ts';
 import { SCOPES } from '../access.ts';
 import { createAccount } from '../modules/accounts/index.ts';
 import { createTag } from '../modules/tags/index.ts';
 import { setAccountSchedule, setCompanySchedule } from '../modules/schedules/index.ts';
 import { createPack, importImages } from '../modules/workspace/index.ts';
-import { purgeCompany } from './seed-undo.ts';
+import { undo, type Made } from './seed-undo.ts';
+import { demoImage, PALETTE, uploadImage } from './seed-media.ts';
+import { demoOperator, demoUser, type SeedOperator, type SeedUser } from './seed-users.ts';
+import { demoTimezone, soonWindows } from './seed-windows.ts';
+
+export { SeedError } from './seed-undo.ts';
+export { DEMO_EMAIL, DEMO_OPERATOR_EMAIL } from './seed-users.ts';
+export type { SeedOperator, SeedUser } from './seed-users.ts';
+export { demoTimezone, soonWindows } from './seed-windows.ts';
 
 /**
  * The demo accounts and their schedules. SPEC 4.5 rule 1 keeps windows between 08:00 and
@@ -87,144 +80,6 @@ const DEMO_POSTS = [
   { title: 'Launch teaser', images: 1, accounts: [2], tag: 1, approval: true },
 ] as const;
 
-/**
- * One city per UTC offset, roughly. Without --timezone the demo worker lives where it is
- * working hours now (demoTimezone), so the first release goes out within minutes and
- * another every hour after it until 17:00 local, whenever the demo is seeded.
- */
-const DEMO_TIMEZONES = [
-  'Pacific/Pago_Pago',
-  'Pacific/Honolulu',
-  'America/Anchorage',
-  'America/Los_Angeles',
-  'America/Denver',
-  'America/Chicago',
-  'America/New_York',
-  'America/Halifax',
-  'America/Sao_Paulo',
-  'Atlantic/South_Georgia',
-  'Atlantic/Azores',
-  'Europe/London',
-  'Europe/Berlin',
-  'Europe/Athens',
-  'Europe/Istanbul',
-  'Asia/Dubai',
-  'Asia/Karachi',
-  'Asia/Dhaka',
-  'Asia/Bangkok',
-  'Asia/Singapore',
-  'Asia/Tokyo',
-  'Australia/Brisbane',
-  'Pacific/Noumea',
-  'Pacific/Auckland',
-];
-/** The dashboard user of the demo, an admin. */
-export const DEMO_EMAIL = 'demo@slotline.local';
-/** The operator of the demo, for the console. */
-export const DEMO_OPERATOR_EMAIL = 'operator@slotline.local';
-
-/** Posts are queued before the first window starts, with room for a slow seed. */
-const LEAD_MS = 5 * MINUTE_MS;
-/** The first demo window opens this long after the posts are queued. */
-const FIRST_WINDOW_LEAD_MS = MINUTE_MS;
-/** Windows lie between 08:00 and 17:00 local (SPEC 4.5 rule 1). */
-const FIRST_WINDOW_MINUTE = 8 * 60;
-const LAST_WINDOW_MINUTE = 17 * 60;
-
-function localMinutes(timezone: string, at: number): number {
-  const wall = at + offsetMs(zoneOf(timezone), at);
-  return Math.floor(wall / MINUTE_MS) % (24 * 60);
-}
-
-/**
- * The demo worker's zone: one where it is working hours now (08:00 to 14:00 local, so most
- * of the day's windows are still ahead), the earliest such hour first; the first demo
- * account then gets a window a minute after the seed and the first release goes out right
- * away. Otherwise (never with every offset listed) the zone where 08:00 comes soonest.
- */
-export function demoTimezone(now: Date): string {
-  let best = DEMO_TIMEZONES[0] as string;
-  let bestWait = Infinity;
-  let working: { tz: string; first: string } | null = null;
-  for (const tz of DEMO_TIMEZONES) {
-    const first = soonWindows(tz, now)?.[0];
-    if (first && first <= '14:00' && (!working || first < working.first)) working = { tz, first };
-    const untilEight = (8 * 60 - localMinutes(tz, now.getTime())) * MINUTE_MS - LEAD_MS;
-    const wait = ((untilEight % DAY_MS) + DAY_MS) % DAY_MS;
-    if (wait < bestWait) {
-      best = tz;
-      bestWait = wait;
-    }
-  }
-  return working?.tz ?? best;
-}
-
-/**
- * Windows starting a minute after `at` (local "HH:mm" in `timezone`) and every 3 hours
- * after it until 17:00, when that first one falls within the day's window hours; null
- * otherwise (the account keeps its staggered windows).
- */
-export function soonWindows(timezone: string, at: Date): string[] | null {
-  // The start of the local minute after the lead: between one and two minutes away.
-  const first = localMinutes(timezone, at.getTime() + FIRST_WINDOW_LEAD_MS) + 1;
-  if (first < FIRST_WINDOW_MINUTE || first > LAST_WINDOW_MINUTE) return null;
-  const windows: string[] = [];
-  for (let m = first; m <= LAST_WINDOW_MINUTE && windows.length < 4; m += 180) {
-    windows.push(
-      `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`,
-    );
-  }
-  return windows;
-}
-
-const PALETTE = [
-  ['#0f172a', '#38bdf8'],
-  ['#1e1b4b', '#a78bfa'],
-  ['#052e16', '#4ade80'],
-  ['#451a03', '#fbbf24'],
-  ['#4c0519', '#fb7185'],
-  ['#083344', '#22d3ee'],
-];
-
-/** A 1080x1920 gradient card with a title, made without any image files. */
-async function demoImage(title: string, from: string, to: string): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="1920">
-  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-    <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
-  <rect width="1080" height="1920" fill="url(#g)"/>
-  <circle cx="840" cy="420" r="260" fill="#ffffff" fill-opacity="0.12"/>
-  <circle cx="220" cy="1500" r="340" fill="#000000" fill-opacity="0.15"/>
-  <text x="540" y="1000" font-family="sans-serif" font-size="96" font-weight="700"
-    fill="#ffffff" text-anchor="middle">${title}</text></svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-/**
- * Uploads generated image bytes through the signed upload flow, with its thumbnail. The
- * bytes are stored where a PUT to `uploadUrl` would store them, not sent to that URL: with
- * object storage it is the bucket's, and the service need not be running for the seed.
- */
-async function uploadImage(
-  ctx: AppContext,
-  principal: Principal,
-  filename: string,
-  bytes: Buffer,
-): Promise<string> {
-  const created = await createSignedUpload(ctx, principal, {
-    kind: 'image',
-    filename,
-    contentType: 'image/jpeg',
-    sizeBytes: bytes.length,
-  });
-  await storeUploadBytes(ctx, principal.companyId, created.uploadId, {
-    contentType: 'image/jpeg',
-    body: bytes,
-  });
-  // Its thumbnail is a media job: the command does it before it ends (seed.command.ts).
-  await completeUpload(ctx, principal, created.uploadId);
-  return created.uploadId;
-}
-
 export interface SeedAccount {
   accountId: string;
   platform: string;
@@ -232,24 +87,6 @@ export interface SeedAccount {
   /** The account's windows, local to the worker; the company default when it has none. */
   windows: string[];
   nextWindow: string;
-}
-
-export interface SeedUser {
-  userId: string;
-  email: string;
-  role: string;
-  /** The first demo company: the user was made there by the first seed. */
-  companyId: string;
-  /** New on every seed, shown once. */
-  password: string;
-  signInUrl: string;
-}
-
-/** The demo operator: its one-time sign-in link to the console, new on every seed. */
-export interface SeedOperator {
-  email: string;
-  signInUrl: string;
-  expiresAt: string;
 }
 
 export interface SeedResult {
@@ -268,77 +105,6 @@ export interface SeedResult {
   tagIds: string[];
   folderIds: string[];
   packIds: string[];
-}
-
-/** Creates the demo admin in this company, or gives the existing one a new password. */
-async function demoUser(ctx: AppContext, companyId: string): Promise<SeedUser> {
-  const existing = await findUserByEmail(ctx.db, DEMO_EMAIL);
-  const { user, password } = existing
-    ? await resetPassword(ctx.db, ctx.clock, existing.userId)
-    : await createUser(ctx.db, ctx.clock, { companyId, email: DEMO_EMAIL, role: 'admin' });
-  return {
-    userId: user.userId,
-    email: user.email,
-    role: user.role,
-    companyId: user.companyId,
-    password,
-    signInUrl: `${ctx.config.publicUrl}/dashboard/`,
-  };
-}
-
-/** The operator of the demo, made once; later seeds start it over with a new link. */
-async function demoOperator(ctx: AppContext): Promise<SeedOperator> {
-  const existing = (await listOperators(ctx.db)).find((o) => o.email === DEMO_OPERATOR_EMAIL);
-  const { link } = existing
-    ? await resetOperator(ctx.db, ctx.clock, DEMO_OPERATOR_EMAIL, ADMIN_CLI)
-    : await createOperator(
-        ctx.db,
-        ctx.clock,
-        { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator' },
-        ADMIN_CLI,
-      );
-  return {
-    email: DEMO_OPERATOR_EMAIL,
-    signInUrl: operatorWelcomeUrl(ctx.config.publicUrl, link.token),
-    expiresAt: link.expiresAt,
-  };
-}
-
-/** A seed that failed; what it had made is removed first. The CLI prints it on one line. */
-export class SeedError extends OperatorError {}
-
-/** What a seed has made so far that undoing it must remove. */
-interface Made {
-  companyId?: string;
-  workerId?: string;
-}
-
-function oneLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/\s+/g, ' ').trim() || (err as Error).name || 'unknown error';
-}
-
-/** Removes what a failed seed made; the error to report, saying what was undone. */
-async function undo(ctx: AppContext, made: Made, cause: unknown): Promise<SeedError> {
-  const failed = `seed demo failed: ${oneLine(cause)}`;
-  if (!made.companyId) return new SeedError(`${failed}; nothing was made`, { cause });
-  const what = `demo company ${made.companyId}`;
-  try {
-    const purged = await purgeCompany(ctx, made.companyId);
-    if (made.workerId) await deleteIdleWorker(ctx.db, made.workerId);
-    const files = purged.fileErrors.length;
-    return new SeedError(
-      files === 0
-        ? `${failed}; ${what} and everything made for it were removed`
-        : `${failed}; ${what} was removed, but ${files} of its stored files could not be deleted (${purged.fileErrors[0]})`,
-      { cause },
-    );
-  } catch (err) {
-    return new SeedError(
-      `${failed}; removing ${what} failed too (${oneLine(err)}): it is left behind`,
-      { cause },
-    );
-  }
 }
 
 export async function seedDemo(
