@@ -332,6 +332,9 @@ const boundaries = [
       'src/main.ts',
       'src/cli/seed.ts',
       'src/cli/seed-undo.ts',
+      'src/cli/seed-media.ts',
+      'src/cli/seed-users.ts',
+      'src/cli/seed-windows.ts',
     ],
     patterns: [
       { regex: REPOSITORY, message: 'the composition root calls module faces, never a repository' },
