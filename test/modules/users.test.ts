@@ -8,12 +8,9 @@ import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { listActivity, OPERATOR } from '../../src/modules/activity/activity.service.ts';
 import { approve } from '../../src/modules/items/items.service.ts';
 import {
-  ATTEMPT_WINDOW_MS,
   createUser,
   disableUser,
   listUsers,
-  MAX_FAILURES_PER_ACCOUNT,
-  MAX_FAILURES_PER_ADDRESS,
   resetPassword,
   resolveSession,
   SESSION_IDLE_MS,
@@ -23,6 +20,11 @@ import {
   signOut,
   UserError,
 } from '../../src/modules/users/users.service.ts';
+import {
+  ATTEMPT_WINDOW_MS,
+  MAX_FAILURES_PER_ACCOUNT,
+  MAX_FAILURES_PER_ADDRESS,
+} from '../../src/modules/sign-in/index.ts';
 
 let serial = 0;
 /** An email and a client address no other test uses (the tests share one database). */

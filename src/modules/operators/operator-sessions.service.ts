@@ -7,10 +7,9 @@
 // session does. Moving on to `full` replaces the session and its cookie secret.
 import type { Db, DbOrTx, OperatorSessionStep } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256 } from '../../lib/crypto.ts';
-import { randomToken } from '../../lib/ids.ts';
-import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
-import * as sessions from './operator-sessions.repository.ts';
+import { SESSION_MAX_MS } from '../../lib/session-times.ts';
+import { endSession, openSession as openStoredSession, resolveSession } from '../sign-in/index.ts';
+import { findOperator } from './operators.repository.ts';
 
 /** How long a session may wait at a step before the second factor passes. */
 export const STEP_MS: Record<Exclude<OperatorSessionStep, 'full'>, number> = {
@@ -29,10 +28,6 @@ export interface OperatorSession {
   expiresAt: string;
 }
 
-function sessionId(secret: string): string {
-  return sha256(`operator-session\n${secret}`).toString('hex');
-}
-
 /** Opens a session at `step`: the cookie secret and the session. */
 export async function openSession(
   db: DbOrTx,
@@ -40,23 +35,13 @@ export async function openSession(
   operator: { id: string; email: string; name: string },
   step: OperatorSessionStep,
 ): Promise<{ secret: string; session: OperatorSession }> {
-  const secret = randomToken(32);
-  const at = now.toISOString();
-  const expiresAt = new Date(
-    now.getTime() + (step === 'full' ? SESSION_MAX_MS : STEP_MS[step]),
-  ).toISOString();
-  const row = {
-    id: sessionId(secret),
-    operator_id: operator.id,
-    step,
-    csrf_token: randomToken(24),
-    created_at: at,
-    last_seen_at: at,
-    expires_at: expiresAt,
-  };
-  // Sessions nobody came back to are swept here, so the table holds only live ones.
-  await sessions.deleteExpired(db, at);
-  await sessions.insertSession(db, row);
+  const { secret, row } = await openStoredSession(
+    db,
+    'operator',
+    now,
+    { operator_id: operator.id, step },
+    step === 'full' ? SESSION_MAX_MS : STEP_MS[step],
+  );
   return {
     secret,
     session: {
@@ -66,7 +51,7 @@ export async function openSession(
       name: operator.name,
       step,
       csrfToken: row.csrf_token,
-      expiresAt,
+      expiresAt: row.expires_at,
     },
   };
 }
@@ -81,24 +66,22 @@ export async function resolveOperatorSession(
   clock: Clock,
   secret: string,
 ): Promise<OperatorSession | null> {
-  if (secret.length === 0 || secret.length > 200) return null;
-  const id = sessionId(secret);
-  const row = await liveSession(
-    {
-      find: (key) => sessions.findSession(db, key),
-      remove: (key) => sessions.deleteSession(db, key),
-      touch: (key, at) => sessions.touchSession(db, key, at),
-    },
-    id,
-    clock.now().getTime(),
-    (r) => r.disabled_at !== null || (r.step === 'full' && r.totp_enabled_at === null),
+  const found = await resolveSession(
+    db,
+    'operator',
+    clock.now(),
+    secret,
+    (row) => findOperator(db, row.operator_id),
+    (row, operator) =>
+      operator.disabled_at !== null || (row.step === 'full' && operator.totp_enabled_at === null),
   );
-  if (!row) return null;
+  if (!found) return null;
+  const { row, owner: operator } = found;
   return {
-    sessionId: id,
+    sessionId: row.id,
     operatorId: row.operator_id,
-    email: row.email,
-    name: row.name,
+    email: operator.email,
+    name: operator.name,
     step: row.step,
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
@@ -109,5 +92,5 @@ export async function signOutOperator(
   db: Db,
   session: Pick<OperatorSession, 'sessionId'>,
 ): Promise<void> {
-  await sessions.deleteSession(db, session.sessionId);
+  await endSession(db, 'operator', session.sessionId);
 }

@@ -1,7 +1,7 @@
 // Signing in to the operator console takes two factors: the email and password open a
 // short `password` session, and a TOTP code from the operator's app (or one of its
 // recovery codes) turns it into a full one. Both steps count their failures with the
-// dashboard's sign-in limit (users module): the password per account and per address, the
+// sign-in limit every sign-in form shares (sign-in module): the password per account and per address, the
 // code per operator and per address, each attempt reserved before its secret is checked.
 // Confirming a new authenticator (the sign-in link's last step) is a code step too.
 import { hash, verify } from '@node-rs/argon2';
@@ -15,9 +15,9 @@ import {
   clearSignInAttempts,
   releaseSignInAttempts,
   reserveSignInAttempt,
-} from '../users/index.ts';
+  takeOperatorSession,
+} from '../sign-in/index.ts';
 import { recordOperatorAction } from './operator-log.service.ts';
-import * as sessions from './operator-sessions.repository.ts';
 import { openSession, type OperatorSession } from './operator-sessions.service.ts';
 import * as repo from './operators.repository.ts';
 import { operatorLabel } from './operators.service.ts';
@@ -159,7 +159,7 @@ async function codeStep<T>(
     if (!row || row.disabled_at !== null) throw new OperatorSignInRefused('invalid');
     const value = await then(tx, row, now);
     // The step this session was at is used up: a second request with it finds nothing.
-    if (!(await sessions.takeSession(tx, session.sessionId, from))) {
+    if (!(await takeOperatorSession(tx, session.sessionId, from))) {
       throw new OperatorSignInRefused('invalid');
     }
     await repo.updateOperator(tx, row.id, { last_sign_in_at: now.toISOString() });

@@ -6,15 +6,19 @@
 import { hash } from '@node-rs/argon2';
 import type { Db, DbOrTx, OperatorsTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256 } from '../../lib/crypto.ts';
-import { newId, randomToken } from '../../lib/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { passwordProblem } from '../../lib/password-rules.ts';
 import type { Sealer } from '../../lib/seal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import * as links from './operator-links.repository.ts';
+import {
+  endSessionsOf,
+  expireLinksOf,
+  issueLink as issueStoredLink,
+  liveLink as liveStoredLink,
+  useLink,
+} from '../sign-in/index.ts';
 import { recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
-import * as sessions from './operator-sessions.repository.ts';
 import { openSession, type OperatorSession } from './operator-sessions.service.ts';
 import * as repo from './operators.repository.ts';
 import * as codes from './recovery-codes.repository.ts';
@@ -73,10 +77,6 @@ export function normalOperatorEmail(email: string): string {
   return e;
 }
 
-function linkId(token: string): string {
-  return sha256(`operator-link\n${token}`).toString('hex');
-}
-
 /** A sign-in link just made: its token (shown once) and when it stops working. */
 export interface IssuedOperatorLink {
   token: string;
@@ -84,18 +84,14 @@ export interface IssuedOperatorLink {
 }
 
 async function issueLink(tx: DbOrTx, operatorId: string, now: Date): Promise<IssuedOperatorLink> {
-  const token = randomToken(32);
-  const at = now.toISOString();
-  const expiresAt = new Date(now.getTime() + OPERATOR_LINK_MS).toISOString();
-  await links.expireLinksOf(tx, operatorId, at);
-  await links.insertLink(tx, {
-    id: linkId(token),
-    operator_id: operatorId,
-    created_at: at,
-    expires_at: expiresAt,
-    used_at: null,
-  });
-  return { token, expiresAt };
+  const { token, row } = await issueStoredLink(
+    tx,
+    'operator',
+    now,
+    { operator_id: operatorId },
+    { lifetimeMs: OPERATOR_LINK_MS, ownerId: operatorId, replace: true },
+  );
+  return { token, expiresAt: row.expires_at };
 }
 
 function exists(email: string): OperatorAccountError {
@@ -175,8 +171,8 @@ export async function disableOperator(
     const row = await operatorByEmail(tx, email);
     const disabledAt = row.disabled_at ?? at;
     await repo.updateOperator(tx, row.id, { disabled_at: disabledAt, updated_at: at });
-    await sessions.deleteSessionsOf(tx, row.id);
-    await links.expireLinksOf(tx, row.id, at);
+    await endSessionsOf(tx, 'operator', row.id);
+    await expireLinksOf(tx, 'operator', row.id, at);
     if (row.disabled_at === null) {
       await recordOperatorAction(
         tx,
@@ -212,7 +208,7 @@ export async function resetOperator(
       updated_at: at,
     };
     await repo.updateOperator(tx, row.id, patch);
-    await sessions.deleteSessionsOf(tx, row.id);
+    await endSessionsOf(tx, 'operator', row.id);
     await codes.deleteCodesOf(tx, row.id);
     const link = await issueLink(tx, row.id, now);
     await recordOperatorAction(
@@ -236,9 +232,8 @@ export interface OperatorLinkInfo {
 }
 
 async function liveLink(db: DbOrTx, now: Date, token: string) {
-  if (token.length === 0 || token.length > 200) return null;
-  const link = await links.findLink(db, linkId(token));
-  if (!link || link.used_at !== null || Date.parse(link.expires_at) <= now.getTime()) return null;
+  const link = await liveStoredLink(db, 'operator', now, token);
+  if (!link) return null;
   const operator = await repo.findOperator(db, link.operator_id);
   if (!operator || operator.disabled_at !== null) return null;
   return { link, operator };
@@ -292,7 +287,7 @@ export async function acceptOperatorLink(
   const sealed = sealer.seal(newTotpSecret());
   const at = now.toISOString();
   const opened = await db.transaction().execute(async (tx) => {
-    if (!(await links.useLink(tx, live.link.id, at))) return null;
+    if (!(await useLink(tx, 'operator', live.link, now))) return null;
     await repo.updateOperator(tx, live.operator.id, {
       password_hash: passwordHash,
       totp_secret: sealed,
@@ -301,7 +296,7 @@ export async function acceptOperatorLink(
       updated_at: at,
     });
     await codes.deleteCodesOf(tx, live.operator.id);
-    await sessions.deleteSessionsOf(tx, live.operator.id);
+    await endSessionsOf(tx, 'operator', live.operator.id);
     return openSession(tx, now, live.operator, 'enrol');
   });
   // Used by another request in the meantime.

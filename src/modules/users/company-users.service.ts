@@ -9,9 +9,8 @@ import type { Db, UserRole, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
 import type { Actor } from '../activity/index.ts';
-import * as links from './user-links.repository.ts';
 import { inviteUser, issueLink, type IssuedUserLink } from './user-links.service.ts';
-import * as sessions from './sessions.repository.ts';
+import { endSessionsOf, expireLinksOf, latestLinksOf } from '../sign-in/index.ts';
 import * as repo from './users.repository.ts';
 import {
   ROLES,
@@ -80,8 +79,9 @@ export async function listCompanyUsers(
   const rows = await repo.listUsers(db, companyId);
   const latest = new Map(
     (
-      await links.latestLinksOf(
+      await latestLinksOf(
         db,
+        'user',
         rows.map((r) => r.id),
       )
     ).map((l) => [l.user_id, l]),
@@ -218,8 +218,8 @@ export async function disableCompanyUser(
     if (row.disabled_at !== null) return { user: info(row), changed: false };
     keepAnAdmin(all, row, 'disable them');
     await repo.updateUser(tx, row.id, { disabled_at: at, updated_at: at });
-    await sessions.deleteSessionsOfUser(tx, row.id);
-    await links.expireLinksOfUser(tx, row.id, at);
+    await endSessionsOf(tx, 'user', row.id);
+    await expireLinksOf(tx, 'user', row.id, at);
     await recordUserActivity(tx, row, actor, 'user.disabled', at);
     return { user: info({ ...row, disabled_at: at }), changed: true };
   });
@@ -248,7 +248,7 @@ export async function resetCompanyUser(
       disabled_at: null,
       updated_at: at,
     });
-    await sessions.deleteSessionsOfUser(tx, row.id);
+    await endSessionsOf(tx, 'user', row.id);
     const link = await issueLink(tx, row, now);
     await recordUserActivity(
       tx,

@@ -5,12 +5,15 @@
 import { hash } from '@node-rs/argon2';
 import type { Db, DbOrTx, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256 } from '../../lib/crypto.ts';
-import { newId, randomToken } from '../../lib/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import { passwordProblem } from '../../lib/password-rules.ts';
 import type { Actor } from '../activity/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
-import * as links from './user-links.repository.ts';
+import {
+  issueLink as issueStoredLink,
+  liveLink as liveStoredLink,
+  useLink,
+} from '../sign-in/index.ts';
 import * as repo from './users.repository.ts';
 import {
   ROLES,
@@ -36,10 +39,6 @@ export function userWelcomeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}${USER_WELCOME_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-function linkId(token: string): string {
-  return sha256(`user-link\n${token}`).toString('hex');
-}
-
 /** A sign-in link just made: its token (shown once) and when it stops working. */
 export interface IssuedUserLink {
   token: string;
@@ -48,19 +47,14 @@ export interface IssuedUserLink {
 
 /** A new one-time link of the user; any older unused one stops working. */
 export async function issueLink(tx: DbOrTx, user: UsersTable, now: Date): Promise<IssuedUserLink> {
-  const token = randomToken(32);
-  const at = now.toISOString();
-  const expiresAt = new Date(now.getTime() + USER_LINK_MS).toISOString();
-  await links.expireLinksOfUser(tx, user.id, at);
-  await links.insertLink(tx, {
-    id: linkId(token),
-    user_id: user.id,
-    company_id: user.company_id,
-    created_at: at,
-    expires_at: expiresAt,
-    used_at: null,
-  });
-  return { token, expiresAt };
+  const { token, row } = await issueStoredLink(
+    tx,
+    'user',
+    now,
+    { user_id: user.id, company_id: user.company_id },
+    { lifetimeMs: USER_LINK_MS, ownerId: user.id, replace: true },
+  );
+  return { token, expiresAt: row.expires_at };
 }
 
 /**
@@ -118,9 +112,8 @@ export interface UserLinkInfo {
 }
 
 async function liveLink(db: DbOrTx, now: Date, token: string) {
-  if (token.length === 0 || token.length > 200) return null;
-  const link = await links.findLink(db, linkId(token));
-  if (!link || link.used_at !== null || Date.parse(link.expires_at) <= now.getTime()) return null;
+  const link = await liveStoredLink(db, 'user', now, token);
+  if (!link) return null;
   const user = await repo.findUser(db, link.user_id);
   if (!user || user.disabled_at !== null) return null;
   const company = await getCompanyRow(db, user.company_id);
@@ -179,7 +172,7 @@ export async function acceptUserLink(
   const passwordHash = await hash(input.password);
   const at = now.toISOString();
   const used = await db.transaction().execute(async (tx) => {
-    if (!(await links.useLink(tx, live.link.id, at))) return false;
+    if (!(await useLink(tx, 'user', live.link, now))) return false;
     await repo.updateUser(tx, live.user.id, { password_hash: passwordHash, updated_at: at });
     await recordUserActivity(
       tx,

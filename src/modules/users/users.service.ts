@@ -5,24 +5,26 @@ import { hash, verify } from '@node-rs/argon2';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256 } from '../../lib/crypto.ts';
-import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
-import * as attempts from './sign-in-attempts.repository.ts';
-import * as sessions from './sessions.repository.ts';
+import {
+  MAX_FAILURES_PER_ACCOUNT,
+  MAX_FAILURES_PER_ADDRESS,
+  clearSignInAttempts,
+  endSession,
+  endSessionsOf,
+  openSession as openStoredSession,
+  releaseSignInAttempts,
+  reserveSignInAttempt,
+  resolveSession as resolveStoredSession,
+} from '../sign-in/index.ts';
 import * as repo from './users.repository.ts';
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly UserRole[];
 
 export { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../lib/session-times.ts';
-
-/** Failed sign-ins allowed per window: per account, and per client address. */
-export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
 
 // argon2id is the library's default algorithm, with its recommended cost parameters.
 /** Verified against when the email is unknown, so both answers take as long. */
@@ -176,7 +178,7 @@ export async function disableUser(
   return db.transaction().execute(async (tx) => {
     const row = await userOrThrow(tx, userId);
     await repo.updateUser(tx, userId, { disabled_at: row.disabled_at ?? at, updated_at: at });
-    await sessions.deleteSessionsOfUser(tx, userId);
+    await endSessionsOf(tx, 'user', userId);
     if (row.disabled_at === null) await recordUserActivity(tx, row, actor, 'user.disabled', at);
     return info({ ...row, disabled_at: row.disabled_at ?? at });
   });
@@ -199,7 +201,7 @@ export async function resetPassword(
       disabled_at: null,
       updated_at: at,
     });
-    await sessions.deleteSessionsOfUser(tx, userId);
+    await endSessionsOf(tx, 'user', userId);
     await recordUserActivity(tx, row, actor, 'user.password_reset', at);
     return { user: info({ ...row, disabled_at: null }), password };
   });
@@ -245,59 +247,8 @@ export interface SessionUser {
   companySuspended: boolean;
 }
 
-function sessionId(token: string): string {
-  return sha256(`session\n${token}`).toString('hex');
-}
-
 function attemptKeys(email: string, address: string): { account: string; address: string } {
   return { account: `email:${email}`, address: `ip:${address}` };
-}
-
-/** A key sign-in attempts are counted under, and how many a window allows. */
-export interface AttemptLimit {
-  key: string;
-  max: number;
-}
-
-/**
- * Reserves one sign-in attempt under each key, in order, before the secret is checked:
- * at most `max` attempts per key are ever checked in a window, however many arrive at
- * once and on however many replicas. Returns 0 when every key was reserved; otherwise
- * nothing stays reserved and the answer is the seconds until the refusing key's window
- * ends. A failed attempt keeps its reservations (that is its count); a successful one
- * gives them back with `releaseSignInAttempts`. Sign-in forms of other modules (the
- * workers' page) count theirs in the same table and window, under keys of their own.
- */
-export async function reserveSignInAttempt(
-  db: Db,
-  clock: Clock,
-  limits: readonly AttemptLimit[],
-): Promise<number> {
-  const now = clock.now();
-  const at = now.toISOString();
-  const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
-  const reserved: string[] = [];
-  for (const { key, max } of limits) {
-    if (await attempts.reserveAttempt(db, key, max, at, since)) {
-      reserved.push(key);
-      continue;
-    }
-    await releaseSignInAttempts(db, reserved);
-    const row = await attempts.findAttempt(db, key);
-    const end = row ? Date.parse(row.window_start) + ATTEMPT_WINDOW_MS : now.getTime();
-    return Math.max(1, Math.ceil((end - now.getTime()) / 1000));
-  }
-  return 0;
-}
-
-/** Forgets every attempt counted under `key` (an account's sign-in succeeded). */
-export async function clearSignInAttempts(db: Db, key: string): Promise<void> {
-  await attempts.clearAttempts(db, key);
-}
-
-/** Gives back attempts reserved by `reserveSignInAttempt` (the sign-in succeeded). */
-export async function releaseSignInAttempts(db: Db, keys: readonly string[]): Promise<void> {
-  for (const key of keys) await attempts.releaseAttempt(db, key);
 }
 
 /**
@@ -324,7 +275,7 @@ export async function signIn(
   // A refused attempt keeps its reservations: they are its count as a failure.
   if (!user || !ok || user.disabled_at !== null) throw new SignInRefused('invalid');
   // A success wipes the account's failures and gives back the address's reservation.
-  await attempts.clearAttempts(db, keys.account);
+  await clearSignInAttempts(db, keys.account);
   await releaseSignInAttempts(db, [keys.address]);
   // The right password: the user may learn that its company is suspended, and nothing more.
   if ((await getCompanyRow(db, user.company_id))?.suspended_at != null) {
@@ -339,26 +290,17 @@ export async function openSession(
   now: Date,
   user: UsersTable,
 ): Promise<{ token: string; session: SessionUser }> {
-  const token = randomToken(32);
   const at = now.toISOString();
-  const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
-  const row = {
-    id: sessionId(token),
-    user_id: user.id,
-    company_id: user.company_id,
-    csrf_token: randomToken(24),
-    created_at: at,
-    last_seen_at: at,
-    expires_at: expiresAt,
-  };
-  await db.transaction().execute(async (tx) => {
-    // Sessions nobody came back to are swept here, so the table holds only live ones.
-    await sessions.deleteExpired(tx, at);
-    await sessions.insertSession(tx, row);
+  const { secret, row } = await db.transaction().execute(async (tx) => {
+    const opened = await openStoredSession(tx, 'user', now, {
+      user_id: user.id,
+      company_id: user.company_id,
+    });
     await repo.updateUser(tx, user.id, { last_sign_in_at: at });
+    return opened;
   });
   return {
-    token,
+    token: secret,
     session: {
       sessionId: row.id,
       userId: user.id,
@@ -366,7 +308,7 @@ export async function openSession(
       email: user.email,
       role: user.role,
       csrfToken: row.csrf_token,
-      expiresAt,
+      expiresAt: row.expires_at,
       timezone: user.timezone,
       companySuspended: false,
     },
@@ -382,35 +324,32 @@ export async function resolveSession(
   clock: Clock,
   token: string,
 ): Promise<SessionUser | null> {
-  if (token.length === 0 || token.length > 200) return null;
-  const id = sessionId(token);
-  const row = await liveSession(
-    {
-      find: (key) => sessions.findSession(db, key),
-      remove: (key) => sessions.deleteSession(db, key),
-      touch: (key, at) => sessions.touchSession(db, key, at),
-    },
-    id,
-    clock.now().getTime(),
-    (r) => r.disabled_at !== null,
+  const found = await resolveStoredSession(
+    db,
+    'user',
+    clock.now(),
+    token,
+    (row) => repo.findUser(db, row.user_id),
+    (_row, user) => user.disabled_at !== null,
   );
-  if (!row) return null;
-  const company = await getCompanyRow(db, row.user_company_id);
+  if (!found) return null;
+  const { row, owner: user } = found;
+  const company = await getCompanyRow(db, user.company_id);
   return {
-    sessionId: id,
+    sessionId: row.id,
     userId: row.user_id,
-    companyId: row.user_company_id,
-    email: row.email,
-    role: row.role,
+    companyId: user.company_id,
+    email: user.email,
+    role: user.role,
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
-    timezone: row.timezone,
+    timezone: user.timezone,
     companySuspended: company?.suspended_at != null,
   };
 }
 
 export async function signOut(db: Db, session: Pick<SessionUser, 'sessionId'>): Promise<void> {
-  await sessions.deleteSession(db, session.sessionId);
+  await endSession(db, 'user', session.sessionId);
 }
 
 /** What each role may do (viewer reads; editor also changes content; admin also people and keys). */

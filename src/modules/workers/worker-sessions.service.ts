@@ -7,15 +7,17 @@
 import type { WorkerPrincipal } from '../../access.ts';
 import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256 } from '../../lib/crypto.ts';
-import { randomToken } from '../../lib/ids.ts';
-import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
 import {
   MAX_FAILURES_PER_ADDRESS,
+  endSession,
+  issueLink,
+  liveLink,
+  openSession as openStoredSession,
   releaseSignInAttempts,
   reserveSignInAttempt,
-} from '../users/index.ts';
-import * as sessions from './worker-sessions.repository.ts';
+  resolveSession,
+  useLink,
+} from '../sign-in/index.ts';
 import { findWorker, touchWorkerSince } from './workers.repository.ts';
 import { WorkerError, verifyWorkerToken } from './workers.service.ts';
 
@@ -48,10 +50,6 @@ export class WorkerSignInRefused extends Error {
   ) {
     super(reason === 'limited' ? 'too many failed sign-ins' : 'worker token is invalid or revoked');
   }
-}
-
-function sessionId(secret: string): string {
-  return sha256(`worker-session\n${secret}`).toString('hex');
 }
 
 /** Worker-token failures count under a key of their own, apart from password sign-ins. */
@@ -89,25 +87,14 @@ async function openSession(
   prefix: string,
 ): Promise<{ secret: string; session: WorkerSession }> {
   const now = clock.now();
-  const at = now.toISOString();
-  const secret = randomToken(32);
-  const expiresAt = new Date(now.getTime() + SESSION_MAX_MS).toISOString();
-  const row = {
-    id: sessionId(secret),
+  const { secret, row } = await openStoredSession(db, 'worker', now, {
     worker_id: worker.workerId,
     token_prefix: prefix,
-    csrf_token: randomToken(24),
-    created_at: at,
-    last_seen_at: at,
-    expires_at: expiresAt,
-  };
-  // Sessions nobody came back to are swept here, so the table holds only live ones.
-  await sessions.deleteExpired(db, at);
-  await sessions.insertSession(db, row);
+  });
   await noteWorkerSeen(db, worker.workerId, now);
   return {
     secret,
-    session: { sessionId: row.id, worker, csrfToken: row.csrf_token, expiresAt },
+    session: { sessionId: row.id, worker, csrfToken: row.csrf_token, expiresAt: row.expires_at },
   };
 }
 
@@ -116,10 +103,6 @@ export const WORKER_LINK_MS = 24 * 3_600_000;
 
 /** The path of the workers' app that a sign-in link opens (the token is its query). */
 export const WORKER_LINK_PATH = '/dashboard/worker/link';
-
-function linkId(token: string): string {
-  return sha256(`worker-link\n${token}`).toString('hex');
-}
 
 /**
  * A one-time sign-in link for the worker's phone: its URL under `publicUrl` and when it
@@ -136,19 +119,28 @@ export async function createWorkerSignInLink(
   if (!worker || worker.revoked_at !== null) {
     throw new WorkerError(`no active worker ${workerId}`);
   }
-  const now = clock.now();
-  const token = randomToken(32);
-  const expiresAt = new Date(now.getTime() + WORKER_LINK_MS).toISOString();
-  await sessions.deleteSpentLinks(db, now.toISOString());
-  await sessions.insertLink(db, {
-    id: linkId(token),
-    worker_id: workerId,
-    token_prefix: worker.token_prefix,
-    created_at: now.toISOString(),
-    expires_at: expiresAt,
-    used_at: null,
-  });
-  return { url: `${publicUrl}${WORKER_LINK_PATH}?token=${encodeURIComponent(token)}`, expiresAt };
+  const { token, row } = await issueLink(
+    db,
+    'worker',
+    clock.now(),
+    { worker_id: workerId, token_prefix: worker.token_prefix },
+    { lifetimeMs: WORKER_LINK_MS, ownerId: workerId, replace: false },
+  );
+  return {
+    url: `${publicUrl}${WORKER_LINK_PATH}?token=${encodeURIComponent(token)}`,
+    expiresAt: row.expires_at,
+  };
+}
+
+/**
+ * The link a token names and its worker while the link would sign in (unused, unexpired,
+ * made under the worker's current token, the worker not revoked), or null.
+ */
+async function usableLink(db: Db, now: Date, token: string) {
+  const link = await liveLink(db, 'worker', now, token.trim());
+  const worker = link && (await findWorker(db, link.worker_id));
+  if (!link || !worker || worker.revoked_at !== null) return null;
+  return worker.token_prefix === link.token_prefix ? { link, worker } : null;
 }
 
 /**
@@ -161,10 +153,8 @@ export async function peekWorkerSignInLink(
   clock: Clock,
   token: string,
 ): Promise<{ workerName: string } | null> {
-  const trimmed = token.trim();
-  if (trimmed.length === 0 || trimmed.length > 200) return null;
-  const link = await sessions.findUsableLink(db, linkId(trimmed), clock.now().toISOString());
-  return link ? { workerName: link.name } : null;
+  const link = await usableLink(db, clock.now(), token);
+  return link ? { workerName: link.worker.name } : null;
 }
 
 /**
@@ -181,19 +171,19 @@ export async function signInWorkerByLink(
   const wait = await reserveSignInAttempt(db, clock, [{ key, max: MAX_FAILURES_PER_ADDRESS }]);
   if (wait > 0) throw new WorkerSignInRefused('limited', wait);
   const token = input.token.trim();
-  const at = clock.now().toISOString();
-  const used =
-    token.length > 0 && token.length <= 200
-      ? await sessions.useLink(db, linkId(token), at)
-      : undefined;
-  const worker = used ? await findWorker(db, used.worker_id) : undefined;
-  if (!used || !worker) throw new WorkerSignInRefused('invalid');
+  const now = clock.now();
+  const usable = await usableLink(db, now, token);
+  // A link is used once, whoever races for it.
+  if (!usable || !(await useLink(db, 'worker', usable.link, now))) {
+    throw new WorkerSignInRefused('invalid');
+  }
+  const { link, worker } = usable;
   await releaseSignInAttempts(db, [key]);
   return openSession(
     db,
     clock,
     { workerId: worker.id, name: worker.name, timezone: worker.timezone },
-    used.token_prefix,
+    link.token_prefix,
   );
 }
 
@@ -206,29 +196,26 @@ export async function resolveWorkerSession(
   clock: Clock,
   secret: string,
 ): Promise<WorkerSession | null> {
-  if (secret.length === 0 || secret.length > 200) return null;
-  const id = sessionId(secret);
-  const row = await liveSession(
-    {
-      find: (key) => sessions.findSession(db, key),
-      remove: (key) => sessions.deleteSession(db, key),
-      touch: (key, at) => sessions.touchSession(db, key, at),
-    },
-    id,
-    clock.now().getTime(),
-    // A revoked worker, or a token rotated since this session signed in with it.
-    (r) => r.revoked_at !== null || r.current_prefix !== r.token_prefix,
-  );
-  if (!row) return null;
-  // Decided on the worker's sight read with the session: a fresh one costs no write.
   const now = clock.now();
-  const seen = row.worker_seen_at === null ? null : Date.parse(row.worker_seen_at);
+  const found = await resolveSession(
+    db,
+    'worker',
+    now,
+    secret,
+    (row) => findWorker(db, row.worker_id),
+    // A revoked worker, or a token rotated since this session signed in with it.
+    (row, worker) => worker.revoked_at !== null || worker.token_prefix !== row.token_prefix,
+  );
+  if (!found) return null;
+  const { row, owner: worker } = found;
+  // Decided on the worker's sight read with the session: a fresh one costs no write.
+  const seen = worker.last_seen_at === null ? null : Date.parse(worker.last_seen_at);
   if (seen === null || now.getTime() - seen >= WORKER_SEEN_EVERY_MS) {
     await noteWorkerSeen(db, row.worker_id, now);
   }
   return {
-    sessionId: id,
-    worker: { workerId: row.worker_id, name: row.name, timezone: row.timezone },
+    sessionId: row.id,
+    worker: { workerId: row.worker_id, name: worker.name, timezone: worker.timezone },
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
   };
@@ -238,5 +225,5 @@ export async function signOutWorker(
   db: Db,
   session: Pick<WorkerSession, 'sessionId'>,
 ): Promise<void> {
-  await sessions.deleteSession(db, session.sessionId);
+  await endSession(db, 'worker', session.sessionId);
 }

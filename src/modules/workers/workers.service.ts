@@ -9,8 +9,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
+import { endSessionsOf } from '../sign-in/index.ts';
 import * as repo from './workers.repository.ts';
-import { deleteSessionsOfWorker } from './worker-sessions.repository.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 
 const TOKEN_PATTERN = /^slw_([0-9a-z]{12})_([0-9a-z]{32})$/;
@@ -170,7 +170,7 @@ export async function rotateWorkerToken(
       updated_at: clock.now().toISOString(),
     });
     // Sessions opened with the old token end with it.
-    await deleteSessionsOfWorker(tx, workerId);
+    await endSessionsOf(tx, 'worker', workerId);
   });
   return { ...(await getWorker(db, workerId)), token };
 }
@@ -187,7 +187,7 @@ export async function revokeWorker(
     await repo.updateWorker(db, workerId, { revoked_at: at, updated_at: at });
   }
   // The workers' page also checks on every request; this only drops the rows now.
-  await deleteSessionsOfWorker(db, workerId);
+  await endSessionsOf(db, 'worker', workerId);
   return getWorker(db, workerId);
 }
 
@@ -202,7 +202,7 @@ export async function deleteIdleWorker(db: Db, workerId: string): Promise<void> 
     if (accounts.length > 0) {
       throw new WorkerError(`worker ${workerId} still operates ${accounts.length} account(s)`);
     }
-    await deleteSessionsOfWorker(tx, workerId);
+    await endSessionsOf(tx, 'worker', workerId);
     await repo.deleteWorker(tx, workerId);
   });
 }

@@ -12,7 +12,7 @@ import { createWorker } from '../../../src/modules/workers/workers.service.ts';
 import {
   MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
-} from '../../../src/modules/users/users.service.ts';
+} from '../../../src/modules/sign-in/index.ts';
 
 interface Answer {
   status: number;

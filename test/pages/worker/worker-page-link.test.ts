@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { browser, hidden } from '../../helpers/dashboard.ts';
-import { MAX_FAILURES_PER_ADDRESS } from '../../../src/modules/users/users.service.ts';
+import { MAX_FAILURES_PER_ADDRESS } from '../../../src/modules/sign-in/index.ts';
 import {
   createWorker,
   createWorkerSignInLink,

@@ -15,7 +15,7 @@ import {
 } from '../../helpers/dashboard.ts';
 import { makeActiveAccounts, readyUpload } from '../../helpers/posts.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
-import { MAX_FAILURES_PER_ADDRESS } from '../../../src/modules/users/users.service.ts';
+import { MAX_FAILURES_PER_ADDRESS } from '../../../src/modules/sign-in/index.ts';
 import {
   assignAccounts,
   createWorker,

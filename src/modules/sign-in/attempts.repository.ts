@@ -1,7 +1,7 @@
-// The sign_in_attempts table: sign-in attempts counted per key (an account's email or a
-// client address) in a fixed window. An attempt is reserved before its secret is checked
-// and released again when it succeeds, so `failures` counts the attempts that failed or
-// are still being checked.
+// The sign_in_attempts table: sign-in attempts of every audience counted per key (an
+// account's email, a client address, an operator's code) in a fixed window. An attempt is
+// reserved before its secret is checked and released again when it succeeds, so `failures`
+// counts the attempts that failed or are still being checked.
 import type { DbOrTx, SignInAttemptsTable } from '../../db/types.ts';
 
 export async function findAttempt(
