@@ -9,14 +9,13 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { isSafeTarget } from '../kit/targets.ts';
 import { changePriority } from '../../modules/items/index.ts';
+import { calendarThumbnail, companyCalendar } from './calendar-read.ts';
 import {
   CALENDAR_VIEWS,
-  calendarThumbnail,
-  companyCalendar,
   isCalendarDate,
   weekdayIndex,
   type CalendarView,
-} from '../../modules/queue/index.ts';
+} from './calendar-period.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';

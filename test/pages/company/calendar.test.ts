@@ -9,7 +9,7 @@ import { client, seedCompany, validAccount, type TestApp } from '../../helpers/a
 import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
-import { companyCalendar } from '../../../src/modules/queue/index.ts';
+import { companyCalendar } from '../../../src/pages/company/calendar-read.ts';
 import { approve, changePriority } from '../../../src/modules/items/index.ts';
 import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
