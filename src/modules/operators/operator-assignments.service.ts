@@ -6,13 +6,9 @@
 // per account in that company's activity log.
 import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import {
-  accountSummaries,
-  companyAccountSummaries,
-  type AccountSummary,
-} from '../accounts/index.ts';
+import { accountSummaries, type AccountSummary } from '../accounts/index.ts';
 import { recordActivity } from '../activity/index.ts';
-import { getCompany, type CompanyInfo } from '../companies/index.ts';
+
 import { assignAccounts, type WorkerInfo } from '../workers/index.ts';
 import { companyActor, recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
 import {
@@ -21,29 +17,6 @@ import {
   requireWorker,
   workerNames,
 } from './operator-workers.service.ts';
-
-/** An account with the name of the worker operating it (null: none). */
-export type AccountWithWorker = AccountSummary & { workerName: string | null };
-
-/** A company's accounts with their workers, to choose which to hand to a worker. */
-export async function assignableAccounts(
-  db: Db,
-  companyId: string,
-): Promise<{ company: CompanyInfo; accounts: AccountWithWorker[] } | undefined> {
-  const company = await getCompany(db, companyId);
-  if (!company) return undefined;
-  const [accounts, names] = await Promise.all([
-    companyAccountSummaries(db, companyId),
-    workerNames(db),
-  ]);
-  return {
-    company,
-    accounts: accounts.map((a) => ({
-      ...a,
-      workerName: a.workerId ? (names.get(a.workerId) ?? null) : null,
-    })),
-  };
-}
 
 /** The accounts named, every one of them existing; refused naming the ids that do not. */
 async function requireAccounts(db: DbOrTx, ids: readonly string[]): Promise<AccountSummary[]> {

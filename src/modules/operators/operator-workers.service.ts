@@ -1,16 +1,14 @@
-// Workers as operators see and manage them in the console: the list with each worker's
-// accounts, open tasks, last heartbeat and delivery figures over 7 days; one worker with
-// the accounts it operates; creating one (its token and a phone sign-in link), renaming it
-// or moving it to another timezone (its accounts' windows follow), a new phone link, a new
-// token, revoking it. Each action is one transaction with its entry in the operator log,
-// and an entry in the activity log of every company whose accounts it changed.
+// What operators do to workers from the console: create one (its token and a phone
+// sign-in link), rename it or move it to another timezone (its accounts' windows follow),
+// a new phone link, a new token, revoking it. Each action is one transaction with its
+// entry in the operator log, and an entry in the activity log of every company whose
+// accounts it changed. The console's workers board reads beside its pages.
 import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { workerAccountSummaries, type AccountSummary } from '../accounts/index.ts';
 import { recordActivity } from '../activity/index.ts';
-import { getCompanies } from '../companies/index.ts';
-import { deliveryFigures, openTaskCounts, type DeliveryFigures } from '../items/index.ts';
+
 import {
   WorkerError,
   createWorker,
@@ -25,9 +23,6 @@ import {
 } from '../workers/index.ts';
 import { companyActor, recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
 
-/** The period of the delivery figures the console shows, in days. */
-export const CONSOLE_FIGURES_DAYS = 7;
-
 /**
  * A console action refused for a reason the operator can act on, worded for people:
  * `status` 404 for an id naming nothing, 409 for a state that forbids it, 400 otherwise.
@@ -41,66 +36,10 @@ export class ConsoleRefusal extends OperatorError {
   }
 }
 
-export interface WorkerOverview {
-  worker: WorkerInfo;
-  /** Released tasks of its accounts nobody claimed, and tasks it claimed, still open. */
-  openTasks: { released: number; claimed: number };
-  figures: DeliveryFigures;
-}
-
-/** An account with the name of its company. */
-export type NamedAccount = AccountSummary & { companyName: string };
-
-export interface WorkerDetail extends WorkerOverview {
-  accounts: NamedAccount[];
-}
-
 /** One-time phone sign-in link: its URL (with the token) and when it stops working. */
 export interface WorkerLink {
   url: string;
   expiresAt: string;
-}
-
-/** Active workers first, each group by name. */
-function byName(a: WorkerInfo, b: WorkerInfo): number {
-  if ((a.revokedAt === null) !== (b.revokedAt === null)) return a.revokedAt === null ? -1 : 1;
-  return (
-    a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
-    (a.workerId < b.workerId ? -1 : 1)
-  );
-}
-
-async function overviewOf(db: DbOrTx, workers: WorkerInfo[], now: Date): Promise<WorkerOverview[]> {
-  const [figures, open] = await Promise.all([
-    deliveryFigures(
-      db,
-      'worker',
-      workers.map((w) => w.workerId),
-      now,
-      CONSOLE_FIGURES_DAYS,
-    ),
-    Promise.all(workers.map((w) => openTaskCounts(db, w.workerId))),
-  ]);
-  return workers.map((worker, i) => ({
-    worker,
-    openTasks: open[i] ?? { released: 0, claimed: 0 },
-    figures: figures.get(worker.workerId) as DeliveryFigures,
-  }));
-}
-
-/** Every worker with its counts and figures: active ones first, by name. */
-export async function workerOverview(db: Db, clock: Clock): Promise<WorkerOverview[]> {
-  const workers = (await listWorkers(db)).sort(byName);
-  return overviewOf(db, workers, clock.now());
-}
-
-/** Names of accounts' companies, for accounts read across companies. */
-export async function withCompanyNames<T extends { companyId: string }>(
-  db: DbOrTx,
-  rows: readonly T[],
-): Promise<(T & { companyName: string })[]> {
-  const companies = await getCompanies(db, [...new Set(rows.map((r) => r.companyId))]);
-  return rows.map((r) => ({ ...r, companyName: companies.get(r.companyId)?.name ?? '' }));
 }
 
 /** A worker that exists, or a 404 refusal. */
@@ -112,22 +51,6 @@ export async function requireWorker(db: DbOrTx, workerId: string): Promise<Worke
       throw new ConsoleRefusal(404, 'There is no worker with this id.');
     throw err;
   }
-}
-
-/** One worker with its counts, figures and accounts; a 404 refusal for an unknown id. */
-export async function workerDetail(db: Db, clock: Clock, workerId: string): Promise<WorkerDetail> {
-  const worker = await requireWorker(db, workerId);
-  const [[overview], accounts] = await Promise.all([
-    overviewOf(db, [worker], clock.now()),
-    workerAccountSummaries(db, workerId),
-  ]);
-  const named = await withCompanyNames(db, accounts);
-  named.sort(
-    (a, b) =>
-      a.companyName.localeCompare(b.companyName, 'en', { sensitivity: 'base' }) ||
-      a.username.localeCompare(b.username, 'en', { sensitivity: 'base' }),
-  );
-  return { ...(overview as WorkerOverview), accounts: named };
 }
 
 /** Every worker's name by id (revoked ones too: past tasks still name them). */

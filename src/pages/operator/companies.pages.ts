@@ -12,14 +12,13 @@ import { PageError, redirect } from '../kit/session.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { MAX_COMPANY_NAME, getCompany, type CompanyInfo } from '../../modules/companies/index.ts';
 import {
-  companyDetail,
-  companyOverview,
   listOperatorLog,
   operatorChangeCompany,
   operatorCreateCompany,
   operatorInviteAdmin,
   operatorSuspendCompany,
 } from '../../modules/operators/index.ts';
+import { companyDetail, companyOverview } from './companies-board.ts';
 import { USER_LINK_MS, userWelcomeUrl } from '../../modules/users/index.ts';
 import { TIMEZONES } from './fields.ts';
 import { consolePage } from './layout.ts';

@@ -12,14 +12,13 @@ import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
 import { PageError, redirect } from '../kit/session.ts';
 import { accountSummaries } from '../../modules/accounts/index.ts';
 import { getCompany, listCompanies } from '../../modules/companies/index.ts';
+import { ConsoleRefusal, operatorMoveAccount } from '../../modules/operators/index.ts';
 import {
   CONSOLE_SECTION_ROWS,
-  ConsoleRefusal,
   activeByName,
   boardOverview,
-  operatorMoveAccount,
   setupOverview,
-} from '../../modules/operators/index.ts';
+} from './fulfilment-board.ts';
 import { WorkerError, getWorker, listWorkers } from '../../modules/workers/index.ts';
 import { pageErrorOf } from './fields.ts';
 import { consolePage } from './layout.ts';

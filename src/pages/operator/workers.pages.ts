@@ -14,7 +14,6 @@ import { PageError, redirect } from '../kit/session.ts';
 import { listCompanies } from '../../modules/companies/index.ts';
 import {
   ConsoleRefusal,
-  assignableAccounts,
   operatorAssignAccounts,
   operatorCreateWorker,
   operatorRevokeWorker,
@@ -22,10 +21,9 @@ import {
   operatorUnassignAccounts,
   operatorUpdateWorker,
   operatorWorkerLink,
-  workerDetail,
-  workerOverview,
   type WorkerLink,
 } from '../../modules/operators/index.ts';
+import { assignableAccounts, workerDetail, workerOverview } from './workers-board.ts';
 import {
   MAX_WORKER_NAME,
   WORKER_LINK_MS,
