@@ -12,7 +12,10 @@ import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.t
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
 import { engagementRate } from '../../src/modules/analytics/analytics.service.ts';
-import { UNCLAIMED_REASON, UNCONFIRMED_REASON } from '../../src/modules/items/items.state.ts';
+import {
+  UNCLAIMED_REASON,
+  UNCONFIRMED_REASON,
+} from '../../src/modules/items/released-items.state.ts';
 import {
   assignAccounts,
   createWorker,

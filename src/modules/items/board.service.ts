@@ -4,7 +4,7 @@
 import type { DbOrTx } from '../../db/types.ts';
 import * as board from './board.repository.ts';
 import type { BoardFilter, BoardRow, BoardSection } from './board.repository.ts';
-import { UNCONFIRMED_REASON } from './items.state.ts';
+import { UNCONFIRMED_REASON } from './released-items.state.ts';
 
 export type { BoardFilter, BoardSection };
 

@@ -57,13 +57,15 @@ export type {
 export {
   UNCONFIRMED_REASON,
   attachProof,
-  cancelItems,
   claimItem,
   claimItems,
-  enqueueItems,
-  failProcessingItems,
   failUnreported,
   finishItem,
+} from './released-items.state.ts';
+export {
+  cancelItems,
+  enqueueItems,
+  failProcessingItems,
   newPostItems,
   openProcessedItems,
   queueAgain,

@@ -4,7 +4,7 @@
 // follows QueueRow through that service to this file). Every other read the face offers is
 // written with its query in a read service: item-reads, task-reads, calendar-reads.
 import { sql, type SqlBool } from 'kysely';
-import type { DbOrTx } from '../../db/types.ts';
+import type { DbOrTx, QueueItemsTable } from '../../db/types.ts';
 
 /** Statuses of items still on their way out (DECISIONS 2); the account queue shows these. */
 export const OPEN_STATUSES = ['processing', 'pending_approval', 'queued', 'posting'] as const;
@@ -93,4 +93,33 @@ export async function workersOfAccounts(
     .where('id', 'in', [...new Set(accountIds)])
     .execute();
   return new Map(rows.flatMap((r) => (r.worker_id ? [[r.id, r.worker_id] as const] : [])));
+}
+
+/** The company's item, or undefined. */
+export async function findItem(
+  db: DbOrTx,
+  companyId: string,
+  itemId: string,
+): Promise<QueueItemsTable | undefined> {
+  return db
+    .selectFrom('queue_items')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+}
+
+/** The post and account of each of the company's items among `itemIds`. */
+export async function itemRefs(
+  db: DbOrTx,
+  companyId: string,
+  itemIds: readonly string[],
+): Promise<{ id: string; post_id: string; account_id: string }[]> {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('queue_items')
+    .select(['id', 'post_id', 'account_id'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...itemIds])
+    .execute();
 }

@@ -1,61 +1,11 @@
-// The writes of queue_items: inserts, locks and one statement per status change. Only the
-// state machine (items.state.ts) calls the status changes; each is conditional on the
+// The writes of queue_items: locks and one statement per status change (inserts are in
+// item-inserts.repository.ts). Only the state machine (items.state.ts, released-items.state.ts)
+// calls the status changes; each is conditional on the
 // status at write time, so a change racing another one is never overwritten.
 import type { UpdateQueryBuilder, UpdateResult, Updateable } from 'kysely';
-import { param, perLength, prepared, slot } from '../../db/prepared.ts';
-import type { Database, Db, DbOrTx, QueueItemsTable } from '../../db/types.ts';
+
+import type { Database, DbOrTx, QueueItemsTable } from '../../db/types.ts';
 import { CANCELLABLE, type ItemStatus } from './item-status.rules.ts';
-
-const ITEM_COLUMNS = [
-  'id',
-  'company_id',
-  'post_id',
-  'account_id',
-  'status',
-  'skip_approval',
-  'priority',
-  'queued_at',
-  'approved_at',
-  'scheduled_after',
-  'released_at',
-  'posted_at',
-  'post_url',
-  'failure_reason',
-  'updated_at',
-] as const satisfies readonly (keyof QueueItemsTable)[];
-
-const insertItemsQuery = perLength((n) =>
-  prepared((db: Db) =>
-    db.insertInto('queue_items').values(
-      Array.from({ length: n }, (_, i) => ({
-        ...(Object.fromEntries(
-          ITEM_COLUMNS.map((c) => [c, param(`${c}${i}`)]),
-        ) as unknown as QueueItemsTable),
-        skip_approval: slot<number>(`skip_approval${i}`),
-        priority: slot<number>(`priority${i}`),
-      })),
-    ),
-  ),
-);
-
-/** Parameter names of row `i` of the items insert, made once. */
-const itemKeys: string[][] = [];
-function itemKeysOf(i: number): string[] {
-  return (itemKeys[i] ??= ITEM_COLUMNS.map((c) => `${c}${i}`));
-}
-
-function itemValues(rows: readonly QueueItemsTable[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    const keys = itemKeysOf(i);
-    ITEM_COLUMNS.forEach((c, j) => (values[keys[j] as string] = row[c]));
-  });
-  return values;
-}
-
-export async function insertItems(db: DbOrTx, rows: readonly QueueItemsTable[]): Promise<void> {
-  if (rows.length) await insertItemsQuery(rows.length)(db, itemValues(rows));
-}
 
 /** Items of a post waiting for approval, optionally of one account. */
 export async function pendingItems(
@@ -383,35 +333,6 @@ export async function failReleased(
   )
     .where('claimed_at', claimed ? 'is not' : 'is', null)
     .returning(FINISHED_COLUMNS)
-    .execute();
-}
-
-/** The company's item, or undefined. */
-export async function findItem(
-  db: DbOrTx,
-  companyId: string,
-  itemId: string,
-): Promise<QueueItemsTable | undefined> {
-  return db
-    .selectFrom('queue_items')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', '=', itemId)
-    .executeTakeFirst();
-}
-
-/** The post and account of each of the company's items among `itemIds`. */
-export async function itemRefs(
-  db: DbOrTx,
-  companyId: string,
-  itemIds: readonly string[],
-): Promise<{ id: string; post_id: string; account_id: string }[]> {
-  if (itemIds.length === 0) return [];
-  return db
-    .selectFrom('queue_items')
-    .select(['id', 'post_id', 'account_id'])
-    .where('company_id', '=', companyId)
-    .where('id', 'in', [...itemIds])
     .execute();
 }
 

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { OperatorError } from '../../lib/operator-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import * as posts from './post-status.repository.ts';
+import * as reads from './item-reads.repository.ts';
 import * as repo from './items.repository.ts';
 import { decideItems } from './items.state.ts';
 
@@ -126,7 +127,7 @@ export async function changePriority(
 ): Promise<'changed' | 'not_found' | 'released'> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (tx) => {
-    const item = await repo.findItem(tx, companyId, itemId);
+    const item = await reads.findItem(tx, companyId, itemId);
     if (!item) return 'not_found';
     if (!(await repo.setPriority(tx, companyId, itemId, priority, now.toISOString()))) {
       return 'released';
@@ -193,6 +194,6 @@ export async function itemPlaces(
   companyId: string,
   itemIds: readonly string[],
 ): Promise<Map<string, { postId: string; accountId: string }>> {
-  const rows = await repo.itemRefs(ctx.db, companyId, [...new Set(itemIds)]);
+  const rows = await reads.itemRefs(ctx.db, companyId, [...new Set(itemIds)]);
   return new Map(rows.map((r) => [r.id, { postId: r.post_id, accountId: r.account_id }]));
 }
