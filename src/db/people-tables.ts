@@ -1,0 +1,156 @@
+// Row types of the tables of people and what they did: workers, company users, operators,
+// their sessions, sign-in links and attempts, the activity and operator logs (types.ts has
+// the conventions and the Database that names them).
+
+/** A worker operating accounts (DECISIONS 6); the token is stored only as a digest. */
+export interface WorkersTable {
+  id: string;
+  name: string;
+  timezone: string;
+  token_prefix: string;
+  token_hash: string;
+  simulated: number;
+  created_at: string;
+  updated_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+}
+
+export type UserRole = 'admin' | 'editor' | 'viewer';
+
+export interface UsersTable {
+  id: string;
+  company_id: string;
+  email: string;
+  role: UserRole;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+  /** The display timezone the user chose (IANA); null: the browser's, else UTC. */
+  timezone: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  company_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A worker signed in on the workers' page; the id is the digest of the cookie's secret. */
+export interface WorkerSessionsTable {
+  id: string;
+  worker_id: string;
+  token_prefix: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A one-time sign-in link of the workers' app; the id is the digest of its token. */
+export interface WorkerSignInLinksTable {
+  id: string;
+  worker_id: string;
+  /** The worker's token when the link was made: rotating the token voids the link. */
+  token_prefix: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SignInAttemptsTable {
+  key: string;
+  window_start: string;
+  failures: number;
+}
+
+export interface ActivityLogTable {
+  id: string;
+  company_id: string;
+  actor: string;
+  actor_label: string;
+  action: string;
+  target: string;
+  detail: string | null;
+  at: string;
+}
+
+/** The service's own staff (operator console); bound to no company. */
+export interface OperatorsTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  /** argon2id; null until set through a one-time sign-in link. */
+  password_hash: string | null;
+  /** The TOTP secret (base32), sealed (lib/seal.ts). */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  /** Time step of the last TOTP code accepted (no code is accepted twice). */
+  totp_last_step: number | null;
+  created_at: string;
+  updated_at: string;
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+}
+
+/** An operator's single-use recovery code, stored as its digest. */
+export interface OperatorRecoveryCodesTable {
+  id: string;
+  operator_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export type OperatorSessionStep = 'password' | 'enrol' | 'full';
+
+/** An operator signed in to the console; the id is the digest of the cookie's secret. */
+export interface OperatorSessionsTable {
+  id: string;
+  operator_id: string;
+  step: OperatorSessionStep;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A one-time sign-in link of an operator; the id is the digest of its token. */
+export interface OperatorLinksTable {
+  id: string;
+  operator_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A one-time sign-in link of a company user (an invitation); the id is its token's digest. */
+export interface UserLinksTable {
+  id: string;
+  user_id: string;
+  company_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** What operators did; `company_id` when the action touched a company. */
+export interface OperatorLogTable {
+  id: string;
+  /** Null for the admin CLI. */
+  operator_id: string | null;
+  actor_label: string;
+  action: string;
+  company_id: string | null;
+  target: string;
+  /** JSON object. */
+  details: string;
+  created_at: string;
+}
