@@ -2,7 +2,7 @@
 // this folder is the module's own. It keeps the sessions, one-time sign-in links and
 // failed-attempt counts of every audience (company users, operators, workers); the modules
 // that own those people decide who may sign in and what a session means.
-export type { Audience, LinkRows, SessionRows } from './audiences.ts';
+export type { Audience, LinkRows, SessionRows } from './audiences.rules.ts';
 export {
   ATTEMPT_WINDOW_MS,
   MAX_FAILURES_PER_ACCOUNT,

@@ -4,7 +4,7 @@
 // kind adds (a company, a token prefix). The builder is typed as the company users'
 // table; the names come from PLACES.
 import type { DbOrTx, UserLinksTable } from '../../db/types.ts';
-import { PLACES, type Audience, type LinkRows } from './audiences.ts';
+import { PLACES, type Audience, type LinkRows } from './audiences.rules.ts';
 
 function table(audience: Audience): 'user_links' {
   return PLACES[audience].links as 'user_links';

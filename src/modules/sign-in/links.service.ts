@@ -5,7 +5,7 @@
 import type { DbOrTx } from '../../db/types.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { PLACES, type Audience, type LinkRows } from './audiences.ts';
+import { PLACES, type Audience, type LinkRows } from './audiences.rules.ts';
 import * as links from './links.repository.ts';
 
 function linkId(audience: Audience, token: string): string {
@@ -79,4 +79,11 @@ export async function expireLinksOf(
   await links.expireLinksOf(db, audience, ownerId, at);
 }
 
-export { latestLinksOf } from './links.repository.ts';
+/** The newest link of each of these owners (owners without one are left out). */
+export async function latestLinksOf<A extends Audience>(
+  db: DbOrTx,
+  audience: A,
+  ownerIds: readonly string[],
+): Promise<LinkRows[A][]> {
+  return links.latestLinksOf(db, audience, ownerIds);
+}

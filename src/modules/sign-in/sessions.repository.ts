@@ -4,7 +4,7 @@
 // and what each kind adds (a company, a sign-in step, a token prefix). The builder is
 // typed as the company users' table; the names come from PLACES.
 import type { DbOrTx, OperatorSessionStep, SessionsTable } from '../../db/types.ts';
-import { PLACES, type Audience, type SessionRows } from './audiences.ts';
+import { PLACES, type Audience, type SessionRows } from './audiences.rules.ts';
 
 function table(audience: Audience): 'sessions' {
   return PLACES[audience].sessions as 'sessions';

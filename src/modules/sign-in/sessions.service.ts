@@ -4,11 +4,11 @@
 // for), ends sooner when idle, and records its last sight at most once a minute
 // (lib/session-times.ts). What a session means to its app (a user's company, an operator's
 // sign-in step, a worker's token) stays with the module that owns its people.
-import type { DbOrTx } from '../../db/types.ts';
+import type { DbOrTx, OperatorSessionStep } from '../../db/types.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SESSION_MAX_MS, liveSession } from '../../lib/session-times.ts';
-import { PLACES, type Audience, type SessionRows } from './audiences.ts';
+import { PLACES, type Audience, type SessionRows } from './audiences.rules.ts';
 import * as sessions from './sessions.repository.ts';
 
 /** The stored id of a session: the labelled digest of its cookie secret. */
@@ -95,4 +95,11 @@ export async function endSessionsOf(
   await sessions.deleteSessionsOf(db, audience, ownerId);
 }
 
-export { takeOperatorSession } from './sessions.repository.ts';
+/** Ends an operator's session if it is still at `step`: false when another request moved it on. */
+export async function takeOperatorSession(
+  db: DbOrTx,
+  sessionId: string,
+  step: OperatorSessionStep,
+): Promise<boolean> {
+  return sessions.takeOperatorSession(db, sessionId, step);
+}
