@@ -61,10 +61,20 @@ export const PLACES: Record<Audience, Place> = {
   },
 };
 
-/** The owner (user, operator or worker) a session or link row belongs to. */
-export function ownerOf<A extends Audience>(
-  audience: A,
-  row: SessionRows[A] | LinkRows[A],
-): string {
-  return (row as unknown as Record<string, string>)[PLACES[audience].owner] as string;
+// The three tables of a kind share the columns read and written by the repositories, which
+// type their builders as the company users' table; the real names come from PLACES.
+
+/** The session table of an audience, typed as the company users' for the query builder. */
+export function sessionTable(audience: Audience): 'sessions' {
+  return PLACES[audience].sessions as 'sessions';
+}
+
+/** The link table of an audience, typed as the company users' for the query builder. */
+export function linkTable(audience: Audience): 'user_links' {
+  return PLACES[audience].links as 'user_links';
+}
+
+/** The owner's column of an audience, typed as the company users' for the query builder. */
+export function ownerColumn(audience: Audience): 'user_id' {
+  return PLACES[audience].owner as 'user_id';
 }

@@ -2,7 +2,7 @@
 // this folder is the module's own. It keeps the sessions, one-time sign-in links and
 // failed-attempt counts of every audience (company users, operators, workers); the modules
 // that own those people decide who may sign in and what a session means.
-export type { Audience, LinkRows, SessionRows } from './audiences.rules.ts';
+export type { Audience } from './audiences.rules.ts';
 export {
   ATTEMPT_WINDOW_MS,
   MAX_FAILURES_PER_ACCOUNT,
@@ -19,6 +19,4 @@ export {
   resolveSession,
   takeOperatorSession,
 } from './sessions.service.ts';
-export type { NewSession } from './sessions.service.ts';
 export { expireLinksOf, issueLink, latestLinksOf, liveLink, useLink } from './links.service.ts';
-export type { NewLink } from './links.service.ts';

@@ -2,16 +2,9 @@
 // worker_sign_in_links): one-time links keyed by the digest of their token. The tables
 // share the columns read and written here and differ in the owner's column and what each
 // kind adds (a company, a token prefix). The builder is typed as the company users'
-// table; the names come from PLACES.
+// table (audiences.rules.ts).
 import type { DbOrTx, UserLinksTable } from '../../db/types.ts';
-import { PLACES, type Audience, type LinkRows } from './audiences.rules.ts';
-
-function table(audience: Audience): 'user_links' {
-  return PLACES[audience].links as 'user_links';
-}
-function owner(audience: Audience): 'user_id' {
-  return PLACES[audience].owner as 'user_id';
-}
+import { linkTable, ownerColumn, type Audience, type LinkRows } from './audiences.rules.ts';
 
 export async function insertLink<A extends Audience>(
   db: DbOrTx,
@@ -19,7 +12,7 @@ export async function insertLink<A extends Audience>(
   row: LinkRows[A],
 ): Promise<void> {
   await db
-    .insertInto(table(audience))
+    .insertInto(linkTable(audience))
     .values(row as unknown as UserLinksTable)
     .execute();
 }
@@ -30,7 +23,7 @@ export async function findLink<A extends Audience>(
   id: string,
 ): Promise<LinkRows[A] | undefined> {
   const row = await db
-    .selectFrom(table(audience))
+    .selectFrom(linkTable(audience))
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
@@ -45,7 +38,7 @@ export async function useLink(
   at: string,
 ): Promise<boolean> {
   const res = await db
-    .updateTable(table(audience))
+    .updateTable(linkTable(audience))
     .set({ used_at: at })
     .where('id', '=', id)
     .where('used_at', 'is', null)
@@ -62,9 +55,9 @@ export async function expireLinksOf(
   at: string,
 ): Promise<void> {
   await db
-    .updateTable(table(audience))
+    .updateTable(linkTable(audience))
     .set({ expires_at: at })
-    .where(owner(audience), '=', ownerId)
+    .where(ownerColumn(audience), '=', ownerId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', at)
     .execute();
@@ -78,13 +71,13 @@ export async function latestLinksOf<A extends Audience>(
 ): Promise<LinkRows[A][]> {
   if (ownerIds.length === 0) return [];
   const rows = await db
-    .selectFrom(table(audience))
+    .selectFrom(linkTable(audience))
     .selectAll()
-    .where(owner(audience), 'in', ownerIds)
+    .where(ownerColumn(audience), 'in', ownerIds)
     .orderBy('created_at')
     .execute();
   const latest = new Map<string, LinkRows[A]>();
-  const column = owner(audience);
+  const column = ownerColumn(audience);
   for (const row of rows) latest.set(row[column], row as unknown as LinkRows[A]);
   return [...latest.values()];
 }
@@ -92,7 +85,7 @@ export async function latestLinksOf<A extends Audience>(
 /** Drops links used or past their expiry. */
 export async function deleteSpentLinks(db: DbOrTx, audience: Audience, at: string): Promise<void> {
   await db
-    .deleteFrom(table(audience))
+    .deleteFrom(linkTable(audience))
     .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', at)]))
     .execute();
 }

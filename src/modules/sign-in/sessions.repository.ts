@@ -2,16 +2,9 @@
 // worker_sessions): one row per signed-in browser, keyed by the digest of its cookie.
 // The tables share the columns read and written here and differ in the owner's column
 // and what each kind adds (a company, a sign-in step, a token prefix). The builder is
-// typed as the company users' table; the names come from PLACES.
+// typed as the company users' table (audiences.rules.ts).
 import type { DbOrTx, OperatorSessionStep, SessionsTable } from '../../db/types.ts';
-import { PLACES, type Audience, type SessionRows } from './audiences.rules.ts';
-
-function table(audience: Audience): 'sessions' {
-  return PLACES[audience].sessions as 'sessions';
-}
-function owner(audience: Audience): 'user_id' {
-  return PLACES[audience].owner as 'user_id';
-}
+import { sessionTable, ownerColumn, type Audience, type SessionRows } from './audiences.rules.ts';
 
 export async function insertSession<A extends Audience>(
   db: DbOrTx,
@@ -19,7 +12,7 @@ export async function insertSession<A extends Audience>(
   row: SessionRows[A],
 ): Promise<void> {
   await db
-    .insertInto(table(audience))
+    .insertInto(sessionTable(audience))
     .values(row as unknown as SessionsTable)
     .execute();
 }
@@ -30,7 +23,7 @@ export async function findSession<A extends Audience>(
   id: string,
 ): Promise<SessionRows[A] | undefined> {
   const row = await db
-    .selectFrom(table(audience))
+    .selectFrom(sessionTable(audience))
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
@@ -43,11 +36,15 @@ export async function touchSession(
   id: string,
   at: string,
 ): Promise<void> {
-  await db.updateTable(table(audience)).set({ last_seen_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable(sessionTable(audience))
+    .set({ last_seen_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteSession(db: DbOrTx, audience: Audience, id: string): Promise<void> {
-  await db.deleteFrom(table(audience)).where('id', '=', id).execute();
+  await db.deleteFrom(sessionTable(audience)).where('id', '=', id).execute();
 }
 
 export async function deleteSessionsOf(
@@ -55,12 +52,12 @@ export async function deleteSessionsOf(
   audience: Audience,
   ownerId: string,
 ): Promise<void> {
-  await db.deleteFrom(table(audience)).where(owner(audience), '=', ownerId).execute();
+  await db.deleteFrom(sessionTable(audience)).where(ownerColumn(audience), '=', ownerId).execute();
 }
 
 /** Drops sessions past their expiry. */
 export async function deleteExpired(db: DbOrTx, audience: Audience, now: string): Promise<void> {
-  await db.deleteFrom(table(audience)).where('expires_at', '<=', now).execute();
+  await db.deleteFrom(sessionTable(audience)).where('expires_at', '<=', now).execute();
 }
 
 /** Removes an operator's session when it is still at `step`: false when another request moved it on. */
