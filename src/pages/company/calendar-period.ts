@@ -23,7 +23,7 @@ export function weekdayIndex(localDate: string): number {
   return (((dayNumberOf(localDate) + 3) % 7) + 7) % 7;
 }
 
-export function firstOfMonth(localDate: string, months: number): string {
+function firstOfMonth(localDate: string, months: number): string {
   const [y, m] = localDate.split('-').map(Number) as [number, number];
   const d = new Date(Date.UTC(y, m - 1 + months, 1));
   return d.toISOString().slice(0, 10);

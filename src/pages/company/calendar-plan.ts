@@ -40,7 +40,7 @@ import {
 } from './calendar-store.ts';
 
 /** A queued item as the planner takes it, from its planning fields in one text. */
-export function queueEntry(item: string): QueueEntry {
+function queueEntry(item: string): QueueEntry {
   const [id, priority, queuedAt, approvedAt, scheduledAfter] = item.split(' ') as [
     string,
     string,
@@ -58,7 +58,7 @@ export function queueEntry(item: string): QueueEntry {
   };
 }
 
-export function blockedReason(account: AccountsTable, today: number): string | null {
+function blockedReason(account: AccountsTable, today: number): string | null {
   const status = notPlannedReason(account.status);
   if (status === 'account_paused') return 'paused by the company';
   if (status === 'account_disconnected') return 'disconnected: its worker lost access';
@@ -73,7 +73,7 @@ export function blockedReason(account: AccountsTable, today: number): string | n
  * minutes. Pages of every period and timezone share them. Both stores are bounded by an
  * estimate of their size and emptied when full.
  */
-export const reads = new VersionedMemo<unknown>({
+const reads = new VersionedMemo<unknown>({
   maxEntries: 256,
   maxBytes: 32 * MB,
   sizeOf: (v) =>
@@ -86,7 +86,7 @@ export const reads = new VersionedMemo<unknown>({
         ? v.size * 80
         : 1024,
 });
-export const plans = new VersionedMemo<CompanyPlan>({
+const plans = new VersionedMemo<CompanyPlan>({
   maxEntries: 64,
   maxBytes: 32 * MB,
   sizeOf: (p) => p.accounts.length * 500 + p.slots.length * 100,
@@ -106,7 +106,7 @@ export function keep<V>(ctx: AppContext, key: string, read: () => Promise<V>): P
  * and 10), so the moment within that slot changes nothing. The inputs are compared whole,
  * so a plan kept is the plan the planner would give; the store is bounded like those above.
  */
-export interface KeptPlan {
+interface KeptPlan {
   /** The timezone, the windows and the slot open when planned (slotPeriod). */
   basis: string;
   /** The queued items' planning fields (CalendarOpenRow.items), and as the planner takes them. */
@@ -116,16 +116,13 @@ export interface KeptPlan {
   releases: string[];
   planned: PlannedSlot[];
 }
-export const keptPlans = new SizedStore<KeptPlan>(
+const keptPlans = new SizedStore<KeptPlan>(
   32 * MB,
   (k) =>
     500 + k.items.length + k.queue.length * 80 + k.releases.length * 30 + k.planned.length * 100,
 );
 
-export function sameReleases(
-  kept: readonly string[],
-  releases: readonly CalendarTodayRow[],
-): boolean {
+function sameReleases(kept: readonly string[], releases: readonly CalendarTodayRow[]): boolean {
   if (kept.length !== 2 * releases.length) return false;
   for (const [i, r] of releases.entries()) {
     if (kept[2 * i] !== r.released_at || kept[2 * i + 1] !== r.ready_at) return false;
@@ -137,7 +134,7 @@ export function sameReleases(
  * Where `now` falls in a day of these windows and timezone: the start of the slot open at
  * it, or its local date before the day's first slot opens.
  */
-export function slotPeriod(windows: readonly string[], timezone: string, now: Date): string {
+function slotPeriod(windows: readonly string[], timezone: string, now: Date): string {
   const localDate = localDateOf(now, timezone);
   let open = localDate;
   for (const s of daySlots(windows, timezone, localDate)) {
@@ -150,7 +147,7 @@ export function slotPeriod(windows: readonly string[], timezone: string, now: Da
  * The planned slots of one account's queued `items` at `now`, after today's `releases`: the
  * plan kept for it when nothing it depends on changed, else a new one.
  */
-export function planAccount(
+function planAccount(
   accountId: string,
   basis: string,
   windows: readonly string[],
@@ -187,7 +184,7 @@ export function planAccount(
 }
 
 /** Planned slots in time order (then id), and their instants for bisection. */
-export interface Timeline {
+interface Timeline {
   /** Each account's planned slots the timeline holds, by account. */
   of: ReadonlyMap<string, readonly PlannedSlot[]>;
   slots: PlannedSlot[];
@@ -199,12 +196,9 @@ export interface Timeline {
  * slots of all accounts but one, so its timeline is the last one without the slots of the
  * accounts planned anew, merged with theirs, rather than every slot sorted again.
  */
-export const timelines = new SizedStore<Timeline>(32 * MB, (t) => 500 + t.slots.length * 16);
+const timelines = new SizedStore<Timeline>(32 * MB, (t) => 500 + t.slots.length * 16);
 
-export function timelineOf(
-  key: string,
-  planned: ReadonlyMap<string, readonly PlannedSlot[]>,
-): Timeline {
+function timelineOf(key: string, planned: ReadonlyMap<string, readonly PlannedSlot[]>): Timeline {
   const last = timelines.get(key);
   // The accounts planned anew since the last timeline, and their slots.
   const changed = new Set<string>();
@@ -252,7 +246,7 @@ export function companyPlan(
   );
 }
 
-export function periodOf(
+function periodOf(
   periods: Map<string, string>,
   windows: readonly string[],
   timezone: string,
@@ -267,11 +261,11 @@ export function periodOf(
   return period;
 }
 
-export const byName = (a: CalendarAccount, b: CalendarAccount) =>
+const byName = (a: CalendarAccount, b: CalendarAccount) =>
   (a.username < b.username ? -1 : a.username > b.username ? 1 : 0) ||
   (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0);
 
-export async function planAt(
+async function planAt(
   ctx: AppContext,
   companyId: string,
   only: string | undefined,

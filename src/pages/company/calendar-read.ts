@@ -28,11 +28,7 @@ import { type Placed, byTime, dayStart, dayIndex, firstAtOrAfter, iso } from './
 import { keep, companyPlan } from './calendar-plan.ts';
 
 /** The signed address of an item's post thumbnail, or null while it has none. */
-export function thumbnailOf(
-  ctx: AppContext,
-  r: CalendarDetailRow,
-  ready: Set<string>,
-): string | null {
+function thumbnailOf(ctx: AppContext, r: CalendarDetailRow, ready: Set<string>): string | null {
   return postThumbnailUrl(
     ctx,
     {
@@ -61,13 +57,13 @@ export async function calendarThumbnail(
 }
 
 /** A day's releases: how many per status, and the first of them (all, without a limit). */
-export interface ReleasedDay {
+interface ReleasedDay {
   counts: Readonly<Record<string, number>>;
   first: readonly Placed[];
 }
 
 /** The releases of each day of `bounds` (day starts, then the end): counted, the first listed. */
-export function releasedByDay(
+function releasedByDay(
   ctx: AppContext,
   companyId: string,
   bounds: readonly number[],

@@ -17,7 +17,7 @@ export const byTime = (a: Placed, b: Placed) =>
   a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 // When a local day starts depends on nothing but the date and the zone: worked out once.
-export const dayStarts = new Map<string, number>();
+const dayStarts = new Map<string, number>();
 
 /** The first instant of a local date in a timezone, in epoch milliseconds. */
 export function dayStart(localDate: string, timezone: string): number {
