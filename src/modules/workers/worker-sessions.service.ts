@@ -170,9 +170,8 @@ export async function signInWorkerByLink(
   const key = addressKey(input.address);
   const wait = await reserveSignInAttempt(db, clock, [{ key, max: MAX_FAILURES_PER_ADDRESS }]);
   if (wait > 0) throw new WorkerSignInRefused('limited', wait);
-  const token = input.token.trim();
   const now = clock.now();
-  const usable = await usableLink(db, now, token);
+  const usable = await usableLink(db, now, input.token);
   // A link is used once, whoever races for it.
   if (!usable || !(await useLink(db, 'worker', usable.link, now))) {
     throw new WorkerSignInRefused('invalid');
