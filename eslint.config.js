@@ -477,7 +477,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(?!commander$|node:|\\./shared\\.ts$|\\./[a-z-]+\\.command\\.ts$|\\.\\./lib/operator-error\\.ts$)',
+                '^(?!commander$|node:|\\./shared\\.ts$|\\./[a-z-]+\\.command\\.ts$|\\.\\./lib/cli-error\\.ts$)',
               allowTypeImports: true,
               message: 'load service code inside the action, with await import(...)',
             },

@@ -16,7 +16,7 @@ import { UrlSigner } from './lib/signing.ts';
 import { LocalBlobStore, type BlobStore } from './media/blob-store.ts';
 import { MediaUrls } from './media/media-urls.ts';
 import { S3BlobStore } from './media/s3-blob-store.ts';
-import { OperatorError } from './lib/operator-error.ts';
+import { CliError } from './lib/cli-error.ts';
 import { RequestMeter, planOf } from './modules/usage/index.ts';
 import { verifiedKey, verifyKey, KeyUse } from './modules/keys/index.ts';
 import { verifyWorkerToken } from './modules/workers/index.ts';
@@ -127,7 +127,7 @@ async function checkStore(blobs: BlobStore): Promise<void> {
   try {
     await blobs.check();
   } catch (err) {
-    throw new OperatorError(`Media storage is not usable: ${(err as Error).message}`);
+    throw new CliError(`Media storage is not usable: ${(err as Error).message}`);
   }
 }
 

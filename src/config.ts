@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './plans.ts';
 import { validTimezone } from './schedule/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
-import { OperatorError } from './lib/operator-error.ts';
+import { CliError } from './lib/cli-error.ts';
 import {
   StorageConfigError,
   parseStorageConfig,
@@ -101,7 +101,7 @@ export interface Config {
   readonly postUrlPatterns: Readonly<Record<'platformA' | 'platformB', PostUrlPattern | null>>;
 }
 
-export class ConfigError extends OperatorError {}
+export class ConfigError extends CliError {}
 
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];

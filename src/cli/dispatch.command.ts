@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.ts';
 import type { ProcessLock } from '../db/process-lock.ts';
-import { OperatorError } from '../lib/operator-error.ts';
+import { CliError } from '../lib/cli-error.ts';
 import type { Refusal } from '../simulator/simulator.ts';
 import { atInstant, print, untilSignal, UsageError, withContext } from './shared.ts';
 
 /** A dispatch or simulate command that failed; the CLI prints it on one line and exits 1. */
-export class LoopCommandError extends OperatorError {}
+export class LoopCommandError extends CliError {}
 
 function oneLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -19,7 +19,7 @@ async function oneLineErrors(what: string, work: () => Promise<void>): Promise<v
   try {
     await work();
   } catch (err) {
-    if (err instanceof OperatorError) throw err;
+    if (err instanceof CliError) throw err;
     throw new LoopCommandError(`${what} failed: ${oneLine(err)}`, { cause: err });
   }
 }

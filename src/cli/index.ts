@@ -3,7 +3,7 @@
 // it needs when it runs, so `slotline --help` starts in a fraction of the service's time.
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { OperatorError } from '../lib/operator-error.ts';
+import { CliError } from '../lib/cli-error.ts';
 import { registerApprovals } from './approvals.command.ts';
 import { registerCompany } from './company.command.ts';
 import { registerLoops } from './dispatch.command.ts';
@@ -46,7 +46,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildCli().parseAsync(argv);
   } catch (err) {
-    if (err instanceof OperatorError) {
+    if (err instanceof CliError) {
       console.error(`slotline: ${err.message}`);
       process.exitCode = 1;
       return;

@@ -4,7 +4,7 @@
 // that lists them all (a new table with a `company_id` left out of TENANT_TABLES fails to
 // compile); it sits here, above the modules, since no module may reach all the others.
 import type { AppContext } from '../context.ts';
-import { OperatorError } from '../lib/operator-error.ts';
+import { CliError } from '../lib/cli-error.ts';
 import type { Database } from '../db/types.ts';
 import { noteAuthChange } from '../db/auth-changes.ts';
 import { incomingKey, uploadThumbnailKey } from '../modules/uploads/index.ts';
@@ -132,7 +132,7 @@ export async function purgeCompany(ctx: AppContext, companyId: string): Promise<
 }
 
 /** A seed that failed; what it had made is removed first. The CLI prints it on one line. */
-export class SeedError extends OperatorError {}
+export class SeedError extends CliError {}
 
 /** What a seed has made so far that undoing it must remove. */
 export interface Made {

@@ -4,10 +4,10 @@
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Clock } from '../lib/clock.ts';
-import { OperatorError } from '../lib/operator-error.ts';
+import { CliError } from '../lib/cli-error.ts';
 
 /** A command line the operator can fix: a malformed option value or a missing one. */
-export class UsageError extends OperatorError {}
+export class UsageError extends CliError {}
 
 export function print(json: boolean, value: unknown, text: string): void {
   console.log(json ? JSON.stringify(value, null, 2) : text);

@@ -8,11 +8,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { OperatorError } from '../lib/operator-error.ts';
+import { CliError } from '../lib/cli-error.ts';
 
 export const LOCK_FILE = 'slotline.lock';
 
-export class ProcessLockError extends OperatorError {}
+export class ProcessLockError extends CliError {}
 
 /** Held locks stay referenced here, so none is closed by garbage collection. */
 const held = new Set<SqliteDatabase.Database>();

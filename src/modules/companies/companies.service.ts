@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { DbOrTx, CompaniesTable } from '../../db/types.ts';
 import * as repo from './companies.repository.ts';
 import type { PlanTable } from '../../plans.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
 
 export interface CompanyInfo {
@@ -23,7 +23,7 @@ export interface CompanyInfo {
   suspendedAt: string | null;
 }
 
-export class CompanyError extends OperatorError {}
+export class CompanyError extends CliError {}
 
 /** The longest company name. */
 export const MAX_COMPANY_NAME = 200;

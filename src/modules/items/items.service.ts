@@ -3,14 +3,14 @@
 // item-reads.service.ts; nothing outside this module touches queue_items but through
 // the module's face.
 import type { AppContext } from '../../context.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import * as posts from './post-status.repository.ts';
 import * as reads from './item-reads.repository.ts';
 import * as repo from './items.repository.ts';
 import { decideItems } from './items.state.ts';
 
-export class ApprovalError extends OperatorError {}
+export class ApprovalError extends CliError {}
 
 export interface ApprovalTarget {
   postId: string;

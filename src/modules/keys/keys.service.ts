@@ -11,7 +11,7 @@ import { getCompanyRow } from '../companies/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isScope, type Principal, type Scope } from '../../access.ts';
 import * as repo from './keys.repository.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
 
 const KEY_PATTERN = /^sl_([0-9a-z]{12})_([0-9a-z]{32})$/;
@@ -39,7 +39,7 @@ export interface KeyInfo {
   lastUsedAt: string | null;
 }
 
-export class KeyError extends OperatorError {}
+export class KeyError extends CliError {}
 
 export function parseScopes(text: string): Scope[] {
   const scopes = [

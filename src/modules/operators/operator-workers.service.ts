@@ -5,7 +5,7 @@
 // accounts it changed. The console's workers board reads beside its pages.
 import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { workerAccountSummaries, type AccountSummary } from '../accounts/index.ts';
 import { recordActivity } from '../activity/index.ts';
 
@@ -27,7 +27,7 @@ import { companyActor, recordOperatorAction, type OperatorActor } from './operat
  * A console action refused for a reason the operator can act on, worded for people:
  * `status` 404 for an id naming nothing, 409 for a state that forbids it, 400 otherwise.
  */
-export class ConsoleRefusal extends OperatorError {
+export class ConsoleRefusal extends CliError {
   constructor(
     readonly status: 400 | 404 | 409,
     message: string,

@@ -7,7 +7,7 @@ import { hash } from '@node-rs/argon2';
 import type { Db, DbOrTx, OperatorsTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { passwordProblem } from '../../lib/password-rules.ts';
 import type { Sealer } from '../../lib/seal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -32,7 +32,7 @@ export const OPERATOR_WELCOME_PATH = '/operator/welcome';
 export const MAX_OPERATOR_NAME = 100;
 
 /** A refusal the operator at the CLI (or the console) can act on. */
-export class OperatorAccountError extends OperatorError {}
+export class OperatorAccountError extends CliError {}
 
 export interface OperatorInfo {
   operatorId: string;

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import {
@@ -39,7 +39,7 @@ export function unusablePasswordHash(): Promise<string> {
   return decoyHash;
 }
 
-export class UserError extends OperatorError {}
+export class UserError extends CliError {}
 
 export interface UserInfo {
   userId: string;

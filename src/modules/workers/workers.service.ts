@@ -11,14 +11,14 @@ import { newId, randomToken } from '../../lib/ids.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
 import { endSessionsOf } from '../sign-in/index.ts';
 import * as repo from './workers.repository.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 
 const TOKEN_PATTERN = /^slw_([0-9a-z]{12})_([0-9a-z]{32})$/;
 /** The longest worker name, in characters. */
 export const MAX_WORKER_NAME = 80;
 
 /** Operator mistakes in worker administration; the CLI prints them without a stack trace. */
-export class WorkerError extends OperatorError {}
+export class WorkerError extends CliError {}
 
 export interface WorkerInfo {
   workerId: string;

@@ -15,7 +15,7 @@ import { listCompanyAccounts, activityOf, NO_ACTIVITY, toAccount } from '../acco
 import { getCompanyRow } from '../companies/index.ts';
 import type { MediaUrlsInput, MediaUrlsOut, WorkspaceOut } from './workspace.schemas.ts';
 import * as repo from './workspace.repository.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 
 export const WORKSPACE_VERSION = 1;
 const DEFAULT_URL_SECONDS = 900;
@@ -226,7 +226,7 @@ export async function openSignedImage(
 
 // ---- Operator actions (admin CLI) ----
 
-export class WorkspaceError extends OperatorError {}
+export class WorkspaceError extends CliError {}
 
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png',

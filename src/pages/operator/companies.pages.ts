@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
 import { PageError, redirect } from '../kit/session.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { MAX_COMPANY_NAME, getCompany, type CompanyInfo } from '../../modules/companies/index.ts';
 import {
   listOperatorLog,
@@ -184,7 +184,7 @@ export function companyPages(ctx: AppContext) {
           return redirect(req, reply, companyPath(company.companyId));
         } catch (err) {
           // The plan and name are checked above: what the service refuses is the timezone.
-          if (!(err instanceof OperatorError)) throw err;
+          if (!(err instanceof CliError)) throw err;
           errors.defaultTimezone = `“${form.defaultTimezone}” is not an IANA timezone; pick one from the suggestions, such as Europe/Berlin.`;
         }
       }
@@ -325,7 +325,7 @@ export function companyPages(ctx: AppContext) {
               hours: USER_LINK_MS / 3_600_000,
             });
           } catch (err) {
-            if (!(err instanceof OperatorError)) throw err;
+            if (!(err instanceof CliError)) throw err;
             error = /already exists/.test(err.message)
               ? `${email.toLowerCase()} already has a Slotline account (an email belongs to one user).`
               : err.message;

@@ -2,7 +2,7 @@
 // suggestions of the forms, the words for an account's status, and how a refusal of the
 // services reads on a page.
 import { PageError } from '../kit/session.ts';
-import { OperatorError } from '../../lib/operator-error.ts';
+import { CliError } from '../../lib/cli-error.ts';
 import { ConsoleRefusal } from '../../modules/operators/index.ts';
 
 /** Every IANA timezone the runtime knows, for the timezone fields' suggestions. */
@@ -36,6 +36,6 @@ export function sentence(message: string): string {
  */
 export function pageErrorOf(err: unknown): unknown {
   if (err instanceof ConsoleRefusal) return new PageError(err.status, err.message);
-  if (err instanceof OperatorError) return new PageError(400, sentence(err.message));
+  if (err instanceof CliError) return new PageError(400, sentence(err.message));
   return err;
 }
