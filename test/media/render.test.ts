@@ -11,7 +11,7 @@ import {
   OUTPUT_HEIGHT,
   OUTPUT_WIDTH,
   RENDER_SCALE,
-  renderCarousel,
+  renderSlides,
   renderSlide,
   renderSlidePng,
 } from '../../src/media/render/slide-renderer.ts';
@@ -313,11 +313,11 @@ test('a 10-slide carousel with 6 text elements each renders in under 1.5 s of CP
 
   // Fonts are registered once per process; measure the steady state with
   // every image decoded afresh.
-  await renderCarousel(slides.slice(0, 1), images);
+  await renderSlides(slides.slice(0, 1), images);
   clearBackgroundCache();
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  const out = await renderCarousel(slides, images);
+  const out = await renderSlides(slides, images);
   const wall = performance.now() - wallBefore;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuMs = (cpu.user + cpu.system) / 1000;

@@ -177,11 +177,11 @@ export async function renderSlidePng(slide: SlideSpec, imageBytes: Buffer): Prom
 }
 
 /**
- * Renders a carousel in order. `images` maps each slide's `image` id to its
+ * Renders a carousel's slides as JPEGs, in order. `images` maps each slide's `image` id to its
  * bytes; an image shared by several slides is decoded once. Slides render one
  * after another so memory stays at one canvas plus the decode cache.
  */
-export async function renderCarousel(
+export async function renderSlides(
   slides: readonly SlideSpec[],
   images: ReadonlyMap<string, Buffer>,
   options: RenderOptions = {},

@@ -35,7 +35,8 @@ export function addRenderJob(tx: DbOrTx, post: PostsTable): Promise<void> {
   });
 }
 
-async function renderAll(
+/** Renders the post's slides as JPEGs and stores them and its thumbnail: the slides' keys. */
+async function renderAndStoreSlides(
   ctx: AppContext,
   post: PostsTable,
   signal: AbortSignal,
@@ -85,7 +86,7 @@ export async function runRenderJob(
   if (!post || post.media_state !== 'processing') return { ok: true };
   let keys: string[];
   try {
-    keys = await renderAll(ctx, post, signal);
+    keys = await renderAndStoreSlides(ctx, post, signal);
   } catch (err) {
     if (!(err instanceof Unrenderable)) throw err;
     const reason = `Slides could not be rendered: ${err.message}`;
