@@ -14,7 +14,7 @@ import {
   type Attempted,
   type Claimed,
   onEventsRecorded,
-  sendDelivery,
+  sendWebhookDelivery,
   type Transport,
 } from '../modules/webhooks/index.ts';
 
@@ -89,7 +89,7 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
   function launch(claimed: Claimed): void {
     const id = claimed.endpoint.id;
     perEndpoint.set(id, (perEndpoint.get(id) ?? 0) + 1);
-    const work = sendDelivery(ctx, claimed, options.transport)
+    const work = sendWebhookDelivery(ctx, claimed, options.transport)
       .then(
         (result) =>
           new Promise<void>((settled) => {
@@ -157,7 +157,7 @@ export async function deliverDue(
     const attempted = await Promise.all(
       claims.map(async (claimed) => ({
         claimed,
-        result: await sendDelivery(ctx, claimed, transport),
+        result: await sendWebhookDelivery(ctx, claimed, transport),
       })),
     );
     await settleAttempts(ctx, attempted, ctx.clock.now());

@@ -17,8 +17,8 @@ import {
   fanOut,
   prune,
   settleAttempts,
-} from '../../src/modules/webhooks/deliveries.service.ts';
-import { sendDelivery } from '../../src/modules/webhooks/webhook-sender.service.ts';
+} from '../../src/modules/webhooks/webhook-deliveries.service.ts';
+import { sendWebhookDelivery } from '../../src/modules/webhooks/webhook-sender.service.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 
@@ -468,7 +468,10 @@ describeEachDialect(
       const claims = await claimDue(t.ctx, now, 10, new Set(), () => 4);
       assert.equal(claims.length, 2);
       const attempted = await Promise.all(
-        claims.map(async (claimed) => ({ claimed, result: await sendDelivery(t.ctx, claimed) })),
+        claims.map(async (claimed) => ({
+          claimed,
+          result: await sendWebhookDelivery(t.ctx, claimed),
+        })),
       );
       assert.equal((await call('DELETE', `/v2/webhooks/${hook.webhookId}`)).status, 204);
       await settleAttempts(t.ctx, attempted, now);

@@ -6,7 +6,7 @@ import type { DbOrTx, WebhookAttemptsTable, WebhookDeliveriesTable } from '../..
 const ROWS_PER_INSERT = 500;
 
 /** New deliveries; one already there for the endpoint and event is left as it is. */
-export async function insertDeliveries(
+export async function insertWebhookDeliveries(
   db: DbOrTx,
   rows: readonly WebhookDeliveriesTable[],
 ): Promise<void> {
@@ -50,7 +50,7 @@ export async function replay(
  * another transaction holds are skipped; the caller moves `next_attempt_at` past a lease
  * in the same transaction, so each attempt is claimed by one sender.
  */
-export async function dueDeliveries(
+export async function dueWebhookDeliveries(
   tx: DbOrTx,
   now: string,
   limit: number,
@@ -157,7 +157,7 @@ export async function pageAttempts(
 }
 
 /** The endpoint's deliveries, newest first, before (created_at, id). */
-export async function pageDeliveries(
+export async function pageWebhookDeliveries(
   db: DbOrTx,
   companyId: string,
   endpointId: string,
@@ -174,7 +174,7 @@ export async function pageDeliveries(
 }
 
 /** When the endpoint's deliveries of one event type created since `since` were created. */
-export async function deliveryTimesSince(
+export async function webhookDeliveryTimesSince(
   db: DbOrTx,
   companyId: string,
   endpointId: string,

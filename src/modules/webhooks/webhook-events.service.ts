@@ -1,6 +1,6 @@
 // Recording webhook events: called by the function that owns each state change, inside its
 // transaction (GUIDE, rules of direction), so an event exists exactly when its change
-// committed. Delivery happens later, from the outbox (deliveries.service.ts).
+// committed. Delivery happens later, from the outbox (webhook-deliveries.service.ts).
 import type { DbOrTx } from '../../db/types.ts';
 import { newId } from '../../lib/ids.ts';
 import { onSignal, raise } from '../../db/signals.ts';

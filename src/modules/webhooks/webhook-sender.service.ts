@@ -12,7 +12,7 @@ import {
   RESPONSE_KEPT_BYTES,
   type AttemptResult,
   type Claimed,
-} from './deliveries.service.ts';
+} from './webhook-deliveries.service.ts';
 import { signatureHeader } from './webhook-signing.rules.ts';
 import { signingSecrets } from './webhooks.service.ts';
 
@@ -37,7 +37,7 @@ function describe(err: unknown): string {
   return 'the attempt failed before an answer arrived';
 }
 
-export async function sendDelivery(
+export async function sendWebhookDelivery(
   ctx: AppContext,
   claimed: Claimed,
   transport: Transport = {},

@@ -7,7 +7,7 @@ import type { WebhookEventsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordActivity, type Actor } from '../activity/index.ts';
-import { newDelivery } from './deliveries.service.ts';
+import { newWebhookDelivery } from './webhook-deliveries.service.ts';
 import { TEST_EVENT_TYPE, type WebhookEventData } from './event-catalog.rules.ts';
 import * as deliveries from './webhook-deliveries.repository.ts';
 import * as events from './webhook-events.repository.ts';
@@ -46,7 +46,7 @@ export async function sendTestEvent(
         hint: 'Enable it with POST /v2/webhooks/{webhookId}/enable, then send the test again.',
       });
     }
-    const recent = await deliveries.deliveryTimesSince(
+    const recent = await deliveries.webhookDeliveryTimesSince(
       tx,
       companyId,
       webhookId,
@@ -80,9 +80,9 @@ export async function sendTestEvent(
       fanned_out_at: at,
       coalesce_key: null,
     };
-    const delivery = newDelivery(webhookId, event, at);
+    const delivery = newWebhookDelivery(webhookId, event, at);
     await events.insertEvent(tx, event);
-    await deliveries.insertDeliveries(tx, [delivery]);
+    await deliveries.insertWebhookDeliveries(tx, [delivery]);
     if (actor) {
       await recordActivity(
         tx,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { deliveryLogRoutes } from './delivery-log.routes.ts';
+import { webhookDeliveryLogRoutes } from './webhook-delivery-log.routes.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.routes.ts';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhooks.schemas.ts';
 
@@ -10,6 +10,6 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsync {
   // Registered in this order, the operations keep their place in the OpenAPI document.
   return async (app) => {
     await app.register(webhookEndpointRoutes(ctx));
-    await app.register(deliveryLogRoutes(ctx));
+    await app.register(webhookDeliveryLogRoutes(ctx));
   };
 }

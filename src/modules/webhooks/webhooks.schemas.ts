@@ -180,7 +180,7 @@ export const WebhookDelivery = Type.Object(
 );
 export type WebhookDeliveryOut = Static<typeof WebhookDelivery>;
 
-export const ListDeliveriesQuery = Type.Object(
+export const ListWebhookDeliveriesQuery = Type.Object(
   {
     ...pageQuery(50),
     status: Type.Optional(StringEnum(['pending', 'succeeded', 'failed'] as const)),
@@ -189,7 +189,7 @@ export const ListDeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const DeliveryPage = Type.Object(
+export const WebhookDeliveryPage = Type.Object(
   { data: Type.Array(ref(WebhookDelivery)), nextCursor: NextCursor },
   { additionalProperties: false },
 );

@@ -61,10 +61,10 @@ export async function fanOut(ctx: AppContext, now: Date): Promise<number> {
       for (const endpoint of targets) {
         if (endpoint.company_id !== event.company_id) continue;
         if (!(JSON.parse(endpoint.event_types) as string[]).includes(event.type)) continue;
-        rows.push(newDelivery(endpoint.id, event, at));
+        rows.push(newWebhookDelivery(endpoint.id, event, at));
       }
     }
-    await deliveries.insertDeliveries(tx, rows);
+    await deliveries.insertWebhookDeliveries(tx, rows);
     await events.markFannedOut(
       tx,
       due.map((e) => e.id),
@@ -74,7 +74,7 @@ export async function fanOut(ctx: AppContext, now: Date): Promise<number> {
   });
 }
 
-export function newDelivery(
+export function newWebhookDelivery(
   endpointId: string,
   event: WebhookEventsTable,
   at: string,
@@ -122,7 +122,7 @@ export async function claimDue(
     now.getTime() + ctx.config.webhookTimeoutMs * LEASE_FACTOR,
   ).toISOString();
   return ctx.db.transaction().execute(async (tx) => {
-    const due = (await deliveries.dueDeliveries(tx, at, limit * 4)).filter(
+    const due = (await deliveries.dueWebhookDeliveries(tx, at, limit * 4)).filter(
       (d) => !skip.has(d.endpoint_id),
     );
     if (due.length === 0) return [];

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';
-import { newDelivery, payloadOf } from './deliveries.service.ts';
+import { newWebhookDelivery, payloadOf } from './webhook-deliveries.service.ts';
 import * as deliveries from './webhook-deliveries.repository.ts';
 import * as events from './webhook-events.repository.ts';
 import { findWebhookOrThrow, keysetPage, type PageQuery } from './webhooks.service.ts';
@@ -74,7 +74,7 @@ export async function listAttempts(
   );
 }
 
-export async function listDeliveries(
+export async function listWebhookDeliveries(
   ctx: AppContext,
   companyId: string,
   webhookId: string,
@@ -91,7 +91,7 @@ export async function listDeliveries(
     query,
     (r: WebhookDeliveriesTable) => r.created_at,
     (before, limit) =>
-      deliveries.pageDeliveries(ctx.db, companyId, webhookId, {
+      deliveries.pageWebhookDeliveries(ctx.db, companyId, webhookId, {
         before,
         limit,
         ...(query.status === undefined ? {} : { status: query.status }),
@@ -148,7 +148,10 @@ export async function replayEvents(
     truncated = found.length > REPLAY_LIMIT;
     chosen = found.slice(0, REPLAY_LIMIT);
   }
-  const rows = chosen.map((event) => ({ ...newDelivery(webhookId, event, at), trigger: 'replay' }));
+  const rows = chosen.map((event) => ({
+    ...newWebhookDelivery(webhookId, event, at),
+    trigger: 'replay',
+  }));
   await ctx.db.transaction().execute((tx) => deliveries.replay(tx, rows, at));
   return { replayed: rows.length, truncated };
 }

@@ -8,22 +8,26 @@ import { AUTH_ERRORS, errorResponses } from '../../schemas/common.ts';
 import {
   AttemptPage,
   BODY_ERRORS,
-  DeliveryPage,
+  WebhookDeliveryPage,
   ListAttemptsQuery,
-  ListDeliveriesQuery,
+  ListWebhookDeliveriesQuery,
   ReplayBody,
   ReplayResult,
   TestEventResult,
   WEBHOOK_TAGS,
   WebhookIdParams,
 } from './webhooks.schemas.ts';
-import { listAttempts, listDeliveries, replayEvents } from './delivery-log.service.ts';
+import {
+  listAttempts,
+  listWebhookDeliveries,
+  replayEvents,
+} from './webhook-delivery-log.service.ts';
 import { TEST_EVENTS_PER_MINUTE, sendTestEvent } from './webhook-test.service.ts';
 
 const READ = { scopes: ['webhooks:read' as const] };
 const WRITE = { scopes: ['webhooks:write' as const] };
 
-export function deliveryLogRoutes(ctx: AppContext): FastifyPluginAsync {
+export function webhookDeliveryLogRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const company = (req: Parameters<typeof principalOf>[0]) => principalOf(req).companyId;
@@ -87,9 +91,9 @@ export function deliveryLogRoutes(ctx: AppContext): FastifyPluginAsync {
           tags: WEBHOOK_TAGS,
           summary: "Each event's delivery to the endpoint and its retry state, newest first",
           params: WebhookIdParams,
-          querystring: ListDeliveriesQuery,
+          querystring: ListWebhookDeliveriesQuery,
           response: {
-            200: DeliveryPage,
+            200: WebhookDeliveryPage,
             ...errorResponses([
               ...AUTH_ERRORS,
               'invalid_request',
@@ -99,7 +103,7 @@ export function deliveryLogRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      (req) => listDeliveries(ctx, company(req), req.params.webhookId, req.query),
+      (req) => listWebhookDeliveries(ctx, company(req), req.params.webhookId, req.query),
     );
 
     app.post(
