@@ -347,7 +347,7 @@ export interface ServerSettingsTable {
 
 /**
  * Delivery counters of one subject (`company`, `account` or `worker`) for one UTC day of
- * release; `lat_<i>` count posted items per release-to-posted bucket (delivery.rules.ts).
+ * release; `lat_<i>` count posted items per release-to-posted bucket (delivery-figures.rules.ts).
  */
 export interface DeliveryDaysTable {
   scope: string;

@@ -1,6 +1,10 @@
 // What the scrape-time gauges of PromMetrics read, over an opened context.
 import type { OpenedContext } from '../bootstrap.ts';
-import { DELIVERY_PERIODS, deliveryTotals, itemCountsByStatus } from '../modules/items/index.ts';
+import {
+  DELIVERY_FIGURE_PERIODS,
+  deliveryFigureTotals,
+  itemCountsByStatus,
+} from '../modules/items/index.ts';
 import { mediaBacklog } from '../modules/media-jobs/index.ts';
 import type { ScrapeSources } from './prom-metrics.ts';
 
@@ -13,8 +17,8 @@ export function scrapeSources(opened: OpenedContext): ScrapeSources {
     delivery: async () => {
       const now = ctx.clock.now();
       const periods = await Promise.all(
-        DELIVERY_PERIODS.map(async (days) => {
-          const figures = await deliveryTotals(ctx.db, 'company', now, days);
+        DELIVERY_FIGURE_PERIODS.map(async (days) => {
+          const figures = await deliveryFigureTotals(ctx.db, 'company', now, days);
           return [`${days}d`, figures] as const;
         }),
       );

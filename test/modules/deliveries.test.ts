@@ -11,7 +11,7 @@ import { fixture } from '../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
-import { deliveryFigures, deliveryTotals } from '../../src/modules/items/index.ts';
+import { deliveryFigures, deliveryFigureTotals } from '../../src/modules/items/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 interface World {
@@ -374,7 +374,7 @@ describeEachDialect('proof and punctuality', (get) => {
       windowsMissed: 0,
     });
     // The service-wide totals (the metrics scrape) include this company's items.
-    const totals = await deliveryTotals(t.ctx.db, 'company', now, 30);
+    const totals = await deliveryFigureTotals(t.ctx.db, 'company', now, 30);
     assert.ok(totals.delivered >= 7 && totals.posted >= 5, JSON.stringify(totals));
     // A company's own read is bound to it: another company's id reads nothing.
     const other = await seedCompany(t);

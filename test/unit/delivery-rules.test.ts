@@ -10,7 +10,7 @@ import {
   isOnTime,
   latencyBucket,
   latencyPercentile,
-} from '../../src/modules/items/delivery.rules.ts';
+} from '../../src/modules/items/delivery-figures.rules.ts';
 import { LATENCY_BUCKET_COUNT } from '../../src/db/migrations/0016-deliveries.ts';
 
 const MIN = 60_000;

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 
-/** Buckets of the release-to-posted histogram (modules/items/delivery.rules.ts). */
+/** Buckets of the release-to-posted histogram (modules/items/delivery-figures.rules.ts). */
 export const LATENCY_BUCKET_COUNT = 27;
 
 // The delivery record of every released item and the figures kept from it.

@@ -82,7 +82,15 @@ export {
   openingStatus,
 } from './item-status.rules.ts';
 export type { ItemStatus, PostStatus } from './item-status.rules.ts';
-export { DELIVERY_PERIODS, deliveryFigures, deliveryTotals } from './deliveries.service.ts';
-export type { DeliveryFigures, DeliveryPeriod, DeliveryScope } from './deliveries.service.ts';
+export {
+  DELIVERY_FIGURE_PERIODS,
+  deliveryFigures,
+  deliveryFigureTotals,
+} from './delivery-figures.service.ts';
+export type {
+  DeliveryFigures,
+  DeliveryFigurePeriod,
+  DeliveryFigureScope,
+} from './delivery-figures.service.ts';
 export { DUE_SOON_MS, fulfilmentBoard } from './board.service.ts';
 export type { BoardFilter, BoardSection, BoardTask, FulfilmentBoard } from './board.service.ts';

@@ -12,7 +12,7 @@ import * as inserts from './item-inserts.repository.ts';
 import * as repo from './items.repository.ts';
 import { IDS_PER_STATEMENT, refreshMany, refreshOne, slices } from './post-status.state.ts';
 import * as releases from './releases.repository.ts';
-import * as deliveries from './deliveries.service.ts';
+import * as figures from './delivery-figures.service.ts';
 import * as reads from './item-reads.repository.ts';
 
 export type { ItemOutcome } from './items.repository.ts';
@@ -263,7 +263,7 @@ async function countMissedWindows(
     tx,
     madeUp.map((r) => r.account_id),
   );
-  await deliveries.countOutcomes(
+  await figures.countOutcomes(
     tx,
     madeUp.map((r) => ({
       companyId: r.company_id,

@@ -11,9 +11,9 @@ import { itemChanged, itemPosted } from './item-events.view.ts';
 import * as repo from './items.repository.ts';
 import { refreshMany, refreshOne } from './post-status.state.ts';
 import * as releases from './releases.repository.ts';
-import * as deliveries from './deliveries.service.ts';
+import * as figures from './delivery-figures.service.ts';
 import * as reads from './item-reads.repository.ts';
-import { isOnTime } from './delivery.rules.ts';
+import { isOnTime } from './delivery-figures.rules.ts';
 
 /** Why an unreported task failed (DECISIONS 6): nothing is retried on its own after release. */
 export const UNCLAIMED_REASON =
@@ -101,7 +101,7 @@ export async function finishItem(
       workerId,
       releasedAt: moved.released_at,
     };
-    await deliveries.countOutcomes(tx, [
+    await figures.countOutcomes(tx, [
       result.outcome === 'posted'
         ? {
             ...base,
@@ -152,7 +152,7 @@ export async function failUnreported(
     await recordEvents(tx, [...events, ...refreshed.events], at);
     const unclaimed = finished.filter((r) => r.claimed_by === null).map((r) => r.account_id);
     const workers = await reads.workersOfAccounts(tx, unclaimed);
-    await deliveries.countOutcomes(
+    await figures.countOutcomes(
       tx,
       finished.map((r) => ({
         companyId: r.company_id,

@@ -31,7 +31,7 @@ export function isOnTime(postedAt: string, slotStart: string, graceMs: number): 
 }
 
 /** The counters of a subject over a range of days (sums of delivery_days rows). */
-export interface DeliveryCounts {
+export interface DeliveryFigureCounts {
   posted: number;
   onTime: number;
   failed: number;
@@ -40,7 +40,7 @@ export interface DeliveryCounts {
   latency: number[];
 }
 
-export function emptyCounts(): DeliveryCounts {
+export function emptyCounts(): DeliveryFigureCounts {
   return {
     posted: 0,
     onTime: 0,
@@ -52,7 +52,7 @@ export function emptyCounts(): DeliveryCounts {
 }
 
 /** Adds `b` into `a`. */
-export function addCounts(a: DeliveryCounts, b: DeliveryCounts): DeliveryCounts {
+export function addCounts(a: DeliveryFigureCounts, b: DeliveryFigureCounts): DeliveryFigureCounts {
   a.posted += b.posted;
   a.onTime += b.onTime;
   a.failed += b.failed;
@@ -97,7 +97,7 @@ export interface DeliveryFigures {
 
 const ratio = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10_000) / 10_000);
 
-export function figuresOf(c: DeliveryCounts): DeliveryFigures {
+export function figuresOf(c: DeliveryFigureCounts): DeliveryFigures {
   const delivered = c.posted + c.failed + c.unconfirmed;
   return {
     delivered,

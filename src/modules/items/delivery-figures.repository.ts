@@ -3,23 +3,27 @@
 // UTC day of release.
 import { sql } from 'kysely';
 import type { DbOrTx, DeliveryDaysTable } from '../../db/types.ts';
-import { LATENCY_BUCKETS, emptyCounts, type DeliveryCounts } from './delivery.rules.ts';
+import {
+  LATENCY_BUCKETS,
+  emptyCounts,
+  type DeliveryFigureCounts,
+} from './delivery-figures.rules.ts';
 
-export type DeliveryScope = 'company' | 'account' | 'worker';
+export type DeliveryFigureScope = 'company' | 'account' | 'worker';
 
 /** What one change adds to one subject's day. */
-export interface DeliveryBump {
-  scope: DeliveryScope;
+export interface DeliveryFigureBump {
+  scope: DeliveryFigureScope;
   scopeId: string;
   companyId: string;
   day: string;
-  counts: DeliveryCounts;
+  counts: DeliveryFigureCounts;
 }
 
 const BUCKET_COLUMNS = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `lat_${i}` as const);
 const COUNT_COLUMNS = ['posted', 'on_time', 'failed', 'unconfirmed', 'missed'] as const;
 
-function rowOf(b: DeliveryBump): DeliveryDaysTable {
+function rowOf(b: DeliveryFigureBump): DeliveryDaysTable {
   const row: DeliveryDaysTable = {
     scope: b.scope,
     scope_id: b.scopeId,
@@ -40,7 +44,7 @@ function rowOf(b: DeliveryBump): DeliveryDaysTable {
  * at most one bump per row, sorted by key, so that concurrent transactions take the rows in
  * one order.
  */
-export async function addToDays(tx: DbOrTx, bumps: readonly DeliveryBump[]): Promise<void> {
+export async function addToDays(tx: DbOrTx, bumps: readonly DeliveryFigureBump[]): Promise<void> {
   if (bumps.length === 0) return;
   await tx
     .insertInto('delivery_days')
@@ -67,11 +71,11 @@ export async function addToDays(tx: DbOrTx, bumps: readonly DeliveryBump[]): Pro
  */
 export async function sumDays(
   db: DbOrTx,
-  scope: DeliveryScope,
+  scope: DeliveryFigureScope,
   scopeIds: readonly string[] | null,
   fromDay: string,
   companyId?: string,
-): Promise<Map<string, DeliveryCounts>> {
+): Promise<Map<string, DeliveryFigureCounts>> {
   if (scopeIds !== null && scopeIds.length === 0) return new Map();
   let q = db
     .selectFrom('delivery_days')
@@ -87,7 +91,7 @@ export async function sumDays(
   if (scopeIds !== null) q = q.where('scope_id', 'in', [...scopeIds]);
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
   const rows = (await q.execute()) as unknown as Record<string, string | number>[];
-  const out = new Map<string, DeliveryCounts>();
+  const out = new Map<string, DeliveryFigureCounts>();
   for (const r of rows) {
     const c = emptyCounts();
     c.posted = Number(r.posted);

@@ -1,6 +1,6 @@
-// Proof and punctuality of delivery: the counters the item state machine moves in the
-// transaction of each outcome (items.state.ts), the figures read from them per company,
-// account and worker, and the delivery record of each item of a post.
+// Delivery figures, the proof and punctuality of delivery: the counters the item state
+// machine moves in the transaction of each outcome (items.state.ts), and the figures read
+// from them per company, account and worker.
 import type { DbOrTx } from '../../db/types.ts';
 import {
   addCounts,
@@ -8,16 +8,16 @@ import {
   figuresOf,
   firstDayOf,
   latencyBucket,
-  type DeliveryCounts,
+  type DeliveryFigureCounts,
   type DeliveryFigures,
-} from './delivery.rules.ts';
-import * as days from './delivery-days.repository.ts';
-import type { DeliveryBump, DeliveryScope } from './delivery-days.repository.ts';
+} from './delivery-figures.rules.ts';
+import * as days from './delivery-figures.repository.ts';
+import type { DeliveryFigureBump, DeliveryFigureScope } from './delivery-figures.repository.ts';
 
-export type { DeliveryFigures, DeliveryScope };
+export type { DeliveryFigures, DeliveryFigureScope };
 
 /** One outcome of a released item, as the counters see it. */
-export type DeliveryOutcome = {
+export type DeliveryFigureOutcome = {
   companyId: string;
   accountId: string;
   /** The worker answerable for it: the claimer, else the account's worker. */
@@ -30,7 +30,7 @@ export type DeliveryOutcome = {
   | { kind: 'missed' }
 );
 
-function countsOf(o: DeliveryOutcome): DeliveryCounts {
+function countsOf(o: DeliveryFigureOutcome): DeliveryFigureCounts {
   const c = emptyCounts();
   switch (o.kind) {
     case 'posted':
@@ -59,11 +59,11 @@ function countsOf(o: DeliveryOutcome): DeliveryCounts {
  */
 export async function countOutcomes(
   tx: DbOrTx,
-  outcomes: readonly DeliveryOutcome[],
+  outcomes: readonly DeliveryFigureOutcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  const bumps = new Map<string, DeliveryBump>();
-  const add = (scope: DeliveryScope, scopeId: string, o: DeliveryOutcome) => {
+  const bumps = new Map<string, DeliveryFigureBump>();
+  const add = (scope: DeliveryFigureScope, scopeId: string, o: DeliveryFigureOutcome) => {
     const day = o.releasedAt.slice(0, 10);
     const key = `${scope}\u0000${scopeId}\u0000${day}\u0000${o.companyId}`;
     const bump = bumps.get(key);
@@ -80,8 +80,8 @@ export async function countOutcomes(
 }
 
 /** Periods the figures are kept for, in days. */
-export const DELIVERY_PERIODS = [7, 30] as const;
-export type DeliveryPeriod = (typeof DELIVERY_PERIODS)[number];
+export const DELIVERY_FIGURE_PERIODS = [7, 30] as const;
+export type DeliveryFigurePeriod = (typeof DELIVERY_FIGURE_PERIODS)[number];
 
 /**
  * Delivery figures of the subjects over the last `days` UTC days (today included): of the
@@ -90,10 +90,10 @@ export type DeliveryPeriod = (typeof DELIVERY_PERIODS)[number];
  */
 export async function deliveryFigures(
   db: DbOrTx,
-  scope: DeliveryScope,
+  scope: DeliveryFigureScope,
   ids: readonly string[] | null,
   now: Date,
-  period: DeliveryPeriod,
+  period: DeliveryFigurePeriod,
   companyId?: string,
 ): Promise<Map<string, DeliveryFigures>> {
   const sums = await days.sumDays(db, scope, ids, firstDayOf(now, period), companyId);
@@ -103,11 +103,11 @@ export async function deliveryFigures(
 }
 
 /** Figures of a whole scope together (every company, say), for the metrics scrape. */
-export async function deliveryTotals(
+export async function deliveryFigureTotals(
   db: DbOrTx,
-  scope: DeliveryScope,
+  scope: DeliveryFigureScope,
   now: Date,
-  period: DeliveryPeriod,
+  period: DeliveryFigurePeriod,
 ): Promise<DeliveryFigures> {
   const sums = await days.sumDays(db, scope, null, firstDayOf(now, period));
   const total = emptyCounts();
