@@ -11,7 +11,7 @@ export {
 } from './items.service.ts';
 export type { PostPriorityResult } from './items.service.ts';
 export {
-  deliveryRows,
+  deliveryRecordRows,
   itemCountsByStatus,
   itemsOfPost,
   itemsOfPosts,
@@ -24,7 +24,7 @@ export {
   releasesSince,
 } from './item-reads.service.ts';
 export type {
-  DeliveryRow,
+  DeliveryRecordRow,
   ItemWithAccount,
   PlanningRow,
   QueueKey,

@@ -192,7 +192,7 @@ export async function itemCountsByStatus(db: DbOrTx): Promise<Record<string, num
 }
 
 /** An item of a post with its account and release: the delivery record's facts. */
-export interface DeliveryRow {
+export interface DeliveryRecordRow {
   id: string;
   account_id: string;
   username: string;
@@ -213,11 +213,11 @@ export interface DeliveryRow {
 }
 
 /** Every item of the company's post with its account and release, in account order. */
-export async function deliveryRows(
+export async function deliveryRecordRows(
   db: DbOrTx,
   companyId: string,
   postId: string,
-): Promise<DeliveryRow[]> {
+): Promise<DeliveryRecordRow[]> {
   return db
     .selectFrom('queue_items')
     .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')

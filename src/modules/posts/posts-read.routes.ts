@@ -10,8 +10,8 @@ import { ReadCache, type BodyPlan, type HoleWriter } from '../../http/read-cache
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import { ListPostsQuery, Post, PostIdParams, PostPage, type PostOut } from './posts.schemas.ts';
 import { postPageRead, type PostPageRead } from './posts-list.service.ts';
-import { PostDeliveries } from './post-deliveries.schemas.ts';
-import { postDeliveries } from './post-deliveries.service.ts';
+import { PostDeliveryRecords } from './post-delivery-records.schemas.ts';
+import { postDeliveryRecords } from './post-delivery-records.service.ts';
 import { mediaUrlExpiry, postRead, thumbnailUrlUntil, type ViewedPost } from './posts.view.ts';
 
 const THUMBNAIL_HOLE = { thumbnailUrl: 'null' };
@@ -143,12 +143,12 @@ export function postReadRoutes(ctx: AppContext): FastifyPluginAsync {
             'proof (an expiring signed URL). Items not released yet have nulls there.',
           params: PostIdParams,
           response: {
-            200: PostDeliveries,
+            200: PostDeliveryRecords,
             ...errorResponses([...AUTH_ERRORS, 'invalid_request', 'post_not_found']),
           },
         },
       },
-      (req) => postDeliveries(ctx, principalOf(req).companyId, req.params.postId),
+      (req) => postDeliveryRecords(ctx, principalOf(req).companyId, req.params.postId),
     );
   };
 }

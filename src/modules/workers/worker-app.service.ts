@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { accountsOfWorker, getAccount, type WorkerAccountRow } from '../accounts/index.ts';
 import { accountStatsOf, getPostAnalytics, lastSnapshotTimes } from '../analytics/index.ts';
-import { deliveryRows, findTasks, postedByWorker } from '../items/index.ts';
+import { deliveryRecordRows, findTasks, postedByWorker } from '../items/index.ts';
 import { loadTask, visibleTo } from './tasks.service.ts';
 import { toTasks } from './tasks.view.ts';
 import type { TaskOut, WorkerAccountOut } from './workers.schemas.ts';
@@ -154,7 +154,7 @@ export async function taskWindows(
   const grace = ctx.config.deliveryGraceMs;
   await Promise.all(
     [...posts.values()].map(async (r) => {
-      for (const d of await deliveryRows(ctx.db, r.company_id, r.post_id)) {
+      for (const d of await deliveryRecordRows(ctx.db, r.company_id, r.post_id)) {
         if (!ids.has(d.id) || !d.slot_start || !d.slot_label || !d.slot_kind) continue;
         out.set(d.id, {
           start: d.slot_start,

@@ -19,7 +19,7 @@ import {
   isPublished,
   itemsOfPost,
 } from '../../modules/items/index.ts';
-import { postDeliveries, readPost, type PostOut } from '../../modules/posts/index.ts';
+import { postDeliveryRecords, readPost, type PostOut } from '../../modules/posts/index.ts';
 import { plannedSlotsOfPost } from '../../modules/queue/index.ts';
 import { listAllTags } from '../../modules/tags/index.ts';
 import { listUsers, roleAllows } from '../../modules/users/index.ts';
@@ -177,7 +177,7 @@ export async function renderPost(
     itemsOfPost(ctx.db, companyId, postId),
     plannedSlotsOfPost(ctx, companyId, postId),
     historyOf(ctx, companyId, postId),
-    postDeliveries(ctx, companyId, postId),
+    postDeliveryRecords(ctx, companyId, postId),
     listAllTags(ctx.db, companyId),
     listCompanyAccounts(ctx.db, companyId),
     getCompanyRow(ctx.db, companyId),

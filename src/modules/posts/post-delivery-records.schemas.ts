@@ -4,7 +4,7 @@ import { DateTime, HttpUrl, Id, Nullable, StringEnum, ref } from '../../schemas/
 import { ITEM_STATUSES } from '../../schemas/statuses.ts';
 import { Platform } from '../accounts/index.ts';
 
-export const DeliverySlot = Type.Object(
+export const DeliveryRecordSlot = Type.Object(
   {
     start: Type.String({
       format: 'date-time',
@@ -20,7 +20,7 @@ export const DeliverySlot = Type.Object(
   { additionalProperties: false },
 );
 
-export const Delivery = Type.Object(
+export const DeliveryRecord = Type.Object(
   {
     accountId: Id,
     username: Type.String(),
@@ -36,7 +36,7 @@ export const Delivery = Type.Object(
     reportedAt: Nullable(
       Type.String({ format: 'date-time', description: "When the worker's report arrived" }),
     ),
-    slot: Nullable(DeliverySlot),
+    slot: Nullable(DeliveryRecordSlot),
     onTime: Nullable(
       Type.Boolean({
         description:
@@ -59,12 +59,12 @@ export const Delivery = Type.Object(
   },
   { $id: 'Delivery', additionalProperties: false },
 );
-export type DeliveryOut = Static<typeof Delivery>;
+export type DeliveryRecordOut = Static<typeof DeliveryRecord>;
 
-export const PostDeliveries = Type.Object(
+export const PostDeliveryRecords = Type.Object(
   {
     postId: Id,
-    deliveries: Type.Array(ref(Delivery), {
+    deliveries: Type.Array(ref(DeliveryRecord), {
       description: 'One entry per account the post is queued for, in queue order',
     }),
   },

@@ -3,9 +3,9 @@
 // URL and the worker's screenshot as proof.
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { deliveryRows, type DeliveryRow } from '../items/index.ts';
+import { deliveryRecordRows, type DeliveryRecordRow } from '../items/index.ts';
 import { uploadFacts, mediaPath } from '../uploads/index.ts';
-import type { DeliveryOut } from './post-deliveries.schemas.ts';
+import type { DeliveryRecordOut } from './post-delivery-records.schemas.ts';
 import { findPost } from './posts.repository.ts';
 import { mediaUrlExpiry } from './posts.view.ts';
 
@@ -13,18 +13,18 @@ function minutesBetween(from: string, to: string): number {
   return Math.round((Date.parse(to) - Date.parse(from)) / 60_000);
 }
 
-export async function postDeliveries(
+export async function postDeliveryRecords(
   ctx: AppContext,
   companyId: string,
   postId: string,
-): Promise<{ postId: string; deliveries: DeliveryOut[] }> {
+): Promise<{ postId: string; deliveries: DeliveryRecordOut[] }> {
   const post = await findPost(ctx.db, companyId, postId);
   if (!post) throw new ApiError('post_not_found', `No post ${postId}`);
-  const rows = await deliveryRows(ctx.db, companyId, postId);
+  const rows = await deliveryRecordRows(ctx.db, companyId, postId);
   const proofIds = rows.flatMap((r) => (r.proof_upload_id ? [r.proof_upload_id] : []));
   const facts = await uploadFacts(ctx.db, proofIds);
   const expires = mediaUrlExpiry(ctx.clock.now());
-  const proofUrl = (r: DeliveryRow): string | null => {
+  const proofUrl = (r: DeliveryRecordRow): string | null => {
     const id = r.proof_upload_id;
     const fact = id ? facts.get(id) : undefined;
     if (!id || !fact) return null;
@@ -38,8 +38,8 @@ export async function postDeliveries(
       return {
         accountId: r.account_id,
         username: r.username,
-        platform: r.platform as DeliveryOut['platform'],
-        status: r.status as DeliveryOut['status'],
+        platform: r.platform as DeliveryRecordOut['platform'],
+        status: r.status as DeliveryRecordOut['status'],
         releasedAt: r.released_at,
         claimedAt: r.claimed_at,
         postedAt: r.posted_at,
