@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { ReadCache, type BodyPlan } from '../../src/http/read-cache.ts';
 import { listAccounts } from '../../src/modules/accounts/accounts-list.service.ts';
-import { listPosts } from '../../src/modules/posts/posts-list.service.ts';
+import { listPosts } from '../../src/modules/posts/post-list.service.ts';
 import { listTags } from '../../src/modules/tags/tags.service.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';

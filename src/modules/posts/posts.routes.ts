@@ -5,7 +5,7 @@ import { DeliveryRecord } from './post-delivery-records.schemas.ts';
 import { postCreateRoutes } from './post-create.routes.ts';
 import { postEditRoutes } from './post-edit.routes.ts';
 import { postMediaRoutes } from './post-media.routes.ts';
-import { postReadRoutes } from './posts-read.routes.ts';
+import { postReadRoutes } from './post-read.routes.ts';
 
 export const postSchemas = [Post, DeliveryRecord, PostProblem, PostValidation];
 

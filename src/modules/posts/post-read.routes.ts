@@ -9,7 +9,7 @@ import { principalOf } from '../../http/auth.ts';
 import { ReadCache, type BodyPlan, type HoleWriter } from '../../http/read-cache.ts';
 import { AUTH_ERRORS, errorResponses, ref } from '../../schemas/common.ts';
 import { ListPostsQuery, Post, PostIdParams, PostPage, type PostOut } from './posts.schemas.ts';
-import { postPageRead, type PostPageRead } from './posts-list.service.ts';
+import { postPageRead, type PostPageRead } from './post-list.service.ts';
 import { PostDeliveryRecords } from './post-delivery-records.schemas.ts';
 import { postDeliveryRecords } from './post-delivery-records.service.ts';
 import { mediaUrlExpiry, postRead, thumbnailUrlUntil, type ViewedPost } from './posts.view.ts';
