@@ -1,6 +1,8 @@
 // The error catalog (SPEC 7, DECISIONS 1): every code the API can answer with,
 // its HTTP status and a default hint telling the caller what to do next. No framework
 // here: services, schemas and the HTTP layer all import it; http/errors.ts renders it.
+// Beside it, the catalog of refusals a person meets on a page (or at the CLI).
+import { CliError } from './lib/cli-error.ts';
 
 export const ERROR_CATALOG = {
   invalid_request: { status: 400, hint: 'Fix the named field and send the request again.' },
@@ -209,4 +211,36 @@ export function codesByStatus(codes: readonly ErrorCode[]): Map<number, ErrorCod
     out.set(status, [...(out.get(status) ?? []), code]);
   }
   return out;
+}
+
+/**
+ * Why a page (or the CLI) refused a person's action, each reason with the HTTP status a page
+ * answers it with: `invalid` input, `not_found` for an id naming nothing (or another
+ * company's), `conflict` for a state that forbids it, `self` for an admin acting on itself,
+ * `last_admin` for a company that would have no enabled admin left.
+ */
+export const REFUSAL_CATALOG = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  self: 409,
+  last_admin: 409,
+} as const satisfies Record<string, number>;
+
+export type RefusalReason = keyof typeof REFUSAL_CATALOG;
+
+/**
+ * An action refused for a reason the person can act on, worded for people: a page answers
+ * it with its status and message, the CLI prints the message.
+ */
+export class Refusal extends CliError {
+  readonly status: (typeof REFUSAL_CATALOG)[RefusalReason];
+
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super(message);
+    this.status = REFUSAL_CATALOG[reason];
+  }
 }

@@ -47,7 +47,6 @@ export type {
 } from './operators.service.ts';
 export { RECOVERY_CODE_COUNT, TOTP_PERIOD_SECONDS } from './totp.rules.ts';
 export {
-  ConsoleRefusal,
   operatorCreateWorker,
   operatorRevokeWorker,
   operatorRotateWorkerToken,

@@ -5,7 +5,7 @@
 // accounts it changed. The console's workers board reads beside its pages.
 import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { CliError } from '../../lib/cli-error.ts';
+import { Refusal } from '../../errors.ts';
 import { workerAccountSummaries, type AccountSummary } from '../accounts/index.ts';
 import { recordActivity } from '../activity/index.ts';
 
@@ -23,19 +23,6 @@ import {
 } from '../workers/index.ts';
 import { companyActor, recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
 
-/**
- * A console action refused for a reason the operator can act on, worded for people:
- * `status` 404 for an id naming nothing, 409 for a state that forbids it, 400 otherwise.
- */
-export class ConsoleRefusal extends CliError {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** One-time phone sign-in link: its URL (with the token) and when it stops working. */
 export interface WorkerLink {
   url: string;
@@ -48,7 +35,7 @@ export async function requireWorker(db: DbOrTx, workerId: string): Promise<Worke
     return await getWorker(db, workerId);
   } catch (err) {
     if (err instanceof WorkerError)
-      throw new ConsoleRefusal(404, 'There is no worker with this id.');
+      throw new Refusal('not_found', 'There is no worker with this id.');
     throw err;
   }
 }
@@ -165,8 +152,8 @@ export async function operatorWorkerLink(
   return db.transaction().execute(async (tx) => {
     const worker = await requireWorker(tx, workerId);
     if (worker.revokedAt !== null) {
-      throw new ConsoleRefusal(
-        409,
+      throw new Refusal(
+        'conflict',
         `${worker.name} is revoked: a sign-in link would not work. Issue a new token to make the worker active again first.`,
       );
     }

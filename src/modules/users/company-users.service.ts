@@ -6,6 +6,7 @@
 // transaction. Each user's display timezone is set here too.
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, UserRole, UsersTable } from '../../db/types.ts';
+import { Refusal } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
 import type { Actor } from '../activity/index.ts';
@@ -34,20 +35,6 @@ export type SignInState =
 
 export interface CompanyUser extends UserInfo {
   signIn: SignInState;
-}
-
-/**
- * Why an admin's action on a user was refused: `not_found` (unknown, or another company's),
- * `self` (the admin acting on itself), `last_admin` (the company would have no enabled
- * admin left), `invalid` (the input).
- */
-export class CompanyUserRefused extends UserError {
-  constructor(
-    readonly reason: 'not_found' | 'self' | 'last_admin' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function signInState(
@@ -126,7 +113,7 @@ export async function inviteCompanyUser(
   }
 }
 
-const NOT_FOUND = () => new CompanyUserRefused('not_found', 'Not found.');
+const NOT_FOUND = () => new Refusal('not_found', 'Not found.');
 
 /**
  * The company's users locked, and the target among them; refuses an unknown user (or
@@ -143,7 +130,7 @@ async function lockedTarget(
   const row = all.find((u) => u.id === userId);
   if (!row) throw NOT_FOUND();
   if (row.id === actingUserId) {
-    throw new CompanyUserRefused('self', `You cannot ${doing} yourself; ask another admin.`);
+    throw new Refusal('self', `You cannot ${doing} yourself; ask another admin.`);
   }
   return { all, row };
 }
@@ -153,7 +140,7 @@ function keepAnAdmin(all: UsersTable[], row: UsersTable, doing: string): void {
   if (row.role !== 'admin' || row.disabled_at !== null) return;
   const others = all.filter((u) => u.id !== row.id && u.role === 'admin' && u.disabled_at === null);
   if (others.length === 0) {
-    throw new CompanyUserRefused(
+    throw new Refusal(
       'last_admin',
       `${row.email} is the company's only enabled admin: make another user admin before you ${doing}.`,
     );
@@ -174,7 +161,7 @@ export async function changeUserRole(
   actingUserId: string,
 ): Promise<{ user: UserInfo; changed: boolean; from: UserRole }> {
   if (!isRole(role)) {
-    throw new CompanyUserRefused('invalid', `The role must be one of ${ROLES.join(', ')}.`);
+    throw new Refusal('invalid', `The role must be one of ${ROLES.join(', ')}.`);
   }
   const at = clock.now().toISOString();
   return db.transaction().execute(async (tx) => {
@@ -272,7 +259,7 @@ export async function setUserTimezone(
   timezone: string | null,
 ): Promise<void> {
   if (timezone !== null && (timezone.length > 64 || !validTimezone(timezone))) {
-    throw new CompanyUserRefused('invalid', `“${timezone}” is not a timezone this service knows.`);
+    throw new Refusal('invalid', `“${timezone}” is not a timezone this service knows.`);
   }
   await repo.updateUser(db, userId, { timezone, updated_at: clock.now().toISOString() });
 }

@@ -25,7 +25,6 @@ export {
 } from './user-links.service.ts';
 export type { IssuedUserLink, UserLinkInfo } from './user-links.service.ts';
 export {
-  CompanyUserRefused,
   changeUserRole,
   disableCompanyUser,
   getCompanyUser,

@@ -8,8 +8,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { Refusal } from '../../errors.ts';
 import {
-  CompanyUserRefused,
   ROLES,
   USER_LINK_MS,
   UserError,
@@ -65,10 +65,7 @@ const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
 
 /** A refusal of the users service as the page shows it: another company's user is unknown. */
 function pageErrorOf(err: unknown): unknown {
-  if (err instanceof CompanyUserRefused) {
-    const status = { not_found: 404, invalid: 400, self: 409, last_admin: 409 }[err.reason];
-    return new PageError(status, err.message);
-  }
+  if (err instanceof Refusal) return new PageError(err.status, err.message);
   return err;
 }
 

@@ -2,8 +2,8 @@
 // suggestions of the forms, the words for an account's status, and how a refusal of the
 // services reads on a page.
 import { PageError } from '../kit/session.ts';
+import { Refusal } from '../../errors.ts';
 import { CliError } from '../../lib/cli-error.ts';
-import { ConsoleRefusal } from '../../modules/operators/index.ts';
 
 /** Every IANA timezone the runtime knows, for the timezone fields' suggestions. */
 export const TIMEZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
@@ -35,7 +35,7 @@ export function sentence(message: string): string {
  * and words, another operator mistake as a 400 saying what it is; anything else as it is.
  */
 export function pageErrorOf(err: unknown): unknown {
-  if (err instanceof ConsoleRefusal) return new PageError(err.status, err.message);
+  if (err instanceof Refusal) return new PageError(err.status, err.message);
   if (err instanceof CliError) return new PageError(400, sentence(err.message));
   return err;
 }

@@ -8,11 +8,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { Refusal } from '../../errors.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
 import { PageError, redirect } from '../kit/session.ts';
 import { accountSummaries } from '../../modules/accounts/index.ts';
 import { getCompany, listCompanies } from '../../modules/companies/index.ts';
-import { ConsoleRefusal, operatorMoveAccount } from '../../modules/operators/index.ts';
+import { operatorMoveAccount } from '../../modules/operators/index.ts';
 import {
   CONSOLE_SECTION_ROWS,
   activeByName,
@@ -175,7 +176,7 @@ export function fulfilmentPages(ctx: AppContext) {
           );
           return redirect(req, reply, `${OPERATOR_BASE}/setup`);
         } catch (err) {
-          if (err instanceof ConsoleRefusal && err.status !== 404) {
+          if (err instanceof Refusal && err.status !== 404) {
             reply.code(err.status);
             return setupPage(req, reply, { accountId, message: err.message });
           }
@@ -264,7 +265,7 @@ export function fulfilmentPages(ctx: AppContext) {
           );
           return redirect(req, reply, boardUrl(filter));
         } catch (err) {
-          if (err instanceof ConsoleRefusal && err.status !== 404) {
+          if (err instanceof Refusal && err.status !== 404) {
             reply.code(err.status);
             return movePage(req, reply, accountId, filter, err.message);
           }

@@ -3,6 +3,7 @@
 // company's accounts with their workers to choose which to hand to a worker. Read through
 // module faces.
 import type { Db, DbOrTx } from '../../db/types.ts';
+import { Refusal } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
   companyAccountSummaries,
@@ -15,7 +16,6 @@ import {
   openTaskCounts,
   type DeliveryFigures,
 } from '../../modules/items/index.ts';
-import { ConsoleRefusal } from '../../modules/operators/index.ts';
 import {
   WorkerError,
   getWorker,
@@ -88,7 +88,7 @@ async function requireWorker(db: DbOrTx, workerId: string): Promise<WorkerInfo> 
     return await getWorker(db, workerId);
   } catch (err) {
     if (err instanceof WorkerError)
-      throw new ConsoleRefusal(404, 'There is no worker with this id.');
+      throw new Refusal('not_found', 'There is no worker with this id.');
     throw err;
   }
 }
