@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from './helpers/databases.ts';
 import { useCli } from './helpers/cli.ts';
 import { listActivity } from '../src/modules/activity/activity.service.ts';
-import { resolveSession, signIn, SignInRefused } from '../src/modules/users/users.service.ts';
+import { SignInRefused } from '../src/modules/sign-in/index.ts';
+import { resolveSession, signIn } from '../src/modules/users/users.service.ts';
 
 for (const dialect of DIALECTS) {
   describe(`slotline user commands [${dialect}]`, () => {

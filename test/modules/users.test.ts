@@ -16,10 +16,10 @@ import {
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
   signIn,
-  SignInRefused,
   signOut,
   UserError,
 } from '../../src/modules/users/users.service.ts';
+import { SignInRefused } from '../../src/modules/sign-in/index.ts';
 import {
   ATTEMPT_WINDOW_MS,
   MAX_FAILURES_PER_ACCOUNT,

@@ -4,7 +4,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import {
-  WorkerSignInRefused,
   createWorker,
   createWorkerSignInLink,
   resolveWorkerSession,
@@ -12,6 +11,7 @@ import {
   rotateWorkerToken,
   signInWorkerByLink,
 } from '../../src/modules/workers/index.ts';
+import { SignInRefused } from '../../src/modules/sign-in/index.ts';
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('token') as string;
 
@@ -33,14 +33,14 @@ describeEachDialect('worker sign-in links', (get) => {
     assert.equal(session.worker.workerId, worker.workerId);
     assert.equal(session.worker.timezone, 'Europe/Paris');
     assert.equal((await resolveWorkerSession(db, clock, secret))?.worker.name, 'Phone');
-    await assert.rejects(signIn(link.url), WorkerSignInRefused, 'a link is used once');
+    await assert.rejects(signIn(link.url), SignInRefused, 'a link is used once');
     // Only its digest is stored.
     const stored = await db.selectFrom('worker_sign_in_links').selectAll().execute();
     assert.ok(stored.every((r) => !link.url.includes(r.id)));
 
     const late = await createWorkerSignInLink(db, clock, worker.workerId, t.config.publicUrl);
     t.clock.advance(24 * 3_600_000);
-    await assert.rejects(signIn(late.url), WorkerSignInRefused, 'expired');
+    await assert.rejects(signIn(late.url), SignInRefused, 'expired');
 
     const beforeRotation = await createWorkerSignInLink(
       db,
@@ -49,7 +49,7 @@ describeEachDialect('worker sign-in links', (get) => {
       t.config.publicUrl,
     );
     await rotateWorkerToken(db, clock, worker.workerId);
-    await assert.rejects(signIn(beforeRotation.url), WorkerSignInRefused, 'rotated');
+    await assert.rejects(signIn(beforeRotation.url), SignInRefused, 'rotated');
     assert.equal(await resolveWorkerSession(db, clock, secret), null, 'rotation ends sessions');
 
     const afterRotation = await createWorkerSignInLink(
@@ -59,14 +59,14 @@ describeEachDialect('worker sign-in links', (get) => {
       t.config.publicUrl,
     );
     await revokeWorker(db, clock, worker.workerId);
-    await assert.rejects(signIn(afterRotation.url), WorkerSignInRefused, 'revoked');
+    await assert.rejects(signIn(afterRotation.url), SignInRefused, 'revoked');
     await assert.rejects(
       createWorkerSignInLink(db, clock, worker.workerId, t.config.publicUrl),
       /no active worker/,
     );
     await assert.rejects(
       signInWorkerByLink(db, clock, { token: 'not-a-link', address: '203.0.113.9' }),
-      WorkerSignInRefused,
+      SignInRefused,
     );
   });
 });

@@ -19,7 +19,6 @@ export type { OperatorSession } from './operator-sessions.service.ts';
 export {
   MAX_CODE_FAILURES,
   MAX_PASSWORD_FAILURES,
-  OperatorSignInRefused,
   confirmEnrolment,
   passSecondFactor,
   recoveryCodesLeft,
@@ -28,7 +27,6 @@ export {
 export {
   OPERATOR_LINK_MS,
   OperatorAccountError,
-  OperatorLinkRefused,
   acceptOperatorLink,
   createOperator,
   disableOperator,

@@ -16,6 +16,7 @@ import {
   releaseSignInAttempts,
   reserveSignInAttempt,
   takeOperatorSession,
+  SignInRefused,
 } from '../sign-in/index.ts';
 import { recordOperatorAction } from './operator-log.service.ts';
 import { openSession, type OperatorSession } from './operator-sessions.service.ts';
@@ -37,21 +38,6 @@ export const MAX_CODE_FAILURES = 5;
 
 /** Verified against when the email is unknown (or has no password), so answers take as long. */
 let decoyHash: Promise<string> | null = null;
-
-/**
- * Why a sign-in step was refused. `invalid`: wrong email or password, or a wrong code (the
- * message never tells whether the account exists); `reused`: a TOTP code already used;
- * `no_totp`: the right password of an operator who never finished enrolling; `limited`:
- * too many failures, `retryAfter` seconds to wait.
- */
-export class OperatorSignInRefused extends Error {
-  constructor(
-    readonly reason: 'invalid' | 'reused' | 'no_totp' | 'limited',
-    readonly retryAfter = 0,
-  ) {
-    super(reason);
-  }
-}
 
 function accountKey(email: string): string {
   return `operator:${email}`;
@@ -79,19 +65,19 @@ export async function signInOperator(
     { key: account, max: MAX_PASSWORD_FAILURES },
     { key: address, max: MAX_FAILURES_PER_ADDRESS },
   ]);
-  if (wait > 0) throw new OperatorSignInRefused('limited', wait);
+  if (wait > 0) throw new SignInRefused('limited', wait);
   const row = email.length <= 254 ? await repo.findByEmail(db, email) : undefined;
   decoyHash ??= hash(randomToken(12));
   const passwordHash = row?.password_hash ?? (await decoyHash);
   const ok = input.password.length <= MAX_PASSWORD && (await verify(passwordHash, input.password));
   // A refused attempt keeps its reservations: they are its count as a failure.
   if (!row || !row.password_hash || !ok || row.disabled_at !== null) {
-    throw new OperatorSignInRefused('invalid');
+    throw new SignInRefused('invalid');
   }
   await clearSignInAttempts(db, account);
   await releaseSignInAttempts(db, [address]);
   if (row.totp_enabled_at === null || row.totp_secret === null) {
-    throw new OperatorSignInRefused('no_totp');
+    throw new SignInRefused('no_totp');
   }
   return openSession(db, clock.now(), row, 'password');
 }
@@ -103,7 +89,7 @@ interface CodeUsed {
 
 /**
  * Checks a TOTP code (or, with `recovery`, a recovery code) of the locked operator and uses
- * it up: its TOTP step, or the recovery code. Throws OperatorSignInRefused otherwise.
+ * it up: its TOTP step, or the recovery code. Throws SignInRefused otherwise.
  */
 async function useCode(
   tx: DbOrTx,
@@ -121,16 +107,16 @@ async function useCode(
       now.getTime(),
       row.totp_last_step,
     );
-    if (!checked.ok) throw new OperatorSignInRefused(checked.reason);
+    if (!checked.ok) throw new SignInRefused(checked.reason);
     // Taken by another request since the row was read: the same code, used twice.
     if (!(await repo.takeTotpStep(tx, row.id, checked.step))) {
-      throw new OperatorSignInRefused('reused');
+      throw new SignInRefused('reused');
     }
     return { recoveryCode: false };
   }
   const normal = recovery ? normalRecoveryCode(typed) : null;
   if (!normal || !(await codes.useCode(tx, row.id, recoveryCodeHash(normal), now.toISOString()))) {
-    throw new OperatorSignInRefused('invalid');
+    throw new SignInRefused('invalid');
   }
   return { recoveryCode: true };
 }
@@ -152,15 +138,15 @@ async function codeStep<T>(
     { key: keys[0] as string, max: MAX_CODE_FAILURES },
     { key: keys[1] as string, max: MAX_FAILURES_PER_ADDRESS },
   ]);
-  if (wait > 0) throw new OperatorSignInRefused('limited', wait);
+  if (wait > 0) throw new SignInRefused('limited', wait);
   const now = clock.now();
   const result = await db.transaction().execute(async (tx) => {
     const row = await repo.lockOperator(tx, session.operatorId);
-    if (!row || row.disabled_at !== null) throw new OperatorSignInRefused('invalid');
+    if (!row || row.disabled_at !== null) throw new SignInRefused('invalid');
     const value = await then(tx, row, now);
     // The step this session was at is used up: a second request with it finds nothing.
     if (!(await takeOperatorSession(tx, session.sessionId, from))) {
-      throw new OperatorSignInRefused('invalid');
+      throw new SignInRefused('invalid');
     }
     await repo.updateOperator(tx, row.id, { last_sign_in_at: now.toISOString() });
     return value;
@@ -186,9 +172,9 @@ export async function passSecondFactor(
   recoveryCodeUsed: boolean;
   recoveryCodesLeft: number;
 }> {
-  if (session.step !== 'password') throw new OperatorSignInRefused('invalid');
+  if (session.step !== 'password') throw new SignInRefused('invalid');
   return codeStep(db, clock, session, 'password', input.address, async (tx, row, now) => {
-    if (row.totp_enabled_at === null) throw new OperatorSignInRefused('no_totp');
+    if (row.totp_enabled_at === null) throw new SignInRefused('no_totp');
     const used = await useCode(tx, sealer, row, input.code, now, true);
     const opened = await openSession(tx, now, row, 'full');
     const left = (await codes.countUnused(tx, [row.id])).get(row.id) ?? 0;
@@ -220,10 +206,10 @@ export async function confirmEnrolment(
   session: OperatorSession,
   input: { code: string; address: string },
 ): Promise<{ secret: string; session: OperatorSession; recoveryCodes: string[] }> {
-  if (session.step !== 'enrol') throw new OperatorSignInRefused('invalid');
+  if (session.step !== 'enrol') throw new SignInRefused('invalid');
   return codeStep(db, clock, session, 'enrol', input.address, async (tx, row, now) => {
     if (row.totp_enabled_at !== null || row.totp_secret === null) {
-      throw new OperatorSignInRefused('invalid');
+      throw new SignInRefused('invalid');
     }
     await useCode(tx, sealer, row, input.code, now, false);
     const at = now.toISOString();

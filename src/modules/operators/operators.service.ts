@@ -17,6 +17,7 @@ import {
   issueLink as issueStoredLink,
   liveLink as liveStoredLink,
   useLink,
+  LinkRefused,
 } from '../sign-in/index.ts';
 import { recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
 import { openSession, type OperatorSession } from './operator-sessions.service.ts';
@@ -255,16 +256,6 @@ export async function operatorLinkInfo(
   };
 }
 
-/** Why a step of the sign-in link was refused, in words for the operator. */
-export class OperatorLinkRefused extends Error {
-  constructor(
-    readonly reason: 'invalid' | 'password',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const LINK_GONE =
   'This sign-in link does not work any more. Ask another operator for a new one (slotline operator reset).';
 
@@ -280,9 +271,9 @@ export async function acceptOperatorLink(
 ): Promise<{ secret: string; session: OperatorSession }> {
   const now = clock.now();
   const live = await liveLink(db, now, input.token);
-  if (!live) throw new OperatorLinkRefused('invalid', LINK_GONE);
+  if (!live) throw new LinkRefused('invalid', LINK_GONE);
   const problem = passwordProblem(input.password, input.confirmation, live.operator.email);
-  if (problem) throw new OperatorLinkRefused('password', problem);
+  if (problem) throw new LinkRefused('password', problem);
   const passwordHash = await hash(input.password);
   const sealed = sealer.seal(newTotpSecret());
   const at = now.toISOString();
@@ -300,7 +291,7 @@ export async function acceptOperatorLink(
     return openSession(tx, now, live.operator, 'enrol');
   });
   // Used by another request in the meantime.
-  if (!opened) throw new OperatorLinkRefused('invalid', LINK_GONE);
+  if (!opened) throw new LinkRefused('invalid', LINK_GONE);
   return opened;
 }
 

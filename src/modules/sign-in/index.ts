@@ -19,4 +19,6 @@ export {
   resolveSession,
   takeOperatorSession,
 } from './sessions.service.ts';
+export { LinkRefused, SignInRefused } from './refusals.rules.ts';
+export type { SignInRefusal } from './refusals.rules.ts';
 export { expireLinksOf, issueLink, latestLinksOf, liveLink, useLink } from './links.service.ts';

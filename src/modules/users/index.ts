@@ -2,7 +2,6 @@
 // this folder is the module's own.
 export {
   ROLES,
-  SignInRefused,
   UserError,
   createUser,
   disableUser,
@@ -17,7 +16,6 @@ export {
 export type { SessionUser, UserInfo } from './users.service.ts';
 export {
   USER_LINK_MS,
-  UserLinkRefused,
   acceptUserLink,
   inviteUser,
   userLinkInfo,

@@ -13,6 +13,7 @@ import {
   issueLink as issueStoredLink,
   liveLink as liveStoredLink,
   useLink,
+  LinkRefused,
 } from '../sign-in/index.ts';
 import * as repo from './users.repository.ts';
 import {
@@ -137,16 +138,6 @@ export async function userLinkInfo(
   };
 }
 
-/** Why a link could not set a password: it does not work, the password, or a suspension. */
-export class UserLinkRefused extends Error {
-  constructor(
-    readonly reason: 'invalid' | 'password' | 'suspended',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Sets the user's password through its link, uses the link up and signs the user in:
  * the session's cookie secret and the session. Records `user.password_set`.
@@ -159,16 +150,16 @@ export async function acceptUserLink(
   const now = clock.now();
   const live = await liveLink(db, now, input.token);
   if (!live) {
-    throw new UserLinkRefused('invalid', 'This link does not work any more.');
+    throw new LinkRefused('invalid', 'This link does not work any more.');
   }
   if (live.companySuspended) {
-    throw new UserLinkRefused(
+    throw new LinkRefused(
       'suspended',
       'Your company’s access to Slotline is suspended. Contact the Slotline operator.',
     );
   }
   const problem = passwordProblem(input.password, input.confirmation, live.user.email);
-  if (problem) throw new UserLinkRefused('password', problem);
+  if (problem) throw new LinkRefused('password', problem);
   const passwordHash = await hash(input.password);
   const at = now.toISOString();
   const used = await db.transaction().execute(async (tx) => {
@@ -184,6 +175,6 @@ export async function acceptUserLink(
     return true;
   });
   // Used by another request in the meantime.
-  if (!used) throw new UserLinkRefused('invalid', 'This link does not work any more.');
+  if (!used) throw new LinkRefused('invalid', 'This link does not work any more.');
   return openSession(db, now, { ...live.user, password_hash: passwordHash });
 }

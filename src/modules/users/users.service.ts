@@ -19,6 +19,7 @@ import {
   releaseSignInAttempts,
   reserveSignInAttempt,
   resolveSession as resolveStoredSession,
+  SignInRefused,
 } from '../sign-in/index.ts';
 import * as repo from './users.repository.ts';
 
@@ -208,26 +209,6 @@ export async function resetPassword(
 }
 
 // ---- Sign-in and sessions -------------------------------------------------------------
-
-/**
- * Why a sign-in was refused; the message never tells whether the account exists. Only the
- * right password of an enabled user learns that its company is suspended (`suspended`).
- */
-export class SignInRefused extends Error {
-  constructor(
-    readonly reason: 'invalid' | 'limited' | 'suspended',
-    /** Seconds until a limited sign-in may be tried again. */
-    readonly retryAfter = 0,
-  ) {
-    super(
-      reason === 'limited'
-        ? 'too many failed sign-ins'
-        : reason === 'suspended'
-          ? "the user's company is suspended"
-          : 'wrong email or password',
-    );
-  }
-}
 
 /** A signed-in person, as every dashboard request sees it. */
 export interface SessionUser {

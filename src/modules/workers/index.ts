@@ -11,7 +11,6 @@ export {
 export {
   WORKER_LINK_MS,
   WORKER_LINK_PATH,
-  WorkerSignInRefused,
   createWorkerSignInLink,
   peekWorkerSignInLink,
   resolveWorkerSession,

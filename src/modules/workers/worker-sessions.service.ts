@@ -17,6 +17,7 @@ import {
   reserveSignInAttempt,
   resolveSession,
   useLink,
+  SignInRefused,
 } from '../sign-in/index.ts';
 import { findWorker, touchWorkerSince } from './workers.repository.ts';
 import { WorkerError, verifyWorkerToken } from './workers.service.ts';
@@ -41,16 +42,8 @@ export interface WorkerSession {
   expiresAt: string;
 }
 
-/** Why a worker sign-in was refused. */
-export class WorkerSignInRefused extends Error {
-  constructor(
-    readonly reason: 'invalid' | 'limited',
-    /** Seconds until a limited sign-in may be tried again. */
-    readonly retryAfter = 0,
-  ) {
-    super(reason === 'limited' ? 'too many failed sign-ins' : 'worker token is invalid or revoked');
-  }
-}
+/** What a refused worker token says (the worker's app words it for the worker). */
+const BAD_TOKEN = 'worker token is invalid or revoked';
 
 /** Worker-token failures count under a key of their own, apart from password sign-ins. */
 function addressKey(address: string): string {
@@ -59,7 +52,7 @@ function addressKey(address: string): string {
 
 /**
  * Checks the worker token; on success opens a session and returns its cookie secret with
- * the session. Refused with WorkerSignInRefused('limited') once the address has used its
+ * the session. Refused with SignInRefused('limited') once the address has used its
  * attempts of the window, before the token is even checked.
  */
 export async function signInWorker(
@@ -69,11 +62,11 @@ export async function signInWorker(
 ): Promise<{ secret: string; session: WorkerSession }> {
   const key = addressKey(input.address);
   const wait = await reserveSignInAttempt(db, clock, [{ key, max: MAX_FAILURES_PER_ADDRESS }]);
-  if (wait > 0) throw new WorkerSignInRefused('limited', wait);
+  if (wait > 0) throw new SignInRefused('limited', wait);
   const token = input.token.trim();
   const worker = token.length <= 200 ? await verifyWorkerToken(db, token) : null;
   // A refused attempt keeps its reservation: that is its count as a failure.
-  if (!worker) throw new WorkerSignInRefused('invalid');
+  if (!worker) throw new SignInRefused('invalid', 0, BAD_TOKEN);
   await releaseSignInAttempts(db, [key]);
   // verifyWorkerToken accepted it, so it has the slw_<prefix>_<secret> shape.
   return openSession(db, clock, worker, token.split('_')[1] as string);
@@ -169,12 +162,12 @@ export async function signInWorkerByLink(
 ): Promise<{ secret: string; session: WorkerSession }> {
   const key = addressKey(input.address);
   const wait = await reserveSignInAttempt(db, clock, [{ key, max: MAX_FAILURES_PER_ADDRESS }]);
-  if (wait > 0) throw new WorkerSignInRefused('limited', wait);
+  if (wait > 0) throw new SignInRefused('limited', wait);
   const now = clock.now();
   const usable = await usableLink(db, now, input.token);
   // A link is used once, whoever races for it.
   if (!usable || !(await useLink(db, 'worker', usable.link, now))) {
-    throw new WorkerSignInRefused('invalid');
+    throw new SignInRefused('invalid', 0, BAD_TOKEN);
   }
   const { link, worker } = usable;
   await releaseSignInAttempts(db, [key]);

@@ -5,7 +5,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { safeTarget } from '../kit/targets.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { SignInRefused, signIn, signOut } from '../../modules/users/index.ts';
+import { SignInRefused } from '../../modules/sign-in/index.ts';
+import { signIn, signOut } from '../../modules/users/index.ts';
 import { page } from './layout.ts';
 import {
   BASE,

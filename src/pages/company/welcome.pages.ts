@@ -7,12 +7,8 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { MIN_PASSWORD } from '../../lib/password-rules.ts';
-import {
-  UserLinkRefused,
-  acceptUserLink,
-  userLinkInfo,
-  type UserLinkInfo,
-} from '../../modules/users/index.ts';
+import { acceptUserLink, userLinkInfo, type UserLinkInfo } from '../../modules/users/index.ts';
+import { LinkRefused } from '../../modules/sign-in/index.ts';
 import { page } from './layout.ts';
 import { BASE, SESSION_COOKIE, checkSignInToken, cookieOptions, redirect } from './session.ts';
 
@@ -87,7 +83,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
           reply.setCookie(SESSION_COOKIE, secret, cookie(maxAge));
           return redirect(req, reply, `${BASE}/approvals`);
         } catch (err) {
-          if (!(err instanceof UserLinkRefused)) throw err;
+          if (!(err instanceof LinkRefused)) throw err;
           const link = await userLinkInfo(ctx.db, ctx.clock, token);
           if (err.reason === 'password') reply.code(400);
           return welcomePage(

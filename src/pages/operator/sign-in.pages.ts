@@ -10,12 +10,12 @@ import { checkFormCookie, redirect } from '../kit/session.ts';
 import { safeTarget } from '../kit/targets.ts';
 import { randomToken } from '../../lib/ids.ts';
 import {
-  OperatorSignInRefused,
   TOTP_PERIOD_SECONDS,
   passSecondFactor,
   signInOperator,
   signOutOperator,
 } from '../../modules/operators/index.ts';
+import { SignInRefused } from '../../modules/sign-in/index.ts';
 import { consolePage } from './layout.ts';
 import {
   OPERATOR_BASE,
@@ -44,7 +44,7 @@ function nextOf(next: string | undefined): string {
   return safeTarget(next, OPERATOR_BASE, `${OPERATOR_BASE}/companies`);
 }
 
-function limitedText(err: OperatorSignInRefused): string {
+function limitedText(err: SignInRefused): string {
   return `Too many failed attempts. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`;
 }
 
@@ -115,7 +115,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
             `${OPERATOR_BASE}/sign-in/code?next=${encodeURIComponent(next)}`,
           );
         } catch (err) {
-          if (!(err instanceof OperatorSignInRefused)) throw err;
+          if (!(err instanceof SignInRefused)) throw err;
           const message =
             err.reason === 'limited'
               ? limitedText(err)
@@ -161,7 +161,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         }
         return redirect(req, reply, next);
       } catch (err) {
-        if (!(err instanceof OperatorSignInRefused)) throw err;
+        if (!(err instanceof SignInRefused)) throw err;
         const message =
           err.reason === 'limited'
             ? limitedText(err)

@@ -10,8 +10,6 @@ import { PageError, checkFormCookie, redirect } from '../kit/session.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { MIN_PASSWORD } from '../../lib/password-rules.ts';
 import {
-  OperatorLinkRefused,
-  OperatorSignInRefused,
   RECOVERY_CODE_COUNT,
   acceptOperatorLink,
   confirmEnrolment,
@@ -19,6 +17,7 @@ import {
   operatorLinkInfo,
   type OperatorLinkInfo,
 } from '../../modules/operators/index.ts';
+import { LinkRefused, SignInRefused } from '../../modules/sign-in/index.ts';
 import { consolePage } from './layout.ts';
 import { qrSvg } from './qr.ts';
 import {
@@ -107,7 +106,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
           );
           return redirect(req, reply, `${OPERATOR_BASE}/welcome/authenticator`);
         } catch (err) {
-          if (!(err instanceof OperatorLinkRefused)) throw err;
+          if (!(err instanceof LinkRefused)) throw err;
           const link = await operatorLinkInfo(ctx.db, ctx.clock, token);
           if (link) reply.code(400);
           return passwordPage(
@@ -146,7 +145,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
             count: RECOVERY_CODE_COUNT,
           });
         } catch (err) {
-          if (!(err instanceof OperatorSignInRefused)) throw err;
+          if (!(err instanceof SignInRefused)) throw err;
           const message =
             err.reason === 'limited'
               ? `Too many wrong codes. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`

@@ -21,7 +21,6 @@ import type { AppContext } from '../../context.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { PROOF_MAX_BYTES } from '../../modules/uploads/index.ts';
 import {
-  WorkerSignInRefused,
   peekWorkerSignInLink,
   resolveWorkerSession,
   signInWorker,
@@ -29,6 +28,7 @@ import {
   signOutWorker,
   type WorkerSession,
 } from '../../modules/workers/index.ts';
+import { SignInRefused } from '../../modules/sign-in/index.ts';
 import { sourceFolder, type AssetSet } from '../kit/assets.ts';
 import { setScopedFlash } from '../kit/flash.ts';
 import { unreadableMultipart } from '../kit/forms.ts';
@@ -175,7 +175,7 @@ export function workerAppPlugin(ctx: AppContext) {
       reply.setCookie(WORKER_SESSION_COOKIE, opened.secret, cookie(maxAge));
       return redirect(req, reply, `${WORKER_BASE}/tasks`);
     };
-    const tooMany = (reply: FastifyReply, err: WorkerSignInRefused) => {
+    const tooMany = (reply: FastifyReply, err: SignInRefused) => {
       reply.header('retry-after', String(err.retryAfter));
       reply.code(429);
       return `Too many failed sign-ins. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`;
@@ -204,7 +204,7 @@ export function workerAppPlugin(ctx: AppContext) {
           });
           return signedIn(req, reply, opened);
         } catch (err) {
-          if (!(err instanceof WorkerSignInRefused)) throw err;
+          if (!(err instanceof SignInRefused)) throw err;
           let error = 'That worker token is not valid, or it was revoked.';
           if (err.reason === 'limited') error = tooMany(reply, err);
           else reply.code(401);
@@ -253,7 +253,7 @@ export function workerAppPlugin(ctx: AppContext) {
           setScopedFlash(ctx, req, reply, welcome, WORKER_FLASH);
           return signedIn(req, reply, opened);
         } catch (err) {
-          if (!(err instanceof WorkerSignInRefused)) throw err;
+          if (!(err instanceof SignInRefused)) throw err;
           if (err.reason === 'invalid') return spentLink(req, reply);
           const error = tooMany(reply, err);
           const link = await peekWorkerSignInLink(ctx.db, ctx.clock, token);

@@ -19,11 +19,8 @@ import {
 } from '../../helpers/operator.ts';
 import { listActivity } from '../../../src/modules/activity/activity.service.ts';
 import { listOperatorLog, type OperatorLogEntry } from '../../../src/modules/operators/index.ts';
-import {
-  WorkerSignInRefused,
-  resolveWorkerSession,
-  signInWorkerByLink,
-} from '../../../src/modules/workers/index.ts';
+import { resolveWorkerSession, signInWorkerByLink } from '../../../src/modules/workers/index.ts';
+import { SignInRefused } from '../../../src/modules/sign-in/index.ts';
 
 /** Submits a form of the page at `pageUrl` (its CSRF token) to `action`. */
 async function submit(
@@ -152,7 +149,7 @@ describeEachDialect('operator console: workers', (get) => {
     assert.equal(phone.session.worker.workerId, ana);
     await assert.rejects(
       signInWorkerByLink(t.ctx.db, t.ctx.clock, { token: linkToken, address: freshAddress() }),
-      WorkerSignInRefused,
+      SignInRefused,
     );
 
     const [entry, ...rest] = await entriesOf(t, ana);
@@ -481,7 +478,7 @@ describeEachDialect('operator console: workers', (get) => {
     );
     await assert.rejects(
       signInWorkerByLink(t.ctx.db, t.ctx.clock, { token: unused, address: freshAddress() }),
-      WorkerSignInRefused,
+      SignInRefused,
       'a link made before the rotation no longer works',
     );
     const [rotation] = await entriesOf(t, ana);
