@@ -1,8 +1,8 @@
 // The error catalog (SPEC 7, DECISIONS 1): every code the API can answer with,
 // its HTTP status and a default hint telling the caller what to do next. No framework
 // here: services, schemas and the HTTP layer all import it; http/errors.ts renders it.
-// Beside it, the catalog of refusals a person meets on a page (or at the CLI).
-import { CliError } from './lib/cli-error.ts';
+// Beside it, the catalog of refusals a person meets on a page or at the CLI
+// (lib/action-refused.ts).
 
 export const ERROR_CATALOG = {
   invalid_request: { status: 400, hint: 'Fix the named field and send the request again.' },
@@ -228,19 +228,3 @@ export const REFUSAL_CATALOG = {
 } as const satisfies Record<string, number>;
 
 export type RefusalReason = keyof typeof REFUSAL_CATALOG;
-
-/**
- * An action refused for a reason the person can act on, worded for people: a page answers
- * it with its status and message, the CLI prints the message.
- */
-export class Refusal extends CliError {
-  readonly status: (typeof REFUSAL_CATALOG)[RefusalReason];
-
-  constructor(
-    readonly reason: RefusalReason,
-    message: string,
-  ) {
-    super(message);
-    this.status = REFUSAL_CATALOG[reason];
-  }
-}

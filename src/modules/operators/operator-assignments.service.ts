@@ -5,7 +5,7 @@
 // action is one transaction with an operator log entry per company touched and an entry
 // per account in that company's activity log.
 import type { Db, DbOrTx } from '../../db/types.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { accountSummaries, type AccountSummary } from '../accounts/index.ts';
 import { recordActivity } from '../activity/index.ts';
@@ -17,12 +17,12 @@ import { accountLabel, requireWorker, workerNames } from './operator-workers.ser
 /** The accounts named, every one of them existing; refused naming the ids that do not. */
 async function requireAccounts(db: DbOrTx, ids: readonly string[]): Promise<AccountSummary[]> {
   const unique = [...new Set(ids)];
-  if (unique.length === 0) throw new Refusal('invalid', 'Select at least one account.');
+  if (unique.length === 0) throw new ActionRefused('invalid', 'Select at least one account.');
   const found = await accountSummaries(db, unique);
   const known = new Set(found.map((a) => a.accountId));
   const missing = unique.filter((id) => !known.has(id));
   if (missing.length > 0) {
-    throw new Refusal(
+    throw new ActionRefused(
       'not_found',
       missing.length === 1
         ? `There is no account with the id ${missing[0]}.`
@@ -34,7 +34,7 @@ async function requireAccounts(db: DbOrTx, ids: readonly string[]): Promise<Acco
 
 function activeWorker(worker: WorkerInfo): WorkerInfo {
   if (worker.revokedAt !== null) {
-    throw new Refusal(
+    throw new ActionRefused(
       'conflict',
       `${worker.name} is revoked: accounts cannot be given to a revoked worker. Choose an active worker, or issue ${worker.name} a new token first.`,
     );
@@ -166,7 +166,7 @@ export async function operatorUnassignAccounts(
     const accounts = await requireAccounts(tx, accountIds);
     const others = accounts.filter((a) => a.workerId !== workerId);
     if (others.length > 0) {
-      throw new Refusal(
+      throw new ActionRefused(
         'conflict',
         `${others.map(accountLabel).join(', ')} ${others.length === 1 ? 'is' : 'are'} not operated by ${worker.name} (any more); nothing was changed. Reload the page to see who operates what.`,
       );

@@ -5,7 +5,7 @@
 // accounts it changed. The console's workers board reads beside its pages.
 import type { Db, DbOrTx } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { workerAccountSummaries, type AccountSummary } from '../accounts/index.ts';
 import { recordActivity } from '../activity/index.ts';
 
@@ -35,7 +35,7 @@ export async function requireWorker(db: DbOrTx, workerId: string): Promise<Worke
     return await getWorker(db, workerId);
   } catch (err) {
     if (err instanceof WorkerError)
-      throw new Refusal('not_found', 'There is no worker with this id.');
+      throw new ActionRefused('not_found', 'There is no worker with this id.');
     throw err;
   }
 }
@@ -152,7 +152,7 @@ export async function operatorWorkerLink(
   return db.transaction().execute(async (tx) => {
     const worker = await requireWorker(tx, workerId);
     if (worker.revokedAt !== null) {
-      throw new Refusal(
+      throw new ActionRefused(
         'conflict',
         `${worker.name} is revoked: a sign-in link would not work. Issue a new token to make the worker active again first.`,
       );

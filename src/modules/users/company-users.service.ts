@@ -6,7 +6,7 @@
 // transaction. Each user's display timezone is set here too.
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db, UserRole, UsersTable } from '../../db/types.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
 import type { Actor } from '../activity/index.ts';
@@ -113,7 +113,7 @@ export async function inviteCompanyUser(
   }
 }
 
-const NOT_FOUND = () => new Refusal('not_found', 'Not found.');
+const NOT_FOUND = () => new ActionRefused('not_found', 'Not found.');
 
 /**
  * The company's users locked, and the target among them; refuses an unknown user (or
@@ -130,7 +130,7 @@ async function lockedTarget(
   const row = all.find((u) => u.id === userId);
   if (!row) throw NOT_FOUND();
   if (row.id === actingUserId) {
-    throw new Refusal('self', `You cannot ${doing} yourself; ask another admin.`);
+    throw new ActionRefused('self', `You cannot ${doing} yourself; ask another admin.`);
   }
   return { all, row };
 }
@@ -140,7 +140,7 @@ function keepAnAdmin(all: UsersTable[], row: UsersTable, doing: string): void {
   if (row.role !== 'admin' || row.disabled_at !== null) return;
   const others = all.filter((u) => u.id !== row.id && u.role === 'admin' && u.disabled_at === null);
   if (others.length === 0) {
-    throw new Refusal(
+    throw new ActionRefused(
       'last_admin',
       `${row.email} is the company's only enabled admin: make another user admin before you ${doing}.`,
     );
@@ -161,7 +161,7 @@ export async function changeUserRole(
   actingUserId: string,
 ): Promise<{ user: UserInfo; changed: boolean; from: UserRole }> {
   if (!isRole(role)) {
-    throw new Refusal('invalid', `The role must be one of ${ROLES.join(', ')}.`);
+    throw new ActionRefused('invalid', `The role must be one of ${ROLES.join(', ')}.`);
   }
   const at = clock.now().toISOString();
   return db.transaction().execute(async (tx) => {
@@ -259,7 +259,7 @@ export async function setUserTimezone(
   timezone: string | null,
 ): Promise<void> {
   if (timezone !== null && (timezone.length > 64 || !validTimezone(timezone))) {
-    throw new Refusal('invalid', `“${timezone}” is not a timezone this service knows.`);
+    throw new ActionRefused('invalid', `“${timezone}” is not a timezone this service knows.`);
   }
   await repo.updateUser(db, userId, { timezone, updated_at: clock.now().toISOString() });
 }

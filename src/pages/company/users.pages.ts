@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import {
   ROLES,
   USER_LINK_MS,
@@ -65,7 +65,7 @@ const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
 
 /** A refusal of the users service as the page shows it: another company's user is unknown. */
 function pageErrorOf(err: unknown): unknown {
-  if (err instanceof Refusal) return new PageError(err.status, err.message);
+  if (err instanceof ActionRefused) return new PageError(err.status, err.message);
   return err;
 }
 

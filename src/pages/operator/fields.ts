@@ -2,7 +2,7 @@
 // suggestions of the forms, the words for an account's status, and how a refusal of the
 // services reads on a page.
 import { PageError } from '../kit/session.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { CliError } from '../../lib/cli-error.ts';
 
 /** Every IANA timezone the runtime knows, for the timezone fields' suggestions. */
@@ -35,7 +35,7 @@ export function sentence(message: string): string {
  * and words, another operator mistake as a 400 saying what it is; anything else as it is.
  */
 export function pageErrorOf(err: unknown): unknown {
-  if (err instanceof Refusal) return new PageError(err.status, err.message);
+  if (err instanceof ActionRefused) return new PageError(err.status, err.message);
   if (err instanceof CliError) return new PageError(400, sentence(err.message));
   return err;
 }

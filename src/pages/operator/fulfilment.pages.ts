@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
 import { PageError, redirect } from '../kit/session.ts';
 import { accountSummaries } from '../../modules/accounts/index.ts';
@@ -176,7 +176,7 @@ export function fulfilmentPages(ctx: AppContext) {
           );
           return redirect(req, reply, `${OPERATOR_BASE}/setup`);
         } catch (err) {
-          if (err instanceof Refusal && err.status !== 404) {
+          if (err instanceof ActionRefused && err.status !== 404) {
             reply.code(err.status);
             return setupPage(req, reply, { accountId, message: err.message });
           }
@@ -265,7 +265,7 @@ export function fulfilmentPages(ctx: AppContext) {
           );
           return redirect(req, reply, boardUrl(filter));
         } catch (err) {
-          if (err instanceof Refusal && err.status !== 404) {
+          if (err instanceof ActionRefused && err.status !== 404) {
             reply.code(err.status);
             return movePage(req, reply, accountId, filter, err.message);
           }

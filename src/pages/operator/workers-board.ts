@@ -3,7 +3,7 @@
 // company's accounts with their workers to choose which to hand to a worker. Read through
 // module faces.
 import type { Db, DbOrTx } from '../../db/types.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
   companyAccountSummaries,
@@ -88,7 +88,7 @@ async function requireWorker(db: DbOrTx, workerId: string): Promise<WorkerInfo> 
     return await getWorker(db, workerId);
   } catch (err) {
     if (err instanceof WorkerError)
-      throw new Refusal('not_found', 'There is no worker with this id.');
+      throw new ActionRefused('not_found', 'There is no worker with this id.');
     throw err;
   }
 }

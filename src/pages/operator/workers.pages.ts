@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { Refusal } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
 import { Repeated, valuesOf } from '../kit/forms.ts';
 import { PageError, redirect } from '../kit/session.ts';
@@ -374,7 +374,7 @@ export function workerPages(ctx: AppContext) {
           );
           return redirect(req, reply, workerPath(workerId, back));
         } catch (err) {
-          if (err instanceof Refusal && err.status !== 404) {
+          if (err instanceof ActionRefused && err.status !== 404) {
             reply.code(err.status);
             return detailPage(req, reply, workerId, company ? { company } : {}, {
               assign: err.message,
@@ -407,7 +407,7 @@ export function workerPages(ctx: AppContext) {
           );
           return redirect(req, reply, workerPath(workerId));
         } catch (err) {
-          if (err instanceof Refusal && err.status !== 404) {
+          if (err instanceof ActionRefused && err.status !== 404) {
             reply.code(err.status);
             return detailPage(req, reply, workerId, {}, { unassign: err.message });
           }

@@ -9,7 +9,7 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
 import { listActivity } from '../../../src/modules/activity/activity.service.ts';
-import { Refusal } from '../../../src/errors.ts';
+import { ActionRefused } from '../../../src/lib/action-refused.ts';
 import {
   disableCompanyUser,
   getCompanyUser,
@@ -301,7 +301,7 @@ describeEachDialect('dashboard users page', (get) => {
         },
         viewer.user.userId,
       ),
-      (err) => err instanceof Refusal && err.reason === 'last_admin',
+      (err) => err instanceof ActionRefused && err.reason === 'last_admin',
     );
     assert.equal((await getCompanyUser(t.ctx.db, co.companyId, admin.userId))?.disabledAt, null);
 
