@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { ApprovalError, approve, reject } from '../../src/modules/items/items.service.ts';
+import { ActionRefused } from '../../src/lib/action-refused.ts';
+import { approve, reject } from '../../src/modules/items/items.service.ts';
 
 describeEachDialect('approvals', (get) => {
   test('approve one account, then the rest; reject; nothing left to decide', async () => {
@@ -33,12 +34,12 @@ describeEachDialect('approvals', (get) => {
     const rest = await approve(t.ctx, { postId: post.postId });
     assert.deepEqual(rest.changed, [b]);
     assert.equal(rest.postStatus, 'queued');
-    await assert.rejects(approve(t.ctx, { postId: post.postId }), ApprovalError);
-    await assert.rejects(approve(t.ctx, { postId: 'pst_nope' }), ApprovalError);
+    await assert.rejects(approve(t.ctx, { postId: post.postId }), ActionRefused);
+    await assert.rejects(approve(t.ctx, { postId: 'pst_nope' }), ActionRefused);
     const other = await seedCompany(t);
     await assert.rejects(
       approve(t.ctx, { postId: post.postId, companyId: other.companyId }),
-      ApprovalError,
+      ActionRefused,
     );
   });
 });

@@ -16,7 +16,8 @@ import {
   itemIdsByAccount,
   seedListeningCompany,
 } from '../helpers/webhook-events.ts';
-import { ApprovalError, approve, reject } from '../../src/modules/items/items.service.ts';
+import { ActionRefused } from '../../src/lib/action-refused.ts';
+import { approve, reject } from '../../src/modules/items/items.service.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
 
 let server: Server;
@@ -160,7 +161,7 @@ describeEachDialect(
         },
       ]);
       t.clock.advance(1000);
-      await assert.rejects(approve(t.ctx, { postId: p }), ApprovalError);
+      await assert.rejects(approve(t.ctx, { postId: p }), ActionRefused);
       assert.deepEqual(await s.next(), []);
     });
 

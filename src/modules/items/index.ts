@@ -1,7 +1,6 @@
 // The items module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
 export {
-  ApprovalError,
   MAX_REJECT_REASON,
   approve,
   changePostPriority,

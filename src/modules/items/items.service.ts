@@ -3,14 +3,12 @@
 // item-reads.service.ts; nothing outside this module touches queue_items but through
 // the module's face.
 import type { AppContext } from '../../context.ts';
-import { CliError } from '../../lib/cli-error.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';
 import * as posts from './post-status.repository.ts';
 import * as reads from './item-reads.repository.ts';
 import * as repo from './items.repository.ts';
 import { decideItems } from './items.state.ts';
-
-export class ApprovalError extends CliError {}
 
 export interface ApprovalTarget {
   postId: string;
@@ -37,9 +35,11 @@ function reasonOf(reason: string | undefined): string | null {
   if (reason === undefined) return null;
   const trimmed = reason.trim();
   const length = [...trimmed].length;
-  if (length === 0) throw new ApprovalError('the reason for rejecting must not be empty');
+  if (length === 0)
+    throw new ActionRefused('invalid', 'the reason for rejecting must not be empty');
   if (length > MAX_REJECT_REASON) {
-    throw new ApprovalError(
+    throw new ActionRefused(
+      'invalid',
       `the reason for rejecting must be at most ${MAX_REJECT_REASON} characters (got ${length})`,
     );
   }
@@ -66,14 +66,15 @@ async function decide(
   const reason = outcome === 'reject' ? reasonOf(target.reason) : null;
   return ctx.db.transaction().execute(async (tx) => {
     const post = await posts.lockPost(tx, target.postId, target.companyId);
-    if (!post) throw new ApprovalError(`post ${target.postId} does not exist`);
+    if (!post) throw new ActionRefused('not_found', `post ${target.postId} does not exist`);
     let pending = await repo.pendingItems(tx, post.company_id, post.id, target.accountId);
     if (target.accountIds) {
       const wanted = new Set(target.accountIds);
       pending = pending.filter((p) => wanted.has(p.account_id));
     }
     if (pending.length === 0) {
-      throw new ApprovalError(
+      throw new ActionRefused(
+        'conflict',
         `post ${target.postId} has no item waiting for approval${target.accountId ? ` for account ${target.accountId}` : ''}`,
       );
     }

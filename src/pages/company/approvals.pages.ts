@@ -8,9 +8,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { listCompanyAccounts, nextWindowAt } from '../../modules/accounts/index.ts';
 import { getCompanyRow } from '../../modules/companies/index.ts';
-import { ApprovalError, MAX_REJECT_REASON, approve, reject } from '../../modules/items/index.ts';
+import { MAX_REJECT_REASON, approve, reject } from '../../modules/items/index.ts';
 import {
   reviewMedia,
   listPosts,
@@ -255,9 +256,9 @@ export function approvalPages(ctx: AppContext) {
             });
             changed += result.changed.length;
           } catch (err) {
-            if (!(err instanceof ApprovalError)) throw err;
+            if (!(err instanceof ActionRefused)) throw err;
             // Another company's post reads as unknown (404); decided meanwhile is a conflict.
-            if (/does not exist/.test(err.message)) throw new PageError(404, 'Not found.');
+            if (err.reason === 'not_found') throw new PageError(404, 'Not found.');
             throw new PageError(409, 'Those items are no longer waiting for approval.');
           }
         }

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { ApprovalError, approve, isCancellable } from '../../modules/items/index.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
+import { approve, isCancellable } from '../../modules/items/index.ts';
 import { cancelPost, readPost, type PostOut } from '../../modules/posts/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
@@ -159,7 +160,7 @@ export function postBulkPages(ctx: AppContext) {
             }
           } catch (err) {
             const refused =
-              err instanceof ApprovalError ||
+              err instanceof ActionRefused ||
               (err instanceof ApiError && err.code === 'post_not_cancellable');
             if (!refused) throw err;
             // Decided or moved on meanwhile: say what it is now.
