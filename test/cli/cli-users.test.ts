@@ -4,9 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/databases.ts';
 import { useCli } from '../helpers/cli.ts';
-import { listActivity } from '../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../src/modules/activity/index.ts';
 import { SignInRefused } from '../../src/modules/sign-in/index.ts';
-import { resolveSession, signIn } from '../../src/modules/users/users.service.ts';
+import { resolveSession, signIn } from '../../src/modules/users/index.ts';
 
 for (const dialect of DIALECTS) {
   describe(`slotline user commands [${dialect}]`, () => {

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { DIALECTS } from '../helpers/databases.ts';
 import { useCli } from '../helpers/cli.ts';
 import { filesUnder, rowsLeft } from '../helpers/rows-left.ts';
-import { signIn } from '../../src/modules/users/users.service.ts';
+import { signIn } from '../../src/modules/users/index.ts';
 import { operatorLinkInfo } from '../../src/modules/operators/index.ts';
 
 for (const dialect of DIALECTS) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { derivePostStatus } from '../../src/modules/items/item-status.rules.ts';
+import { derivePostStatus } from '../../src/modules/items/index.ts';
 import { DUE_AT, seedDueAccounts } from '../../bench/due-accounts.ts';
 
 const ROUNDS = 4;

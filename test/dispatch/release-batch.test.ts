@@ -11,7 +11,7 @@ import {
   refreshPostStatuses,
   releaseItems,
 } from '../../src/modules/items/items.state.ts';
-import { derivePostStatus } from '../../src/modules/items/item-status.rules.ts';
+import { derivePostStatus } from '../../src/modules/items/index.ts';
 import { DUE_AT, seedDueAccounts } from '../../bench/due-accounts.ts';
 
 describeEachDialect('batched releases', (get) => {

@@ -18,7 +18,7 @@ import {
   offsetMs,
   zoneOf,
 } from '../../src/schedule/local-time.ts';
-import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 // America/New_York springs forward on 2026-03-08; Pacific/Chatham runs at +13:45.
 const TIMEZONES = ['America/New_York', 'Asia/Kathmandu', 'Pacific/Chatham', 'UTC'];

@@ -9,7 +9,7 @@ import { client, seedCompany } from '../helpers/app.ts';
 import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 const missing = browserMissing();

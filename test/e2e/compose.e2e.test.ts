@@ -12,7 +12,7 @@ import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts } from '../helpers/posts.ts';
 import { FIXTURES } from '../helpers/uploads.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 import { addImage, createFolder } from '../../src/modules/workspace/index.ts';
 
 const missing = browserMissing();

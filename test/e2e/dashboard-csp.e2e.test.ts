@@ -8,8 +8,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { client, seedCompany } from '../helpers/app.ts';
 import { browserMissing, useBrowserApp, waitInPage } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
-import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
+import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 const missing = browserMissing();
 const STEP = 15_000;

@@ -10,8 +10,8 @@ import { client, seedCompany } from '../helpers/app.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
-import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
+import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 
 const missing = browserMissing();
 /** No single browser step waits longer than this. */

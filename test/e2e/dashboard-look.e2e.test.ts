@@ -10,7 +10,7 @@ import { client, seedCompany } from '../helpers/app.ts';
 import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts } from '../helpers/posts.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 import { createWebhook } from '../../src/modules/webhooks/index.ts';
 
 const missing = browserMissing();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { client, seedCompany } from '../helpers/app.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 
 const missing = browserMissing();
 

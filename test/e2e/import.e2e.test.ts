@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { client, seedCompany, validAccount } from '../helpers/app.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { fixture } from '../helpers/uploads.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 
 const missing = browserMissing();
 const STEP = 15_000;

@@ -9,7 +9,7 @@ import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
 import { makeAccounts, readyUpload } from '../helpers/posts.ts';
 import { outbox, seedListeningCompany } from '../helpers/webhook-events.ts';
 import { violations } from '../helpers/axe.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 import { releaseItems } from '../../src/modules/items/items.state.ts';
 
 const missing = browserMissing();

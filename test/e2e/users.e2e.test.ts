@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { seedCompany } from '../helpers/app.ts';
 import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 
 const missing = browserMissing();
 /** No single browser step waits longer than this. */

@@ -2,7 +2,7 @@
 // form posts, and signing in as a fresh user of a company.
 import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
-import { createUser } from '../../src/modules/users/users.service.ts';
+import { createUser } from '../../src/modules/users/index.ts';
 import type { UserRole } from '../../src/db/types.ts';
 
 export interface Browser {

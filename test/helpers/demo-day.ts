@@ -4,9 +4,9 @@
 import type { AppContext } from '../../src/context.ts';
 import { seedDemo, type SeedResult } from '../../src/cli/seed.ts';
 import { dispatchPass } from '../../src/dispatch/loop.ts';
-import { reportWorkerStatus } from '../../src/modules/accounts/accounts.state.ts';
-import { approve } from '../../src/modules/items/items.service.ts';
-import { createWebhook } from '../../src/modules/webhooks/webhooks.service.ts';
+import { reportWorkerStatus } from '../../src/modules/accounts/index.ts';
+import { approve } from '../../src/modules/items/index.ts';
+import { createWebhook } from '../../src/modules/webhooks/index.ts';
 import { simulatePass } from '../../src/simulator/simulator.ts';
 
 export interface DemoDay {

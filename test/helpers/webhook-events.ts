@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { seedCompany, type SeededCompany, type TestApp } from './app.ts';
-import { createWebhook } from '../../src/modules/webhooks/webhooks.service.ts';
+import { createWebhook } from '../../src/modules/webhooks/index.ts';
 import {
   isWebhookEventType,
   WEBHOOK_EVENTS,

@@ -7,7 +7,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type SeededCompany } from '../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../helpers/api-error.ts';
 import { browser, hidden, signIn, userIn } from '../helpers/dashboard.ts';
-import { createWorker } from '../../src/modules/workers/workers.service.ts';
+import { createWorker } from '../../src/modules/workers/index.ts';
 import { findNul } from '../../src/http/nul-guard.ts';
 import { isUnstorableText } from '../../src/db/errors.ts';
 import { sql } from 'kysely';

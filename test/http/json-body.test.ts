@@ -8,7 +8,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, type SeededCompany, type TestApp } from '../helpers/app.ts';
 import { assertApiError } from '../helpers/api-error.ts';
 import { browser, hidden, signIn, userIn } from '../helpers/dashboard.ts';
-import { createWorker } from '../../src/modules/workers/workers.service.ts';
+import { createWorker } from '../../src/modules/workers/index.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-body.ts';
 
 /** Arrays `depth` levels deep, two bytes a level. */

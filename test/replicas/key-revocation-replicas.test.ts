@@ -9,7 +9,7 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { buildApp } from '../../src/app.ts';
 import { openContext } from '../../src/bootstrap.ts';
-import { createKey, revokeKey } from '../../src/modules/keys/keys.service.ts';
+import { createKey, revokeKey } from '../../src/modules/keys/index.ts';
 
 /** Polls `check` until it holds, for up to two seconds. */
 async function eventually(check: () => Promise<boolean>): Promise<boolean> {

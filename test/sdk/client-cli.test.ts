@@ -9,7 +9,7 @@ import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { makeActiveAccounts, type CallFn } from '../helpers/posts.ts';
 import { FIXTURES } from '../helpers/uploads.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { assignAccounts, createWorker } from '../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { progressReporter, progressText } from '../../sdk/src/cli/progress.ts';
 
 const DAY = '2026-03-02';

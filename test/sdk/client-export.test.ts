@@ -11,7 +11,7 @@ import { listeningApp } from '../helpers/browser.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { httpBrowser, signIn, userIn } from '../helpers/dashboard.ts';
 import { readyUpload, type CallFn } from '../helpers/posts.ts';
-import { storeSnapshot } from '../../src/modules/analytics/analytics.service.ts';
+import { storeSnapshot } from '../../src/modules/analytics/index.ts';
 import { clientCli } from '../helpers/client-cli.ts';
 
 const START = '2026-03-02T10:00:00.000Z';

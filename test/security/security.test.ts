@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../helpers/app.ts';
 import { SCOPES, type Scope } from '../../src/access.ts';
-import { revokeKey } from '../../src/modules/keys/keys.service.ts';
-import { createKey } from '../../src/modules/keys/keys.service.ts';
+import { revokeKey, createKey } from '../../src/modules/keys/index.ts';
 import { fixture, uploadFile } from '../helpers/uploads.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
@@ -22,7 +21,7 @@ import {
   createWorker,
   revokeWorker,
   rotateWorkerToken,
-} from '../../src/modules/workers/workers.service.ts';
+} from '../../src/modules/workers/index.ts';
 
 /** SPEC 5 and DECISIONS 7: the scope each operation needs (null: no key). */
 const EXPECTED_SCOPES: Record<string, Scope[] | null> = {

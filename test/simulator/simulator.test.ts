@@ -28,12 +28,10 @@ import {
   listSimulatedWorkers,
   reportAccountStats,
   reportResult,
-} from '../../src/modules/workers/index.ts';
-import {
   assignAccounts,
   createWorker,
   revokeWorker,
-} from '../../src/modules/workers/workers.service.ts';
+} from '../../src/modules/workers/index.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -12,7 +12,7 @@ import { makeAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { simulatePass } from '../../../src/simulator/simulator.ts';
 import { seedDemo } from '../../../src/cli/seed.ts';
-import { assignAccounts, createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
 interface Setup {
   call: CallFn;

@@ -11,7 +11,7 @@ import {
   secondsToMidnight,
   writePlansFile,
 } from '../../helpers/api-error.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 import { setAccountStatus } from '../../helpers/posts.ts';
 
 const START = '2026-03-02T10:00:00.000Z';

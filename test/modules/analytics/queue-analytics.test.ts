@@ -7,7 +7,7 @@ import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { assertApiError } from '../../helpers/api-error.ts';
 import { local } from '../../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 import { refreshPostStatus } from '../../../src/modules/items/items.state.ts';
 import { engagementRate } from '../../../src/modules/analytics/analytics.service.ts';
 import type { PostAnalyticsTable, QueueItemsTable } from '../../../src/db/types.ts';

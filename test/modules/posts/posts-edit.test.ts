@@ -6,7 +6,7 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { assertApiError } from '../../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 import { sql } from 'kysely';
 import { refreshPostStatus } from '../../../src/modules/items/items.state.ts';
 import { lockPost } from '../../../src/modules/posts/posts.repository.ts';

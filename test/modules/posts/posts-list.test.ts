@@ -9,7 +9,7 @@ import { assertApiError } from '../../helpers/api-error.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
 import { newId } from '../../../src/lib/ids.ts';
 import { refreshPostStatus } from '../../../src/modules/items/items.state.ts';
-import { derivePostStatus, POST_STATUSES } from '../../../src/modules/items/item-status.rules.ts';
+import { derivePostStatus, POST_STATUSES } from '../../../src/modules/items/index.ts';
 import type { PostsTable, QueueItemsTable } from '../../../src/db/types.ts';
 import { queueItemRow, videoPostRow } from '../../../bench/due-accounts.ts';
 

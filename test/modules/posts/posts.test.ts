@@ -6,7 +6,7 @@ import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { assertApiError } from '../../helpers/api-error.ts';
 import { local } from '../../helpers/uploads.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 
 async function setup(t: TestApp) {
   const co = await seedCompany(t);

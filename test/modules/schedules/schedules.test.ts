@@ -4,7 +4,7 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../../helpers/api-error.ts';
 import { setAccountStatus } from '../../helpers/posts.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
 const STANDARD = ['08:00', '11:00', '14:00', '17:00'];

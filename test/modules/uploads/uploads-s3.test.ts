@@ -15,7 +15,7 @@ import { outbox, seedListeningCompany } from '../../helpers/webhook-events.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { uploadThumbnailKey } from '../../../src/modules/uploads/index.ts';
 import { incomingKey } from '../../../src/modules/uploads/upload-incoming.service.ts';
-import { assignAccounts, createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
 const T = { timeout: 60_000 };
 const s3 = await startS3();

@@ -11,7 +11,7 @@ import {
   writePlansFile,
 } from '../../helpers/api-error.ts';
 import { DEFAULT_PLANS } from '../../../src/plans.ts';
-import { createKey, listKeys, revokeKey } from '../../../src/modules/keys/keys.service.ts';
+import { createKey, listKeys, revokeKey } from '../../../src/modules/keys/index.ts';
 import { RequestMeter } from '../../../src/modules/usage/request-meter.jobs.ts';
 import { readCounters } from '../../../src/modules/usage/usage.repository.ts';
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { makeAccounts, readyUpload } from '../../helpers/posts.ts';
-import { listActivity, OPERATOR } from '../../../src/modules/activity/activity.service.ts';
-import { approve } from '../../../src/modules/items/items.service.ts';
+import { listActivity, OPERATOR } from '../../../src/modules/activity/index.ts';
+import { approve } from '../../../src/modules/items/index.ts';
 import {
   createUser,
   disableUser,

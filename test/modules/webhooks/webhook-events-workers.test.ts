@@ -18,7 +18,7 @@ import {
   UNCLAIMED_REASON,
   UNCONFIRMED_REASON,
 } from '../../../src/modules/items/released-items.state.ts';
-import { assignAccounts, createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
 const SNAPSHOT = { views: 10, likes: 1, comments: 0, shares: 0, saves: 0 };
 

@@ -17,8 +17,8 @@ import {
   seedListeningCompany,
 } from '../../helpers/webhook-events.ts';
 import { ActionRefused } from '../../../src/lib/action-refused.ts';
-import { approve, reject } from '../../../src/modules/items/items.service.ts';
-import { assignAccounts, createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { approve, reject } from '../../../src/modules/items/index.ts';
+import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
 let server: Server;
 let base = '';

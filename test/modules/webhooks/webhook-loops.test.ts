@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { openContext, type OpenedContext } from '../../../src/bootstrap.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { startWebhookLoop } from '../../../src/dispatch/webhook-loop.ts';
-import { createCompany } from '../../../src/modules/companies/companies.service.ts';
+import { createCompany } from '../../../src/modules/companies/index.ts';
 import {
   recordEvents,
   type NewEvent,

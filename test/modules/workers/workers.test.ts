@@ -11,7 +11,7 @@ import { fixture, local } from '../../helpers/uploads.ts';
 import { makeActiveAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../../src/dispatch/deadlines.ts';
-import { engagementRate } from '../../../src/modules/analytics/analytics.service.ts';
+import { engagementRate } from '../../../src/modules/analytics/index.ts';
 import {
   UNCLAIMED_REASON,
   UNCONFIRMED_REASON,

@@ -8,7 +8,7 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../../helpers/app.ts';
 import { assertApiError, assertInvalidBody } from '../../helpers/api-error.ts';
 import { setAccountStatus } from '../../helpers/posts.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 import { createPack, importImages } from '../../../src/modules/workspace/workspace.service.ts';
 
 const START = '2026-03-02T10:00:00.000Z';

@@ -8,10 +8,7 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../../helpers/app.ts';
 import { browser, pageShape, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
 import { readyUpload, type CallFn } from '../../helpers/posts.ts';
-import {
-  storeAccountStats,
-  storeSnapshot,
-} from '../../../src/modules/analytics/analytics.service.ts';
+import { storeAccountStats, storeSnapshot } from '../../../src/modules/analytics/index.ts';
 import { dailyTotals } from '../../../src/pages/company/account-analytics.pages.ts';
 import { clockface } from '../../../src/pages/company/time.ts';
 import type { UserRole } from '../../../src/db/types.ts';

@@ -13,9 +13,9 @@ import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/das
 import { makeAccounts, readyUpload } from '../../helpers/posts.ts';
 import { startS3 } from '../../helpers/s3.ts';
 import { fixture } from '../../helpers/uploads.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import { addImage, createFolder } from '../../../src/modules/workspace/index.ts';
-import { updateCompany } from '../../../src/modules/companies/companies.service.ts';
+import { updateCompany } from '../../../src/modules/companies/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 let ips = 0;

@@ -7,11 +7,11 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, validAccount, type TestApp } from '../../helpers/app.ts';
 import { browser, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
 import { readyUpload, type CallFn } from '../../helpers/posts.ts';
-import { storeSnapshot } from '../../../src/modules/analytics/analytics.service.ts';
-import { recordActivity } from '../../../src/modules/activity/activity.service.ts';
-import { approve } from '../../../src/modules/items/items.service.ts';
-import { deleteTag, createTag } from '../../../src/modules/tags/tags.service.ts';
-import { createKey } from '../../../src/modules/keys/keys.service.ts';
+import { storeSnapshot } from '../../../src/modules/analytics/index.ts';
+import { recordActivity } from '../../../src/modules/activity/index.ts';
+import { approve } from '../../../src/modules/items/index.ts';
+import { deleteTag, createTag } from '../../../src/modules/tags/index.ts';
+import { createKey } from '../../../src/modules/keys/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 const START = '2026-03-02T10:00:00.000Z';

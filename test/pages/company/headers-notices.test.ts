@@ -8,8 +8,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, signIn, userIn, workerSignIn } from '../../helpers/dashboard.ts';
-import { createKey } from '../../../src/modules/keys/keys.service.ts';
-import { createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { createKey } from '../../../src/modules/keys/index.ts';
+import { createWorker } from '../../../src/modules/workers/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 let ips = 0;

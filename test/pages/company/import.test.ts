@@ -15,8 +15,8 @@ import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/das
 import type { CallFn } from '../../helpers/posts.ts';
 import { fixture } from '../../helpers/uploads.ts';
 import { seedDemo } from '../../../src/cli/seed.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
-import { createTag } from '../../../src/modules/tags/tags.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
+import { createTag } from '../../../src/modules/tags/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 let server: Server;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { seedCompany, type SeededCompany } from '../../helpers/app.ts';
 import { browser, hidden, signIn, userIn } from '../../helpers/dashboard.ts';
-import { createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { createWorker } from '../../../src/modules/workers/index.ts';
 import { sendRaw, signedInAt } from '../worker/worker-page.helpers.ts';
 
 const B = 'cutShortBoundary';

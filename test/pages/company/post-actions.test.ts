@@ -16,7 +16,7 @@ import {
   type Browser,
 } from '../../helpers/dashboard.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import { releaseItems } from '../../../src/modules/items/items.state.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 

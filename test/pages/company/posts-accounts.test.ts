@@ -14,8 +14,8 @@ import {
   pageShape,
 } from '../../helpers/dashboard.ts';
 import { makeAccounts, readyUpload, setAccountStatus, type CallFn } from '../../helpers/posts.ts';
-import { storeSnapshot } from '../../../src/modules/analytics/analytics.service.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { storeSnapshot } from '../../../src/modules/analytics/index.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 let ips = 0;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
-import { listAllTags } from '../../../src/modules/tags/tags.service.ts';
+import { listAllTags } from '../../../src/modules/tags/index.ts';
 
 let ips = 0;
 

@@ -10,7 +10,7 @@ import { client, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, pageShape, signIn, userIn } from '../../helpers/dashboard.ts';
 import { makeAccounts, readyUpload, type CallFn } from '../../helpers/posts.ts';
 import { outbox, seedListeningCompany } from '../../helpers/webhook-events.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 let ips = 0;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { seedCompany } from '../../helpers/app.ts';
 import { hidden, userIn } from '../../helpers/dashboard.ts';
-import { createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { createWorker } from '../../../src/modules/workers/index.ts';
 import {
   MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import { ActionRefused } from '../../../src/lib/action-refused.ts';
 import {
   disableCompanyUser,

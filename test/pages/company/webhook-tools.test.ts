@@ -9,10 +9,9 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, pageShape, signIn, userIn } from '../../helpers/dashboard.ts';
 import { useReceiver, verifyAsSigned } from '../../helpers/webhook-receiver.ts';
-import { recordEvents } from '../../../src/modules/webhooks/webhook-events.service.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../../src/modules/webhooks/event-catalog.rules.ts';
+import { recordEvents, WEBHOOK_EVENT_TYPES } from '../../../src/modules/webhooks/index.ts';
 import { deliverDue } from '../../../src/dispatch/webhook-loop.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 
 const START = '2026-03-02T10:00:00.000Z';

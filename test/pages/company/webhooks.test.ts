@@ -8,7 +8,7 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, pageShape, signIn, userIn } from '../../helpers/dashboard.ts';
 import { useReceiver, verifyAsSigned } from '../../helpers/webhook-receiver.ts';
-import { recordEvents } from '../../../src/modules/webhooks/webhook-events.service.ts';
+import { recordEvents } from '../../../src/modules/webhooks/index.ts';
 import { deliverDue } from '../../../src/dispatch/webhook-loop.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 

@@ -17,7 +17,7 @@ import {
 } from '../../helpers/operator.ts';
 import { buildApp } from '../../../src/app.ts';
 import { openContext } from '../../../src/bootstrap.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import { listOperatorLog, type OperatorLogEntry } from '../../../src/modules/operators/index.ts';
 
 /** Submits a form of the page at `pageUrl` (its CSRF token) to `action`. */

@@ -13,7 +13,7 @@ import { makeActiveAccounts, readyUpload, type CallFn } from '../../helpers/post
 import { enrolledOperator, operatorSignIn, type EnrolledOperator } from '../../helpers/operator.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../../src/dispatch/deadlines.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import { listOperatorLog } from '../../../src/modules/operators/index.ts';
 import {
   assignAccounts,

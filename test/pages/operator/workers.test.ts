@@ -17,7 +17,7 @@ import {
   passwordStep,
   type EnrolledOperator,
 } from '../../helpers/operator.ts';
-import { listActivity } from '../../../src/modules/activity/activity.service.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
 import { listOperatorLog, type OperatorLogEntry } from '../../../src/modules/operators/index.ts';
 import { resolveWorkerSession, signInWorkerByLink } from '../../../src/modules/workers/index.ts';
 import { SignInRefused } from '../../../src/modules/sign-in/index.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, validAccount } from '../../helpers/app.ts';
 import { browser } from '../../helpers/dashboard.ts';
-import { assignAccounts, createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 import { TASKS, WBASE, fieldError, signedInAt } from './worker-page.helpers.ts';
 
 describeEachDialect('workers app: setting accounts up', (get) => {

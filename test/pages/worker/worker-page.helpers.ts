@@ -6,7 +6,7 @@ import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
 import { hidden, workerSignIn, type Browser } from '../../helpers/dashboard.ts';
 import { makeActiveAccounts, readyUpload } from '../../helpers/posts.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
-import { assignAccounts, createWorker } from '../../../src/modules/workers/workers.service.ts';
+import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
 export const WBASE = '/dashboard/worker';
 export const TASKS = `${WBASE}/tasks`;

@@ -21,7 +21,7 @@ import {
   createWorker,
   revokeWorker,
   rotateWorkerToken,
-} from '../../../src/modules/workers/workers.service.ts';
+} from '../../../src/modules/workers/index.ts';
 
 const TASKS = '/dashboard/worker/tasks';
 
