@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
 import { client, validAccount } from './app.ts';
 import { uploadFile } from './uploads.ts';
-import { reportWorkerStatus } from '../../src/modules/accounts/index.ts';
-import type { WorkerStatus } from '../../src/modules/accounts/account-status.rules.ts';
+import { reportWorkerStatus, type WorkerStatus } from '../../src/modules/accounts/index.ts';
 
 export type CallFn = ReturnType<typeof client>;
 

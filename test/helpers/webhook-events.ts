@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { seedCompany, type SeededCompany, type TestApp } from './app.ts';
-import { createWebhook } from '../../src/modules/webhooks/index.ts';
 import {
+  createWebhook,
   isWebhookEventType,
   WEBHOOK_EVENTS,
   WEBHOOK_EVENT_TYPES,
-} from '../../src/modules/webhooks/event-catalog.rules.ts';
+} from '../../src/modules/webhooks/index.ts';
 
 /**
  * A company with an endpoint subscribed to every event type: only changes some endpoint

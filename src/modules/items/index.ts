@@ -54,6 +54,7 @@ export type {
   QueueActivityRow,
 } from './calendar-reads.service.ts';
 export {
+  UNCLAIMED_REASON,
   UNCONFIRMED_REASON,
   attachProof,
   claimItem,

@@ -2,7 +2,12 @@
 // this folder is the module's own.
 export { claimDue, fanOut, prune, settleAttempts } from './webhook-deliveries.service.ts';
 export type { Attempted, Claimed } from './webhook-deliveries.service.ts';
-export { TEST_EVENT_TYPE, WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from './event-catalog.rules.ts';
+export {
+  TEST_EVENT_TYPE,
+  WEBHOOK_EVENTS,
+  WEBHOOK_EVENT_TYPES,
+  isWebhookEventType,
+} from './event-catalog.rules.ts';
 export type { SubscribableEventType } from './event-catalog.rules.ts';
 export { webhookDocs } from './event-catalog.schemas.ts';
 export {

@@ -14,10 +14,7 @@ import {
 } from '../../helpers/webhook-events.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../../src/dispatch/deadlines.ts';
-import {
-  UNCLAIMED_REASON,
-  UNCONFIRMED_REASON,
-} from '../../../src/modules/items/released-items.state.ts';
+import { UNCLAIMED_REASON, UNCONFIRMED_REASON } from '../../../src/modules/items/index.ts';
 import { assignAccounts, createWorker } from '../../../src/modules/workers/index.ts';
 
 const SNAPSHOT = { views: 10, likes: 1, comments: 0, shares: 0, saves: 0 };

@@ -12,10 +12,7 @@ import { makeActiveAccounts, readyUpload, type CallFn } from '../../helpers/post
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../../src/dispatch/deadlines.ts';
 import { engagementRate } from '../../../src/modules/analytics/index.ts';
-import {
-  UNCLAIMED_REASON,
-  UNCONFIRMED_REASON,
-} from '../../../src/modules/items/released-items.state.ts';
+import { UNCLAIMED_REASON, UNCONFIRMED_REASON } from '../../../src/modules/items/index.ts';
 import {
   assignAccounts,
   createWorker,

@@ -7,7 +7,8 @@ import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany } from '../../helpers/app.ts';
 import { browser, hidden, signIn, userIn, pageShape } from '../../helpers/dashboard.ts';
 import { makeAccounts, readyUpload } from '../../helpers/posts.ts';
-import { disableUser, SESSION_IDLE_MS } from '../../../src/modules/users/users.service.ts';
+import { disableUser } from '../../../src/modules/users/index.ts';
+import { SESSION_IDLE_MS } from '../../../src/lib/session-times.ts';
 
 describeEachDialect('dashboard sign-in', (get) => {
   test('pages need a session; sign-in, a page, sign-out', async () => {
