@@ -50,7 +50,8 @@ function misplaced(file: string, srcExists: (path: string) => boolean): string |
   if (top !== undefined && SUPPORT.has(top)) {
     return top === 'helpers' && name.endsWith('.test.ts') ? 'a test among the helpers' : null;
   }
-  if (!name.endsWith('.test.ts') && !name.endsWith('.helpers.ts')) return 'neither a test nor beside one';
+  if (!name.endsWith('.test.ts') && !name.endsWith('.helpers.ts'))
+    return 'neither a test nor beside one';
   if (folders.length === 0) return 'at the top of test/';
   if (OWN_FOLDERS.has(top as string)) return null;
   if (folders.length === 1 && srcExists(`src/${top}.ts`)) return null;
