@@ -1,5 +1,5 @@
 // The worker and simulator commands of the admin CLI, as an operator runs them, on both
-// databases (beside test/cli.test.ts: each command is a new process, and one file holds
+// databases (beside cli.test.ts: each command is a new process, and one file holds
 // only so many within the runner's per-file time limit).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
