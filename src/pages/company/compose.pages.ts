@@ -30,16 +30,14 @@ import {
   STYLE_FIELDS,
   WORKSPACE_PREFIX,
   applyOp,
-  checkState,
   emptyState,
-  hashtagsOf,
   newText,
-  slideField,
   stateOf,
   type ComposeState,
   type FormBody,
   type Kind,
 } from './compose-form.ts';
+import { checkState, hashtagsOf, slideField } from './compose-body.ts';
 import { setFlash } from './flash.ts';
 import { fieldError, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
