@@ -17,36 +17,27 @@ import { listCompanyAccounts } from '../../modules/accounts/index.ts';
 import { getCompany } from '../../modules/companies/index.ts';
 import { createPost, postOfCreateKey, type CreatePostInput } from '../../modules/posts/index.ts';
 import { listAllTags } from '../../modules/tags/index.ts';
-import {
-  IMAGE_LIMITS,
-  getUpload,
-  uploadHeldImage,
-  VIDEO_LIMITS,
-  type UploadOut,
-} from '../../modules/uploads/index.ts';
-import { imageFolders, readImage } from '../../modules/workspace/index.ts';
+import { IMAGE_LIMITS, uploadHeldImage, VIDEO_LIMITS } from '../../modules/uploads/index.ts';
+import { readImage } from '../../modules/workspace/index.ts';
 import {
   LIMITS,
   STYLE_FIELDS,
   WORKSPACE_PREFIX,
   applyOp,
-  checkState,
   emptyState,
-  hashtagsOf,
   newText,
-  slideField,
   stateOf,
   type ComposeState,
   type FormBody,
   type Kind,
 } from './compose-form.ts';
+import { checkState, hashtagsOf, slideField } from './compose-body.ts';
+import { heicSlides, isHeic, libraryOf, type Library } from './compose-library.ts';
 import { setFlash } from './flash.ts';
 import { fieldError, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { BASE, PageError, actorOf, redirect, userOf } from './session.ts';
 
-/** Workspace thumbnails outlive a long look at the page, not much more. */
-const THUMBNAIL_SECONDS = 3600;
 /** A carousel of 10 slides of 6 text boxes of 500 characters each, as a form, fits. */
 const FORM_BYTES = 1024 * 1024;
 const ComposeQuery = Type.Object({ kind: Type.Optional(Type.String()) });
@@ -66,79 +57,6 @@ export async function principalOf(ctx: AppContext, companyId: string): Promise<P
 
 /** For the few messages the template puts together as markup (autoEscape covers the rest). */
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const isHeic = (contentType: string) => /^image\/hei[cf]$/i.test(contentType);
-
-interface LibraryImage {
-  /** What the form sends for it: an upload id, or `ws:<imageId>`. */
-  ref: string;
-  label: string;
-  url: string;
-  contentType: string;
-}
-
-/** What the form can pick from: its uploads, the company's workspace images. */
-async function libraryOf(ctx: AppContext, companyId: string, state: ComposeState) {
-  const expiresAt = new Date(ctx.clock.now().getTime() + THUMBNAIL_SECONDS * 1000);
-  const own = async (id: string): Promise<UploadOut | null> => {
-    try {
-      return await getUpload(ctx, companyId, id);
-    } catch (err) {
-      // An id that is not the company's is left out of the page, as an unknown one is.
-      if (err instanceof ApiError && err.code === 'upload_not_found') return null;
-      throw err;
-    }
-  };
-  const [folders, video, uploads] = await Promise.all([
-    imageFolders(ctx, companyId, expiresAt),
-    state.video ? own(state.video) : null,
-    Promise.all(state.uploaded.map(own)),
-  ]);
-  const uploaded: LibraryImage[] = uploads
-    .filter((u): u is UploadOut => u !== null && u.kind === 'image' && u.status === 'ready')
-    .map((u) => ({
-      ref: u.uploadId,
-      label: u.filename,
-      url: u.thumbnailUrl ?? u.url ?? '',
-      contentType: u.contentType,
-    }));
-  const workspace = folders.map((f) => ({
-    folderId: f.folderId,
-    name: f.name,
-    images: f.images.map((i): LibraryImage => ({
-      ref: `${WORKSPACE_PREFIX}${i.imageId}`,
-      label: i.label || 'Untitled image',
-      url: i.url,
-      contentType: i.contentType,
-    })),
-  }));
-  const byRef = new Map<string, LibraryImage>();
-  for (const i of [...uploaded, ...workspace.flatMap((f) => f.images)]) byRef.set(i.ref, i);
-  return {
-    uploaded,
-    workspace,
-    byRef,
-    video: video && video.kind === 'video' && video.status === 'ready' ? video : null,
-  };
-}
-type Library = Awaited<ReturnType<typeof libraryOf>>;
-
-/** Slides whose image cannot be drawn (HEIC): refused here, with the slide named. */
-function heicSlides(state: ComposeState, library: Library): FieldError[] {
-  if (state.kind !== 'carousel') return [];
-  return state.slides.flatMap((slide, i) => {
-    const image = library.byRef.get(slide.image);
-    if (!image || !isHeic(image.contentType)) return [];
-    const f = slideField(i, 'image');
-    return [
-      fieldError(
-        f.name,
-        `Slide ${i + 1}, background image: HEIC images cannot be drawn on slides; choose a PNG, JPEG or WebP image`,
-        f.id,
-      ),
-    ];
-  });
-}
 
 /** Where a refusal about the post's media shows, by kind of post. */
 function mediaError(kind: Kind, words: string): FieldError {

@@ -6,7 +6,7 @@
 // the post's page, saying what went wrong in plain words.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { listCompanyAccounts } from '../../modules/accounts/index.ts';
@@ -16,48 +16,18 @@ import {
   queuePostAs,
   updatePost,
   QueuePostBody,
-  Sound,
-  UpdatePostBody,
   type PostOut,
   type SkipReason,
-  type UpdatePostInput,
 } from '../../modules/posts/index.ts';
-import {
-  fieldError,
-  formCheck,
-  Repeated,
-  valuesOf,
-  type CheckedForm,
-  type FieldError,
-} from './forms.ts';
+import { fieldError, formCheck, Repeated, valuesOf, type FieldError } from './forms.ts';
 import { setFlash } from './flash.ts';
 import { page } from './layout.ts';
 import { accountRef, postTitle, type Ref } from './names.ts';
-import {
-  editFormOf,
-  notEditableReason,
-  postOr404,
-  renderPost,
-  type EditForm,
-} from './post-detail.ts';
+import { notEditableReason, postOr404, renderPost } from './post-detail.ts';
+import { EDIT_REFUSALS, EditBody, changesOf, checkEdit, typedEdit } from './post-edit-form.ts';
 import { BASE, PageError, actorOf, redirect, userOf } from './session.ts';
 
 const PostParams = Type.Object({ postId: Type.String() });
-
-const EditBody = Type.Object({
-  /** `tags` when only the tags may change (the post is past editing). */
-  scope: Type.Optional(Type.String()),
-  caption: Type.Optional(Type.String()),
-  hashtags: Type.Optional(Type.String()),
-  soundMode: Type.Optional(Type.String()),
-  soundUrl: Type.Optional(Type.String()),
-  soundUrlA: Type.Optional(Type.String()),
-  soundUrlB: Type.Optional(Type.String()),
-  notes: Type.Optional(Type.String()),
-  tag: Type.Optional(Repeated),
-  format: Type.Optional(Type.String()),
-});
-type EditBodyIn = Static<typeof EditBody>;
 
 const CancelBody = Type.Object({
   account: Type.Optional(Type.String()),
@@ -76,39 +46,6 @@ const PriorityBody = Type.Object({ priority: Type.Optional(Type.String()) });
 /** The highest priority the API takes (posts.schemas.ts `priority`). */
 const MAX_PRIORITY = 1_000_000;
 
-// The edit form against PATCH /v2/posts/{postId}'s own body, each field named as the form
-// labels it. A sound is checked as the object it is (clearing it, null, needs no check), so
-// that a broken link is named as its own field rather than as "sound".
-const EditCheckBody = Type.Object(
-  { ...UpdatePostBody.properties, sound: Type.Optional(Sound) },
-  { additionalProperties: false },
-);
-const checkEditFields = formCheck(EditCheckBody, {
-  caption: { label: 'Caption', id: 'post-caption' },
-  hashtags: { label: 'Hashtags', id: 'post-hashtags', item: 'hashtag' },
-  'sound.mode': { label: 'Sound', field: 'soundMode', id: 'post-sound-mode' },
-  'sound.url': { label: 'Sound link', field: 'soundUrl', id: 'post-sound-url' },
-  'sound.urlsByPlatform.platformA': {
-    label: 'Sound link on platformA',
-    field: 'soundUrlA',
-    id: 'post-sound-a',
-  },
-  'sound.urlsByPlatform.platformB': {
-    label: 'Sound link on platformB',
-    field: 'soundUrlB',
-    id: 'post-sound-b',
-  },
-  notes: { label: 'Notes', id: 'post-notes' },
-  contentGroupIds: { label: 'Tags', field: 'tag', id: 'post-tags', item: 'tag' },
-  platformBPostFormat: { label: 'Format on platformB', field: 'format', id: 'post-format' },
-});
-
-function checkEdit(input: UpdatePostInput): CheckedForm<UpdatePostInput> {
-  const { sound, ...rest } = input;
-  const checked = checkEditFields(sound === null ? rest : input);
-  return checked.ok ? { ok: true, value: input } : checked;
-}
-
 // The queue form against POST /v2/posts/{postId}/queue's body.
 const checkQueue = formCheck(QueuePostBody, {
   accountIds: {
@@ -121,112 +58,6 @@ const checkQueue = formCheck(QueuePostBody, {
   priority: { label: 'Priority', id: 'queue-priority' },
   skipApproval: { label: 'Skip approval', id: 'queue-skip' },
 });
-
-/** What browsers send from a textarea (CRLF line ends) as people count it (LF). */
-function text(value: string | undefined): string {
-  return (value ?? '').replace(/\r\n?/g, '\n');
-}
-
-/** "#summer, food #Launch" -> ["summer", "food", "Launch"]. */
-function hashtagsOf(value: string): string[] {
-  return value
-    .split(/[\s,]+/)
-    .map((h) => h.replace(/^#+/, ''))
-    .filter((h) => h !== '');
-}
-
-type SoundValue = UpdatePostInput['sound'];
-
-/** A sound as the API keeps it, with keys in one order so two can be compared. */
-function soundOf(
-  mode: string,
-  url: string,
-  platformA: string,
-  platformB: string,
-): NonNullable<SoundValue> | null {
-  if (mode === '') return null;
-  const byPlatform = {
-    ...(platformA ? { platformA } : {}),
-    ...(platformB ? { platformB } : {}),
-  };
-  return {
-    mode: mode as NonNullable<SoundValue>['mode'],
-    ...(url ? { url } : {}),
-    ...(Object.keys(byPlatform).length ? { urlsByPlatform: byPlatform } : {}),
-  };
-}
-
-function typedEdit(body: EditBodyIn, post: PostOut): EditForm {
-  const current = editFormOf(post);
-  return {
-    caption: body.caption === undefined ? current.caption : text(body.caption),
-    hashtags: body.hashtags ?? current.hashtags,
-    soundMode: body.soundMode ?? current.soundMode,
-    soundUrl: (body.soundUrl ?? current.soundUrl).trim(),
-    soundUrlA: (body.soundUrlA ?? current.soundUrlA).trim(),
-    soundUrlB: (body.soundUrlB ?? current.soundUrlB).trim(),
-    notes: body.notes === undefined ? current.notes : text(body.notes),
-    tags: valuesOf(body.tag),
-    format: body.format ?? current.format,
-  };
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * The PATCH the form asks for: only what differs from the post, so that saving an
- * unchanged form changes nothing, and a post past editing refuses only a real change.
- */
-function changesOf(form: EditForm, post: PostOut, tagsOnly: boolean): UpdatePostInput {
-  const current = editFormOf(post);
-  const tags = [...new Set(form.tags)];
-  const input: UpdatePostInput = {};
-  if (!same([...tags].sort(), [...current.tags].sort())) {
-    // Template provenance stays whatever the list says (SPEC 2.2 rule 2).
-    input.contentGroupIds = tags;
-  }
-  if (tagsOnly) return input;
-  if (form.caption !== current.caption) input.caption = form.caption;
-  const hashtags = hashtagsOf(form.hashtags);
-  if (!same(hashtags, post.hashtags)) input.hashtags = hashtags;
-  const sound = soundOf(form.soundMode, form.soundUrl, form.soundUrlA, form.soundUrlB);
-  const had = post.sound
-    ? soundOf(
-        post.sound.mode,
-        post.sound.url ?? '',
-        post.sound.urlsByPlatform?.platformA ?? '',
-        post.sound.urlsByPlatform?.platformB ?? '',
-      )
-    : null;
-  if (!same(sound, had)) input.sound = sound;
-  const notes = form.notes.trim() === '' ? null : form.notes;
-  if (notes !== (post.notes === '' ? null : post.notes)) input.notes = notes;
-  if (form.format !== post.platformBPostFormat) {
-    input.platformBPostFormat = form.format as UpdatePostInput['platformBPostFormat'];
-  }
-  return input;
-}
-
-/** The edit's refusals that belong to one field, in its words. */
-const EDIT_REFUSALS: Partial<Record<string, { field: string; id: string; message: string }>> = {
-  platformB_feed_posts_disabled: {
-    field: 'format',
-    id: 'post-format',
-    message:
-      'Format on platformB: regular feed posts are not enabled for this company; choose Reel.',
-  },
-  tag_not_found: {
-    field: 'tag',
-    id: 'post-tags',
-    message: 'Tags: a tag you chose no longer exists; choose again.',
-  },
-  // The one invalid_request a valid form can meet: an archived tag (checkGroups).
-  invalid_request: {
-    field: 'tag',
-    id: 'post-tags',
-    message: 'Tags: an archived tag cannot be added to a post; restore it on the Tags page first.',
-  },
-};
 
 /** Why a queue was refused, in plain words; null for a refusal the page does not expect. */
 function queueProblem(err: ApiError, which: string): { status: number; message: string } | null {

@@ -5,7 +5,8 @@
 // dashboard's cookie names and path.
 import type { FastifyRequest } from 'fastify';
 import type { UserRole } from '../../db/types.ts';
-import { PageError, checkFormCookie, pageCookieOptions } from '../kit/session.ts';
+import { PageError, pageCookieOptions } from '../kit/session.ts';
+import type { SignInCookies } from '../kit/sign-in.ts';
 import type { Actor } from '../../modules/activity/index.ts';
 import { roleAllows, type SessionUser } from '../../modules/users/index.ts';
 
@@ -58,7 +59,7 @@ export function requireRole(user: SessionUser, needed: UserRole): void {
   }
 }
 
-/** The sign-in form's double-submit check (`cookieName`: the form's own cookie). */
-export function checkSignInToken(req: FastifyRequest, cookieName = SIGN_IN_COOKIE): void {
-  checkFormCookie(req, cookieName);
+/** The dashboard's sign-in cookies, for the kit's sign-in pages. */
+export function signInCookies(secure: boolean): SignInCookies {
+  return { path: BASE, secure, session: SESSION_COOKIE, form: SIGN_IN_COOKIE };
 }

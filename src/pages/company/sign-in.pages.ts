@@ -1,31 +1,21 @@
 // Signing in and out of the dashboard.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { checkFormCookie } from '../kit/session.ts';
+import {
+  SignInForm,
+  SignInQuery,
+  issueFormToken,
+  setSessionCookie,
+  signedOut,
+  tooManyAttempts,
+} from '../kit/sign-in.ts';
 import { safeTarget } from '../kit/targets.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { SignInRefused } from '../../modules/sign-in/index.ts';
 import { signIn, signOut } from '../../modules/users/index.ts';
 import { page } from './layout.ts';
-import {
-  BASE,
-  COMPANY_SUSPENDED,
-  SESSION_COOKIE,
-  SIGN_IN_COOKIE,
-  checkSignInToken,
-  cookieOptions,
-  redirect,
-  userOf,
-} from './session.ts';
-
-/** Where to go once signed in: any text, checked by `nextOf` before anything is written. */
-const SignInQuery = Type.Object({ next: Type.Optional(Type.String()) });
-const SignInForm = Type.Object({
-  email: Type.Optional(Type.String()),
-  password: Type.Optional(Type.String()),
-  next: Type.Optional(Type.String()),
-});
+import { BASE, COMPANY_SUSPENDED, redirect, signInCookies, userOf } from './session.ts';
 
 /** A safe dashboard path (no open redirect, nothing a Location refuses), else the inbox. */
 function nextOf(next: string | undefined): string {
@@ -33,22 +23,25 @@ function nextOf(next: string | undefined): string {
 }
 
 export function signInPages(ctx: AppContext, secure: boolean) {
+  const cookies = signInCookies(secure);
+  const form = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    next: string,
+    error: string | null,
+    email = '',
+  ) => {
+    const csrf = issueFormToken(reply, cookies);
+    return page(req, reply, 'sign-in.eta', 'Sign in', { next, error, email, csrf });
+  };
+
   return async function routes(base: FastifyInstance): Promise<void> {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const form = (next: string, error: string | null, email = '') => {
-      const token = randomToken(18);
-      return { token, data: { next, error, email, csrf: token } };
-    };
-
     const anonymous = { anonymous: true };
     app.get(
       '/sign-in',
       { config: anonymous, schema: { querystring: SignInQuery } },
-      async (req, reply) => {
-        const { token, data } = form(nextOf(req.query.next), null);
-        reply.setCookie(SIGN_IN_COOKIE, token, cookieOptions(secure, 3600));
-        return page(req, reply, 'sign-in.eta', 'Sign in', data);
-      },
+      async (req, reply) => form(req, reply, nextOf(req.query.next), null),
     );
 
     app.post(
@@ -57,7 +50,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         config: anonymous,
         schema: { body: SignInForm },
         // The form's own token first, as every other form's is checked before its fields.
-        preValidation: async (req) => checkSignInToken(req),
+        preValidation: async (req) => checkFormCookie(req, cookies.form),
       },
       async (req, reply) => {
         const email = req.body.email ?? '';
@@ -69,33 +62,26 @@ export function signInPages(ctx: AppContext, secure: boolean) {
             password,
             address: req.ip,
           });
-          const maxAge = Math.floor(
-            (Date.parse(session.expiresAt) - ctx.clock.now().getTime()) / 1000,
-          );
-          reply.clearCookie(SIGN_IN_COOKIE, cookieOptions(secure));
-          reply.setCookie(SESSION_COOKIE, token, cookieOptions(secure, maxAge));
+          const opened = { secret: token, expiresAt: session.expiresAt, now: ctx.clock.now() };
+          setSessionCookie(reply, cookies, opened, cookies.form);
           return redirect(req, reply, next);
         } catch (err) {
           if (!(err instanceof SignInRefused)) throw err;
-          const message =
-            err.reason === 'limited'
-              ? `Too many failed sign-ins. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`
-              : err.reason === 'suspended'
-                ? COMPANY_SUSPENDED
-                : 'Wrong email or password.';
-          const again = form(next, message, email);
-          reply.setCookie(SIGN_IN_COOKIE, again.token, cookieOptions(secure, 3600));
-          if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
-          reply.code(err.reason === 'limited' ? 429 : err.reason === 'suspended' ? 403 : 401);
-          return page(req, reply, 'sign-in.eta', 'Sign in', again.data);
+          let message = 'Wrong email or password.';
+          if (err.reason === 'limited') {
+            message = `Too many failed sign-ins. ${tooManyAttempts(reply, err.retryAfter)}`;
+          } else if (err.reason === 'suspended') {
+            message = COMPANY_SUSPENDED;
+            reply.code(403);
+          } else reply.code(401);
+          return form(req, reply, next, message, email);
         }
       },
     );
 
     app.post('/sign-out', async (req, reply) => {
       await signOut(ctx.db, userOf(req));
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(secure));
-      return redirect(req, reply, `${BASE}/sign-in`);
+      return signedOut(req, reply, cookies);
     });
   };
 }

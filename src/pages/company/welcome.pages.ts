@@ -3,29 +3,23 @@
 // and goes back in the form; only its digest is stored. Anonymous to the session hook.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { randomToken } from '../../lib/ids.ts';
+import { checkFormCookie } from '../kit/session.ts';
+import { WelcomeForm, WelcomeQuery, issueFormToken, setSessionCookie } from '../kit/sign-in.ts';
 import { MIN_PASSWORD } from '../../lib/password-rules.ts';
 import { acceptUserLink, userLinkInfo, type UserLinkInfo } from '../../modules/users/index.ts';
 import { LinkRefused } from '../../modules/sign-in/index.ts';
 import { page } from './layout.ts';
-import { BASE, SESSION_COOKIE, checkSignInToken, cookieOptions, redirect } from './session.ts';
+import { BASE, redirect, signInCookies } from './session.ts';
 
 /** Double-submit token of the welcome form, which runs before there is a session. */
 const WELCOME_COOKIE = 'slotline_welcome';
-const WelcomeQuery = Type.Object({ token: Type.Optional(Type.String()) });
-const WelcomeForm = Type.Object({
-  token: Type.Optional(Type.String()),
-  password: Type.Optional(Type.String()),
-  confirmation: Type.Optional(Type.String()),
-});
 
 const SUSPENDED =
   'Your company’s access to Slotline is suspended. Contact the Slotline operator; this link works again once it is resumed, until it expires.';
 
 export function welcomePages(ctx: AppContext, secure: boolean) {
-  const cookie = (maxAge?: number) => cookieOptions(secure, maxAge);
+  const cookies = signInCookies(secure);
 
   function welcomePage(
     req: FastifyRequest,
@@ -34,8 +28,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
     link: UserLinkInfo | null,
     error: string | null,
   ) {
-    const csrf = randomToken(18);
-    reply.setCookie(WELCOME_COOKIE, csrf, cookie(3600));
+    const csrf = issueFormToken(reply, cookies, WELCOME_COOKIE);
     if (!link) reply.code(404);
     else if (link.companySuspended) reply.code(403);
     return page(req, reply, 'welcome.eta', 'Welcome to Slotline', {
@@ -66,7 +59,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
       {
         config: anonymous,
         schema: { body: WelcomeForm },
-        preValidation: async (req) => checkSignInToken(req, WELCOME_COOKIE),
+        preValidation: async (req) => checkFormCookie(req, WELCOME_COOKIE),
       },
       async (req, reply) => {
         const token = req.body.token ?? '';
@@ -76,11 +69,8 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
             password: req.body.password ?? '',
             confirmation: req.body.confirmation ?? '',
           });
-          const maxAge = Math.floor(
-            (Date.parse(session.expiresAt) - ctx.clock.now().getTime()) / 1000,
-          );
-          reply.clearCookie(WELCOME_COOKIE, cookie());
-          reply.setCookie(SESSION_COOKIE, secret, cookie(maxAge));
+          const opened = { secret, expiresAt: session.expiresAt, now: ctx.clock.now() };
+          setSessionCookie(reply, cookies, opened, WELCOME_COOKIE);
           return redirect(req, reply, `${BASE}/approvals`);
         } catch (err) {
           if (!(err instanceof LinkRefused)) throw err;

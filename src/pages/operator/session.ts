@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FlashScope } from '../kit/flash.ts';
 import { PageError, pageCookieOptions } from '../kit/session.ts';
+import type { SignInCookies } from '../kit/sign-in.ts';
 import {
   operatorLabel,
   type OperatorActor,
@@ -53,7 +54,7 @@ export const OPERATOR_FLASH: FlashScope = {
   owner: (req) => req.operatorSession,
 };
 
-/** Seconds until a session's expiry: its cookie's lifetime. */
-export function maxAgeOf(expiresAt: string, now: Date): number {
-  return Math.max(0, Math.floor((Date.parse(expiresAt) - now.getTime()) / 1000));
+/** The console's sign-in cookies, for the kit's sign-in pages. */
+export function signInCookies(secure: boolean): SignInCookies {
+  return { path: OPERATOR_BASE, secure, session: OPERATOR_COOKIE, form: OPERATOR_FORM_COOKIE };
 }

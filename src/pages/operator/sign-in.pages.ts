@@ -7,8 +7,15 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { setScopedFlash } from '../kit/flash.ts';
 import { checkFormCookie, redirect } from '../kit/session.ts';
+import {
+  SignInForm,
+  SignInQuery,
+  issueFormToken,
+  setSessionCookie,
+  signedOut,
+  tooManyAttempts,
+} from '../kit/sign-in.ts';
 import { safeTarget } from '../kit/targets.ts';
-import { randomToken } from '../../lib/ids.ts';
 import {
   TOTP_PERIOD_SECONDS,
   passSecondFactor,
@@ -17,23 +24,8 @@ import {
 } from '../../modules/operators/index.ts';
 import { SignInRefused } from '../../modules/sign-in/index.ts';
 import { consolePage } from './layout.ts';
-import {
-  OPERATOR_BASE,
-  OPERATOR_COOKIE,
-  OPERATOR_FLASH,
-  OPERATOR_FORM_COOKIE,
-  cookieOptions,
-  maxAgeOf,
-  sessionOf,
-} from './session.ts';
+import { OPERATOR_BASE, OPERATOR_FLASH, sessionOf, signInCookies } from './session.ts';
 
-/** Where to go once signed in: any text, checked by `nextOf` before anything is written. */
-const SignInQuery = Type.Object({ next: Type.Optional(Type.String()) });
-const SignInForm = Type.Object({
-  email: Type.Optional(Type.String()),
-  password: Type.Optional(Type.String()),
-  next: Type.Optional(Type.String()),
-});
 const CodeForm = Type.Object({
   code: Type.Optional(Type.String()),
   next: Type.Optional(Type.String()),
@@ -44,12 +36,12 @@ function nextOf(next: string | undefined): string {
   return safeTarget(next, OPERATOR_BASE, `${OPERATOR_BASE}/companies`);
 }
 
-function limitedText(err: SignInRefused): string {
-  return `Too many failed attempts. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`;
+function tooMany(reply: FastifyReply, err: SignInRefused): string {
+  return `Too many failed attempts. ${tooManyAttempts(reply, err.retryAfter)}`;
 }
 
 export function signInPages(ctx: AppContext, secure: boolean) {
-  const cookie = (maxAge?: number) => cookieOptions(secure, maxAge);
+  const cookies = signInCookies(secure);
 
   function signInForm(
     req: FastifyRequest,
@@ -58,8 +50,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
     error: string | null,
     email = '',
   ) {
-    const csrf = randomToken(18);
-    reply.setCookie(OPERATOR_FORM_COOKIE, csrf, cookie(3600));
+    const csrf = issueFormToken(reply, cookies);
     return consolePage(req, reply, 'sign-in.eta', 'Operator sign-in', {
       csrf,
       next,
@@ -92,7 +83,7 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         config: anonymous,
         schema: { body: SignInForm },
         // The form's own token first, as every other form's is checked before its fields.
-        preValidation: async (req) => checkFormCookie(req, OPERATOR_FORM_COOKIE),
+        preValidation: async (req) => checkFormCookie(req, cookies.form),
       },
       async (req, reply) => {
         const email = req.body.email ?? '';
@@ -103,12 +94,8 @@ export function signInPages(ctx: AppContext, secure: boolean) {
             password: req.body.password ?? '',
             address: req.ip,
           });
-          reply.clearCookie(OPERATOR_FORM_COOKIE, cookie());
-          reply.setCookie(
-            OPERATOR_COOKIE,
-            secret,
-            cookie(maxAgeOf(session.expiresAt, ctx.clock.now())),
-          );
+          const opened = { secret, expiresAt: session.expiresAt, now: ctx.clock.now() };
+          setSessionCookie(reply, cookies, opened, cookies.form);
           return redirect(
             req,
             reply,
@@ -116,14 +103,13 @@ export function signInPages(ctx: AppContext, secure: boolean) {
           );
         } catch (err) {
           if (!(err instanceof SignInRefused)) throw err;
-          const message =
-            err.reason === 'limited'
-              ? limitedText(err)
-              : err.reason === 'no_totp'
-                ? 'Two-factor sign-in was never set up for this account, so the password alone does not sign in. Ask another operator for a new sign-in link (slotline operator reset).'
-                : 'Wrong email or password.';
-          if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
-          reply.code(err.reason === 'limited' ? 429 : err.reason === 'no_totp' ? 403 : 401);
+          let message = 'Wrong email or password.';
+          if (err.reason === 'limited') message = tooMany(reply, err);
+          else if (err.reason === 'no_totp') {
+            message =
+              'Two-factor sign-in was never set up for this account, so the password alone does not sign in. Ask another operator for a new sign-in link (slotline operator reset).';
+            reply.code(403);
+          } else reply.code(401);
           return signInForm(req, reply, next, message, email);
         }
       },
@@ -143,11 +129,12 @@ export function signInPages(ctx: AppContext, secure: boolean) {
           code: req.body.code ?? '',
           address: req.ip,
         });
-        reply.setCookie(
-          OPERATOR_COOKIE,
-          passed.secret,
-          cookie(maxAgeOf(passed.session.expiresAt, ctx.clock.now())),
-        );
+        const { secret, session } = passed;
+        setSessionCookie(reply, cookies, {
+          secret,
+          expiresAt: session.expiresAt,
+          now: ctx.clock.now(),
+        });
         if (passed.recoveryCodeUsed) {
           // The notice belongs to the new session (its token keys the notice's MAC).
           req.operatorSession = passed.session;
@@ -162,22 +149,19 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         return redirect(req, reply, next);
       } catch (err) {
         if (!(err instanceof SignInRefused)) throw err;
+        if (err.reason === 'limited') return codeForm(req, reply, next, tooMany(reply, err));
+        reply.code(401);
         const message =
-          err.reason === 'limited'
-            ? limitedText(err)
-            : err.reason === 'reused'
-              ? 'That code was used already. Wait for your app to show the next one.'
-              : 'That code is not right. Type the 6 digits your app shows now, or an unused recovery code.';
-        if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
-        reply.code(err.reason === 'limited' ? 429 : 401);
+          err.reason === 'reused'
+            ? 'That code was used already. Wait for your app to show the next one.'
+            : 'That code is not right. Type the 6 digits your app shows now, or an unused recovery code.';
         return codeForm(req, reply, next, message);
       }
     });
 
     app.post('/sign-out', { config: { operatorStep: 'any' } }, async (req, reply) => {
       await signOutOperator(ctx.db, sessionOf(req));
-      reply.clearCookie(OPERATOR_COOKIE, cookie());
-      return redirect(req, reply, `${OPERATOR_BASE}/sign-in`);
+      return signedOut(req, reply, cookies);
     });
   };
 }

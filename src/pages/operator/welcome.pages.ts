@@ -7,7 +7,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { PageError, checkFormCookie, redirect } from '../kit/session.ts';
-import { randomToken } from '../../lib/ids.ts';
+import {
+  WelcomeForm,
+  WelcomeQuery,
+  issueFormToken,
+  setSessionCookie,
+  tooManyAttempts,
+} from '../kit/sign-in.ts';
 import { MIN_PASSWORD } from '../../lib/password-rules.ts';
 import {
   RECOVERY_CODE_COUNT,
@@ -20,25 +26,12 @@ import {
 import { LinkRefused, SignInRefused } from '../../modules/sign-in/index.ts';
 import { consolePage } from './layout.ts';
 import { qrSvg } from './qr.ts';
-import {
-  OPERATOR_BASE,
-  OPERATOR_COOKIE,
-  OPERATOR_FORM_COOKIE,
-  cookieOptions,
-  maxAgeOf,
-  sessionOf,
-} from './session.ts';
+import { OPERATOR_BASE, sessionOf, signInCookies } from './session.ts';
 
-const WelcomeQuery = Type.Object({ token: Type.Optional(Type.String()) });
-const WelcomeForm = Type.Object({
-  token: Type.Optional(Type.String()),
-  password: Type.Optional(Type.String()),
-  confirmation: Type.Optional(Type.String()),
-});
 const CodeForm = Type.Object({ code: Type.Optional(Type.String()) });
 
 export function welcomePages(ctx: AppContext, secure: boolean) {
-  const cookie = (maxAge?: number) => cookieOptions(secure, maxAge);
+  const cookies = signInCookies(secure);
 
   function passwordPage(
     req: FastifyRequest,
@@ -47,8 +40,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
     link: OperatorLinkInfo | null,
     error: string | null,
   ) {
-    const csrf = randomToken(18);
-    reply.setCookie(OPERATOR_FORM_COOKIE, csrf, cookie(3600));
+    const csrf = issueFormToken(reply, cookies);
     if (!link) reply.code(404);
     return consolePage(req, reply, 'welcome.eta', 'Welcome to the operator console', {
       csrf,
@@ -88,7 +80,7 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
       {
         config: anonymous,
         schema: { body: WelcomeForm },
-        preValidation: async (req) => checkFormCookie(req, OPERATOR_FORM_COOKIE),
+        preValidation: async (req) => checkFormCookie(req, cookies.form),
       },
       async (req, reply) => {
         const token = req.body.token ?? '';
@@ -98,12 +90,8 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
             password: req.body.password ?? '',
             confirmation: req.body.confirmation ?? '',
           });
-          reply.clearCookie(OPERATOR_FORM_COOKIE, cookie());
-          reply.setCookie(
-            OPERATOR_COOKIE,
-            secret,
-            cookie(maxAgeOf(session.expiresAt, ctx.clock.now())),
-          );
+          const opened = { secret, expiresAt: session.expiresAt, now: ctx.clock.now() };
+          setSessionCookie(reply, cookies, opened, cookies.form);
           return redirect(req, reply, `${OPERATOR_BASE}/welcome/authenticator`);
         } catch (err) {
           if (!(err instanceof LinkRefused)) throw err;
@@ -132,11 +120,12 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
             code: req.body.code ?? '',
             address: req.ip,
           });
-          reply.setCookie(
-            OPERATOR_COOKIE,
-            done.secret,
-            cookie(maxAgeOf(done.session.expiresAt, ctx.clock.now())),
-          );
+          const { secret, session } = done;
+          setSessionCookie(reply, cookies, {
+            secret,
+            expiresAt: session.expiresAt,
+            now: ctx.clock.now(),
+          });
           req.operatorSession = done.session;
           // The codes exist only in this response (they are stored as digests), so this
           // page is the answer to the POST rather than a redirect; it is never cached.
@@ -146,14 +135,18 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
           });
         } catch (err) {
           if (!(err instanceof SignInRefused)) throw err;
+          if (err.reason === 'limited') {
+            return enrolPage(
+              req,
+              reply,
+              `Too many wrong codes. ${tooManyAttempts(reply, err.retryAfter)}`,
+            );
+          }
+          reply.code(400);
           const message =
-            err.reason === 'limited'
-              ? `Too many wrong codes. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`
-              : err.reason === 'reused'
-                ? 'That code was used already. Wait for your app to show the next one.'
-                : 'That code is not right. Type the 6 digits the app shows now for Slotline.';
-          if (err.reason === 'limited') reply.header('retry-after', String(err.retryAfter));
-          reply.code(err.reason === 'limited' ? 429 : 400);
+            err.reason === 'reused'
+              ? 'That code was used already. Wait for your app to show the next one.'
+              : 'That code is not right. Type the 6 digits the app shows now for Slotline.';
           return enrolPage(req, reply, message);
         }
       },

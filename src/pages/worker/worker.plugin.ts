@@ -18,7 +18,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { PROOF_MAX_BYTES } from '../../modules/uploads/index.ts';
 import {
   peekWorkerSignInLink,
@@ -34,13 +33,15 @@ import { setScopedFlash } from '../kit/flash.ts';
 import { unreadableMultipart } from '../kit/forms.ts';
 import { pageHeaders } from '../kit/headers.ts';
 import { redirectSlashedAddresses, registerPageFamily } from '../kit/plugin.ts';
+import { checkCsrf, checkFormCookie, errorPageOf, redirect } from '../kit/session.ts';
 import {
-  checkCsrf,
-  checkFormCookie,
-  errorPageOf,
-  pageCookieOptions,
-  redirect,
-} from '../kit/session.ts';
+  cookieOf,
+  issueFormToken,
+  setSessionCookie,
+  signedOut,
+  tooManyAttempts,
+  type SignInCookies,
+} from '../kit/sign-in.ts';
 import { workerAccountPages } from './accounts.pages.ts';
 import {
   WORKER_BASE,
@@ -83,7 +84,12 @@ const LinkQuery = Type.Object({ token: Type.Optional(Type.String()) });
 
 export function workerAppPlugin(ctx: AppContext) {
   const secure = ctx.config.publicUrl.startsWith('https:');
-  const cookie = (maxAge?: number) => pageCookieOptions(secure, WORKER_BASE, maxAge);
+  const cookies: SignInCookies = {
+    path: WORKER_BASE,
+    secure,
+    session: WORKER_SESSION_COOKIE,
+    form: WORKER_SIGN_IN_COOKIE,
+  };
 
   return async function workerApp(base: FastifyInstance): Promise<void> {
     await registerPageFamily(base, {
@@ -104,7 +110,7 @@ export function workerAppPlugin(ctx: AppContext) {
       const secret = req.cookies[WORKER_SESSION_COOKIE] ?? '';
       const session = await resolveWorkerSession(ctx.db, ctx.clock, secret);
       if (!session) {
-        if (secret) reply.clearCookie(WORKER_SESSION_COOKIE, cookie());
+        if (secret) reply.clearCookie(WORKER_SESSION_COOKIE, cookieOf(cookies));
         return redirect(req, reply, `${WORKER_BASE}/sign-in`);
       }
       req.workerSession = session;
@@ -162,24 +168,19 @@ export function workerAppPlugin(ctx: AppContext) {
       });
     });
 
-    const signInForm = (reply: FastifyReply) => {
-      const csrf = randomToken(18);
-      reply.setCookie(WORKER_SIGN_IN_COOKIE, csrf, cookie(3600));
-      return csrf;
-    };
+    const signInForm = (reply: FastifyReply) => issueFormToken(reply, cookies);
     const signedIn = (req: FastifyRequest, reply: FastifyReply, opened: OpenedSession) => {
-      const maxAge = Math.floor(
-        (Date.parse(opened.session.expiresAt) - ctx.clock.now().getTime()) / 1000,
+      const { secret, session } = opened;
+      setSessionCookie(
+        reply,
+        cookies,
+        { secret, expiresAt: session.expiresAt, now: ctx.clock.now() },
+        cookies.form,
       );
-      reply.clearCookie(WORKER_SIGN_IN_COOKIE, cookie());
-      reply.setCookie(WORKER_SESSION_COOKIE, opened.secret, cookie(maxAge));
       return redirect(req, reply, `${WORKER_BASE}/tasks`);
     };
-    const tooMany = (reply: FastifyReply, err: SignInRefused) => {
-      reply.header('retry-after', String(err.retryAfter));
-      reply.code(429);
-      return `Too many failed sign-ins. Try again in ${Math.ceil(err.retryAfter / 60)} minutes.`;
-    };
+    const tooMany = (reply: FastifyReply, err: SignInRefused) =>
+      `Too many failed sign-ins. ${tooManyAttempts(reply, err.retryAfter)}`;
     const anonymous = { workerAnonymous: true };
     // The sign-in forms' own token first, as every other form's is checked before its fields.
     const formToken = async (req: FastifyRequest) => checkFormCookie(req, WORKER_SIGN_IN_COOKIE);
@@ -268,8 +269,7 @@ export function workerAppPlugin(ctx: AppContext) {
 
     app.post('/sign-out', async (req, reply) => {
       await signOutWorker(ctx.db, sessionOf(req));
-      reply.clearCookie(WORKER_SESSION_COOKIE, cookie());
-      return redirect(req, reply, `${WORKER_BASE}/sign-in`);
+      return signedOut(req, reply, cookies);
     });
 
     await app.register(workerTaskPages(ctx));
