@@ -23,7 +23,8 @@ import {
   type SentFile,
 } from './import-file.ts';
 import { unreadableMultipart } from './forms.ts';
-import { checkImport, createImport, type RowView } from './import-rows.ts';
+import { checkImport, createImport } from './import-rows.ts';
+import type { RowView } from './import-view.ts';
 import { workspaceExamples } from './import-workspace.ts';
 import { page } from './layout.ts';
 import { actorOf, checkCsrf, userOf } from './session.ts';
