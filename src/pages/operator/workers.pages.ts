@@ -6,11 +6,10 @@
 // The operators module does each action and records it.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
-import { Repeated, valuesOf } from '../kit/forms.ts';
+import { valuesOf } from '../kit/forms.ts';
 import { PageError, redirect } from '../kit/session.ts';
 import { listCompanies } from '../../modules/companies/index.ts';
 import {
@@ -24,73 +23,25 @@ import {
   type WorkerLink,
 } from '../../modules/operators/index.ts';
 import { assignableAccounts, workerDetail, workerOverview } from './workers-board.ts';
-import {
-  MAX_WORKER_NAME,
-  WORKER_LINK_MS,
-  isWorkerTimezone,
-  type WorkerInfo,
-} from '../../modules/workers/index.ts';
-import { MAX_TIMEZONE, TIMEZONES, pageErrorOf } from './fields.ts';
+import { WORKER_LINK_MS, type WorkerInfo } from '../../modules/workers/index.ts';
+import { TIMEZONES, pageErrorOf } from './fields.ts';
 import { consolePage } from './layout.ts';
 import { qrSvg } from './qr.ts';
 import { OPERATOR_BASE, OPERATOR_FLASH, actorOf, sessionOf } from './session.ts';
 
-const WorkerParams = Type.Object({ workerId: Type.String({ maxLength: 200 }) });
-/**
- * The company whose accounts the page offers; `select` ticks every box of one list, for a
- * browser without script (with script, the "Select all" box does it in place).
- */
-const WorkerQuery = Type.Object({
-  company: Type.Optional(Type.String({ maxLength: 200 })),
-  select: Type.Optional(Type.Union([Type.Literal('give'), Type.Literal('take')])),
-});
-type WorkerQueryIn = { company?: string | undefined; select?: 'give' | 'take' | undefined };
-/** The forms as sent: every field an optional string, checked by the handler. */
-const WorkerForm = Type.Object({
-  name: Type.Optional(Type.String()),
-  timezone: Type.Optional(Type.String()),
-});
-const AccountsForm = Type.Object({
-  company: Type.Optional(Type.String()),
-  account: Type.Optional(Repeated),
-});
-
-type FieldErrors = Record<string, string>;
-
-interface WorkerFields {
-  name: string;
-  timezone: string;
-}
-
-/** What went wrong with an action, shown next to its form. */
-interface Problems {
-  settings?: { form: WorkerFields; errors: FieldErrors };
-  assign?: string;
-  unassign?: string;
-}
-
-function checkWorkerForm(form: WorkerFields): FieldErrors {
-  const errors: FieldErrors = {};
-  const length = [...form.name].length;
-  if (length === 0) errors.name = 'Enter the worker’s name.';
-  else if (length > MAX_WORKER_NAME) {
-    errors.name = `A name has at most ${MAX_WORKER_NAME} characters.`;
-  }
-  if (form.timezone.length === 0) {
-    errors.timezone = 'Enter the worker’s timezone, an IANA name such as Europe/Berlin.';
-  } else if (form.timezone.length > MAX_TIMEZONE || !isWorkerTimezone(form.timezone)) {
-    errors.timezone = `“${form.timezone.slice(0, MAX_TIMEZONE)}” is not an IANA timezone; pick one from the suggestions, such as Europe/Berlin.`;
-  }
-  return errors;
-}
-
-function fieldsOf(body: { name?: string | undefined; timezone?: string | undefined }) {
-  return { name: body.name?.trim() ?? '', timezone: body.timezone?.trim() ?? '' };
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+import {
+  AccountsForm,
+  WorkerForm,
+  WorkerParams,
+  WorkerQuery,
+  checkWorkerForm,
+  fieldsOf,
+  plural,
+  type FieldErrors,
+  type Problems,
+  type WorkerFields,
+  type WorkerQueryIn,
+} from './worker-form.ts';
 
 export function workerPages(ctx: AppContext) {
   const workerPath = (workerId: string, query = '') =>
