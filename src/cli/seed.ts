@@ -206,7 +206,7 @@ async function seedInto(ctx: AppContext, timezone: string, made: Made): Promise<
       }
       const imported = await importImages(ctx, company.companyId, folderName, files);
       folderIds.push(imported.folderId);
-      const pack = await createPack(ctx, company.companyId, {
+      const pack = await createPack(ctx.db, ctx.clock, company.companyId, {
         folderId: imported.folderId,
         name: `${folderName} pack`,
         imageIds: imported.imageIds,

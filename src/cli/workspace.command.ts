@@ -30,7 +30,7 @@ export function registerWorkspace(program: Command): void {
     .action(async (o) =>
       withContext(async (ctx) => {
         const { createPack } = await import('../modules/workspace/index.ts');
-        const r = await createPack(ctx, o.company, {
+        const r = await createPack(ctx.db, ctx.clock, o.company, {
           folderId: o.folder,
           name: o.name,
           imageIds: idList(o.images),

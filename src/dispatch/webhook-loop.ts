@@ -46,7 +46,7 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
   // One pass: fan out what is due, then claim deliveries up to the free room.
   async function pump(): Promise<void> {
     const now = ctx.clock.now();
-    while ((await fanOut(ctx, now)) > 0 && running);
+    while ((await fanOut(ctx.db, now)) > 0 && running);
     if (!running) return;
     const free = total - inFlight.size;
     const full = new Set([...perEndpoint].filter(([, n]) => n >= perEndpointMax).map(([id]) => id));
@@ -117,7 +117,7 @@ export function startWebhookLoop(ctx: AppContext, options: WebhookLoopOptions): 
   const unsubscribe = onEventsRecorded(ctx.db, delivery.kick);
   // Pruning runs beside deliveries, never in their way: a minute after start, then hourly.
   const pruning = startPeriodic(
-    () => prune(ctx, new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS)),
+    () => prune(ctx.db, new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS)),
     PRUNE_EVERY_MS,
     report,
     { firstDelayMs: PRUNE_FIRST_MS },
@@ -144,7 +144,7 @@ export async function deliverDue(
 ): Promise<{ sent: number }> {
   let sent = 0;
   const now = ctx.clock.now();
-  while ((await fanOut(ctx, now)) > 0);
+  while ((await fanOut(ctx.db, now)) > 0);
   for (;;) {
     const claims = await claimDue(
       ctx,

@@ -109,7 +109,7 @@ async function recentlyPosted(ctx: AppContext, workerId: string, since: number) 
 async function accountFacts(ctx: AppContext, worker: WorkerPrincipal, accountId: string) {
   const [posted, facts] = await Promise.all([
     postedOfAccount(ctx.db, accountId, SCANNED_POSTS),
-    workerAccountFacts(ctx, worker, accountId),
+    workerAccountFacts(ctx.db, worker, accountId),
   ]);
   return {
     posted: posted.count,
@@ -168,7 +168,7 @@ async function send<T>(
 
 export async function driveWorker(pass: Pass): Promise<void> {
   const { ctx, worker, now, timings, calls, result } = pass;
-  const beat = await calls.heartbeat(ctx, worker);
+  const beat = await calls.heartbeat(ctx.db, ctx.clock, worker);
 
   // The lifecycle of a new account: a short warm-up with its search terms, then active.
   for (const account of beat.accounts) {
@@ -253,7 +253,7 @@ export async function driveWorker(pass: Pass): Promise<void> {
     }
     const figures = simulatedFigures(task.taskId, now - task.postedAt);
     const stored = await send(pass, 'snapshot', task.taskId, () =>
-      calls.recordSnapshot(ctx, worker, task.taskId, figures),
+      calls.recordSnapshot(ctx.db, ctx.clock, worker, task.taskId, figures),
     );
     if (stored) result.snapshots++;
   }

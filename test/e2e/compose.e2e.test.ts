@@ -38,7 +38,7 @@ describe('the post composer in a browser', { skip: missing ?? false, timeout: 24
     const [account] = (await makeAccounts(call, 1)) as [string];
     const username = (await call('GET', `/v2/accounts/${account}`)).body.username as string;
     const actor = { id: 'operator', label: 'test' };
-    const folder = await createFolder(t.ctx, co.companyId, 'Food', actor);
+    const folder = await createFolder(t.ctx.db, t.ctx.clock, co.companyId, 'Food', actor);
     await addImage(
       t.ctx,
       co.companyId,

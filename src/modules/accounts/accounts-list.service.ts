@@ -65,7 +65,7 @@ export function accountPageRead(
       const pageOptions = { platform: query.platform, after, limit: limit + 1 };
       const [rows, companySchedule] = await Promise.all([
         repo.pageAccounts(ctx.db, companyId, pageOptions),
-        companyScheduleOf(ctx, companyId),
+        companyScheduleOf(ctx.db, companyId),
       ]);
       const data = rows.slice(0, limit);
       const activityRows = await queueActivity(

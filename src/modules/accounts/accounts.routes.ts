@@ -128,7 +128,8 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req) => getAccount(ctx, principalOf(req).companyId, req.params.accountId),
+      async (req) =>
+        getAccount(ctx.db, ctx.clock, principalOf(req).companyId, req.params.accountId),
     );
 
     // DECISIONS 7: pausing and resuming are the company's; the worker reports the rest. They
@@ -167,7 +168,7 @@ export function accountsRoutes(ctx: AppContext): FastifyPluginAsync {
           async (req) => {
             const { companyId } = principalOf(req);
             await setPaused(ctx, companyId, req.params.accountId, pause);
-            return getAccount(ctx, companyId, req.params.accountId);
+            return getAccount(ctx.db, ctx.clock, companyId, req.params.accountId);
           },
         );
       }

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable, CompaniesTable, DbOrTx } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -131,7 +133,7 @@ function activityFromRows(
 
 /** Activity of any set of accounts: one grouped query per thousand, never one per account. */
 export async function activityOf(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   accounts: readonly AccountsTable[],
   now: Date,
@@ -143,9 +145,7 @@ export async function activityOf(
     chunks.push(ids.slice(i, i + ACTIVITY_CHUNK));
   }
   const since = lookbackFrom(now);
-  const rows = await Promise.all(
-    chunks.map((chunk) => queueActivity(ctx.db, companyId, chunk, since)),
-  );
+  const rows = await Promise.all(chunks.map((chunk) => queueActivity(db, companyId, chunk, since)));
   return activityFromRows(accounts, rows.flat(), now);
 }
 
@@ -190,20 +190,17 @@ export function toAccount(
   };
 }
 
-export async function companyScheduleOf(
-  ctx: AppContext,
-  companyId: string,
-): Promise<string | null> {
-  const company = await getCompanyRow(ctx.db, companyId);
+export async function companyScheduleOf(db: Db, companyId: string): Promise<string | null> {
+  const company = await getCompanyRow(db, companyId);
   return company ? company.schedule_windows : null;
 }
 
 export async function getAccountRow(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   accountId: string,
 ): Promise<AccountsTable> {
-  const row = await repo.findAccount(ctx.db, companyId, accountId);
+  const row = await repo.findAccount(db, companyId, accountId);
   if (!row) {
     throw new ApiError('account_not_found', `Account ${accountId} does not exist`);
   }
@@ -211,16 +208,17 @@ export async function getAccountRow(
 }
 
 export async function getAccount(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   accountId: string,
 ): Promise<AccountOut> {
-  const now = ctx.clock.now();
+  const now = clock.now();
   const [row, windows] = await Promise.all([
-    getAccountRow(ctx, companyId, accountId),
-    companyScheduleOf(ctx, companyId),
+    getAccountRow(db, companyId, accountId),
+    companyScheduleOf(db, companyId),
   ]);
-  const activity = await activityOf(ctx, companyId, [row], now);
+  const activity = await activityOf(db, companyId, [row], now);
   return toAccount(row, windows, now, activity.get(row.id) ?? NO_ACTIVITY);
 }
 

@@ -66,7 +66,7 @@ export function analyticsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req) => getAccountAnalytics(ctx, principalOf(req).companyId, req.params.accountId),
+      async (req) => getAccountAnalytics(ctx.db, principalOf(req).companyId, req.params.accountId),
     );
   };
 }

@@ -129,12 +129,12 @@ export async function getPostAnalytics(
 
 /** SPEC 2.8 from the account's latest statistics; zeros before the first report. */
 export async function getAccountAnalytics(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   accountId: string,
 ): Promise<AccountAnalyticsOut> {
-  const account = await getAccountRow(ctx, companyId, accountId);
-  const stats = await repo.findAccountStats(ctx.db, companyId, account.id);
+  const account = await getAccountRow(db, companyId, accountId);
+  const stats = await repo.findAccountStats(db, companyId, account.id);
   return {
     accountId: account.id,
     followers: Number(stats ? stats.followers : account.followers),

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // Approval of queue items (SPEC 1, 3 rule 1; DECISIONS 2) and their priority. Status
 // changes themselves live in items.state.ts and the reads other code may make in
 // item-reads.service.ts; nothing outside this module touches queue_items but through
@@ -120,14 +122,15 @@ export function reject(ctx: AppContext, target: ApprovalTarget): Promise<Approva
  * Another company's item is unknown; a released or final item keeps its priority.
  */
 export async function changePriority(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   itemId: string,
   priority: number,
   actor: Actor,
 ): Promise<'changed' | 'not_found' | 'released'> {
-  const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (tx) => {
+  const now = clock.now();
+  return db.transaction().execute(async (tx) => {
     const item = await reads.findItem(tx, companyId, itemId);
     if (!item) return 'not_found';
     if (!(await repo.setPriority(tx, companyId, itemId, priority, now.toISOString()))) {
@@ -160,15 +163,16 @@ export type PostPriorityResult =
  * and `unchanged` says no item moved (none waiting, or all at that priority already).
  */
 export async function changePostPriority(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   postId: string,
   priority: number,
   actor: Actor,
 ): Promise<PostPriorityResult> {
-  const now = ctx.clock.now();
+  const now = clock.now();
   const at = now.toISOString();
-  return ctx.db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     // The post is not locked: its status does not change, and the items' update is
     // conditional on their status, so a release under way keeps the item it holds.
     if (!(await posts.hasPost(tx, postId, companyId))) return { outcome: 'not_found' };
@@ -191,10 +195,10 @@ export async function changePostPriority(
 
 /** The post and account of each of the company's items among `itemIds` (others left out). */
 export async function itemPlaces(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   itemIds: readonly string[],
 ): Promise<Map<string, { postId: string; accountId: string }>> {
-  const rows = await reads.itemRefs(ctx.db, companyId, [...new Set(itemIds)]);
+  const rows = await reads.itemRefs(db, companyId, [...new Set(itemIds)]);
   return new Map(rows.map((r) => [r.id, { postId: r.post_id, accountId: r.account_id }]));
 }

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/types.ts';
 // The checks a post create makes before it writes anything (SPEC 4.2, DECISIONS 4), shared
 // by the create and by its dry run (POST /v2/posts/validate). Each check collects every
 // problem it finds, as an ApiError naming its field, in the order a create meets them: the
@@ -169,12 +170,12 @@ export async function checkAccounts(
 
 /** `platformBPostFormat: "post"` needs the company's capability. */
 export async function feedFormatProblem(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   format: string | undefined,
 ): Promise<ApiError | null> {
   if (format !== 'post') return null;
-  const company = await getCompanyRow(ctx.db, companyId);
+  const company = await getCompanyRow(db, companyId);
   if (company?.platformb_feed_posts === 1) return null;
   return new ApiError(
     'platformB_feed_posts_disabled',
@@ -184,11 +185,11 @@ export async function feedFormatProblem(
 }
 
 export async function checkFeedFormat(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   format: string | undefined,
 ): Promise<void> {
-  const problem = await feedFormatProblem(ctx, companyId, format);
+  const problem = await feedFormatProblem(db, companyId, format);
   if (problem) throw problem;
 }
 
@@ -258,7 +259,7 @@ export async function checkPost(
   }
   const checked = await groupProblems(ctx.db, companyId, input.contentGroupIds ?? []);
   problems.push(...checked.problems);
-  const feed = await feedFormatProblem(ctx, companyId, input.platformBPostFormat);
+  const feed = await feedFormatProblem(ctx.db, companyId, input.platformBPostFormat);
   if (feed) problems.push(feed);
   return { problems, uploads, accounts, kind, groups: checked.groups };
 }

@@ -237,7 +237,7 @@ export async function queuePost(
     throw new ApiError('post_not_found', `Post ${postId} does not exist`);
   }
   await checkAccounts(ctx, companyId, input.accountIds);
-  await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
+  await checkFeedFormat(ctx.db, companyId, input.platformBPostFormat);
   const now = ctx.clock.now();
   const at = now.toISOString();
   const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, principal.plan);

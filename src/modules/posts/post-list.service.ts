@@ -79,7 +79,7 @@ export function postPageRead(
     read: async () => {
       // An account that is unknown or another company's is named as such rather
       // than answered with an empty page, so a typo in the filter is visible.
-      if (query.accountId !== undefined) await getAccountRow(ctx, companyId, query.accountId);
+      if (query.accountId !== undefined) await getAccountRow(ctx.db, companyId, query.accountId);
       const rows = await repo.pagePosts(ctx.db, companyId, {
         ...filters,
         after,

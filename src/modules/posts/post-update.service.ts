@@ -56,7 +56,7 @@ export async function updatePost(
   actor?: Actor,
 ): Promise<PostOut> {
   if (!(await repo.findPost(ctx.db, companyId, postId))) throw postNotFound(postId);
-  await checkFeedFormat(ctx, companyId, input.platformBPostFormat);
+  await checkFeedFormat(ctx.db, companyId, input.platformBPostFormat);
   const patch = metadataOf(input);
   const at = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (tx) => {

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // The queue of one publishing account (SPEC 2.6, 4.4; DECISIONS 5 and 7): its items that are
 // not final, in release order, with the planned window start of every `queued` item.
 import type { AppContext } from '../../context.ts';
@@ -36,7 +38,7 @@ function toEntry(row: items.PlanningRow): QueueEntry {
  * decision 10).
  */
 export async function plannedSlotStarts(
-  ctx: AppContext,
+  db: Db,
   account: AccountsTable,
   companyScheduleJson: string | null,
   now: Date,
@@ -47,9 +49,9 @@ export async function plannedSlotStarts(
   );
   const day = localDayBounds(localDateOf(now, account.timezone), account.timezone);
   const [queued, released] = await Promise.all([
-    items.queuedItems(ctx.db, account.company_id, account.id),
+    items.queuedItems(db, account.company_id, account.id),
     items.releasedBetween(
-      ctx.db,
+      db,
       account.company_id,
       account.id,
       day.start.toISOString(),
@@ -83,7 +85,7 @@ export async function listAccountQueue(
   const limit = query.limit ?? 25;
   const scope = cursorScope(companyId, 'account-queue', { accountId });
   const [account, company] = await Promise.all([
-    getAccountRow(ctx, companyId, accountId),
+    getAccountRow(ctx.db, companyId, accountId),
     getCompanyRow(ctx.db, companyId),
   ]);
   const after = query.cursor
@@ -96,7 +98,7 @@ export async function listAccountQueue(
   const [ready, slots] = await Promise.all([
     readyThumbnails(ctx, page),
     blocked === null && page.some((r) => r.status === 'queued')
-      ? plannedSlotStarts(ctx, account, company?.schedule_windows ?? null, now)
+      ? plannedSlotStarts(ctx.db, account, company?.schedule_windows ?? null, now)
       : Promise.resolve(new Map<string, string>()),
   ]);
   const data = page.map((r) => {
@@ -142,21 +144,22 @@ export async function listAccountQueue(
  * plan over its whole queue (plannedSlotStarts), for the accounts that receive releases.
  */
 export async function plannedSlotsOfPost(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   postId: string,
 ): Promise<Map<string, string>> {
-  const now = ctx.clock.now();
-  const queued = (await items.itemsOfPost(ctx.db, companyId, postId)).filter(
+  const now = clock.now();
+  const queued = (await items.itemsOfPost(db, companyId, postId)).filter(
     (i) => i.status === 'queued',
   );
   const out = new Map<string, string>();
   if (queued.length === 0) return out;
-  const company = await getCompanyRow(ctx.db, companyId);
+  const company = await getCompanyRow(db, companyId);
   for (const item of queued) {
-    const account = await getAccountRow(ctx, companyId, item.account_id);
+    const account = await getAccountRow(db, companyId, item.account_id);
     if (notPlannedReason(account.status) !== null) continue;
-    const slots = await plannedSlotStarts(ctx, account, company?.schedule_windows ?? null, now);
+    const slots = await plannedSlotStarts(db, account, company?.schedule_windows ?? null, now);
     const slot = slots.get(item.id);
     if (slot !== undefined) out.set(item.account_id, slot);
   }

@@ -102,7 +102,7 @@ export async function getAccountSchedule(
   accountId: string,
 ): Promise<AccountScheduleOut> {
   const [account, company] = await Promise.all([
-    getAccountRow(ctx, companyId, accountId),
+    getAccountRow(ctx.db, companyId, accountId),
     companyRow(ctx, companyId),
   ]);
   const own = parseStoredWindows(account.schedule_windows);

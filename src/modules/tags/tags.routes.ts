@@ -127,7 +127,7 @@ export function tagsRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      async (req) => deleteTag(ctx, principalOf(req).companyId, req.params.tagId),
+      async (req) => deleteTag(ctx.db, ctx.clock, principalOf(req).companyId, req.params.tagId),
     );
   };
 }

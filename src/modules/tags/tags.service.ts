@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // Content tags (SPEC 2.4, 4.3): company-scoped labels attributed to posts for
 // analytics. Names are unique per company, compared case-insensitively.
 import type { AppContext } from '../../context.ts';
@@ -127,19 +129,15 @@ export async function listAllTags(db: DbOrTx, companyId: string): Promise<Conten
 }
 
 /** One tag of the company; `tag_not_found` for an unknown id or another company's. */
-export async function getTag(
-  ctx: AppContext,
-  companyId: string,
-  tagId: string,
-): Promise<ContentTagOut> {
-  const row = await repo.findTag(ctx.db, companyId, tagId);
+export async function getTag(db: Db, companyId: string, tagId: string): Promise<ContentTagOut> {
+  const row = await repo.findTag(db, companyId, tagId);
   if (!row) throw notFound(tagId);
   return toTag(row);
 }
 
 /** How many posts deleting the tag would change (the dashboard's confirmation). */
-export function tagPostCount(ctx: AppContext, companyId: string, tagId: string): Promise<number> {
-  return groups.countPostsInGroup(ctx.db, companyId, contentGroupIdOf(tagId));
+export function tagPostCount(db: Db, companyId: string, tagId: string): Promise<number> {
+  return groups.countPostsInGroup(db, companyId, contentGroupIdOf(tagId));
 }
 
 /** An entry of the activity log about a tag. */
@@ -253,13 +251,14 @@ export async function updateTag(
 
 /** Deletes the tag and removes its attribution from every post of the company. */
 export async function deleteTag(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   tagId: string,
   actor?: Actor,
 ): Promise<{ tagId: string; updatedPosts: number }> {
-  const at = ctx.clock.now();
-  return ctx.db.transaction().execute(async (tx) => {
+  const at = clock.now();
+  return db.transaction().execute(async (tx) => {
     const existing = actor ? await repo.findTag(tx, companyId, tagId) : undefined;
     const deleted = await repo.deleteTag(tx, companyId, tagId);
     if (!deleted) throw notFound(tagId);

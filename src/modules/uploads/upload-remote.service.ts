@@ -139,7 +139,7 @@ export async function createRemoteUpload(
       mapped.code === 'file_too_large'
         ? `/sourceUrl: the file is larger than the ${input.kind} limit of ${limit} bytes`
         : `/sourceUrl: ${err.message}`;
-    await failUpload(ctx, id, message);
+    await failUpload(ctx.db, ctx.clock, id, message);
     ctx.metrics.uploadCompleted(input.kind, 'failed');
     throw new ApiError(mapped.code, message);
   }
@@ -158,7 +158,7 @@ export async function createRemoteUpload(
   };
   await repo.transition(ctx.db, id, 'pending', stored);
   if (problem) {
-    await failUpload(ctx, id, problem.error);
+    await failUpload(ctx.db, ctx.clock, id, problem.error);
     throw rejection(problem);
   }
   const upload = await finishUpload(ctx, principal, { ...row, ...stored });

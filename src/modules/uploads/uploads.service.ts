@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // Uploads (SPEC 2.1, 3, 4.1; DECISIONS 3). Signed form: create, PUT the bytes
 // to the signed URL, complete. Every state change of an upload happens here,
 // each one conditional on the status it starts from, so concurrent requests
@@ -269,11 +271,12 @@ export async function completeUpload(
 
 /** Marks a pending upload failed with `error`; false when another request moved it first. */
 export async function failUpload(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   uploadId: string,
   error: string,
 ): Promise<boolean> {
-  return markUploadFailed(ctx.db, uploadId, error, ctx.clock.now().toISOString());
+  return markUploadFailed(db, uploadId, error, clock.now().toISOString());
 }
 
 /**
@@ -288,7 +291,7 @@ export async function finishUpload(
 ): Promise<UploadOut> {
   const outcome = await inspectStored(ctx, row);
   if (!outcome.ok) {
-    if (!(await failUpload(ctx, row.id, outcome.error))) {
+    if (!(await failUpload(ctx.db, ctx.clock, row.id, outcome.error))) {
       throw new ApiError('upload_already_completed', `Upload ${row.id} was completed meanwhile`);
     }
     ctx.metrics.uploadCompleted(row.kind, 'failed');

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/types.ts';
 // Webhook delivery: events leave the outbox to the endpoints subscribed when they are
 // fanned out, each delivery is claimed by one sender at a time (a lease in the row, taken
 // with FOR UPDATE SKIP LOCKED on PostgreSQL), sent signed (Standard Webhooks), and settled:
@@ -48,9 +49,9 @@ export function retryDelay(attempts: number, random: () => number = Math.random)
  * Fans out up to FAN_OUT_BATCH due events: one delivery per enabled endpoint of the event's
  * company subscribed to its type. Returns how many events went.
  */
-export async function fanOut(ctx: AppContext, now: Date): Promise<number> {
+export async function fanOut(db: Db, now: Date): Promise<number> {
   const at = now.toISOString();
-  return ctx.db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     const due = await events.claimUnsent(tx, at, FAN_OUT_BATCH);
     if (due.length === 0) return 0;
     const targets = await endpoints.enabledEndpointsOf(tx, [
@@ -295,10 +296,10 @@ type Settle = Pick<
 > & { at: string };
 
 /** Deletes events (with their deliveries and attempts) older than `before`, in batches. */
-export async function prune(ctx: AppContext, before: Date): Promise<number> {
+export async function prune(db: Db, before: Date): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await ctx.db
+    const n = await db
       .transaction()
       .execute((tx) => events.pruneEvents(tx, before.toISOString(), 1000));
     total += n;

@@ -55,7 +55,9 @@ export function webhookDeliveryLogRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (req, reply) =>
-        reply.status(202).send(await sendTestEvent(ctx, company(req), req.params.webhookId)),
+        reply
+          .status(202)
+          .send(await sendTestEvent(ctx.db, ctx.clock, company(req), req.params.webhookId)),
     );
 
     app.get(
@@ -131,7 +133,9 @@ export function webhookDeliveryLogRoutes(ctx: AppContext): FastifyPluginAsync {
       async (req, reply) =>
         reply
           .status(202)
-          .send(await replayEvents(ctx, company(req), req.params.webhookId, req.body)),
+          .send(
+            await replayEvents(ctx.db, ctx.clock, company(req), req.params.webhookId, req.body),
+          ),
     );
   };
 }

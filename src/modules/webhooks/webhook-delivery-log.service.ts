@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // An endpoint's delivery log and replays (GET .../attempts, GET .../deliveries,
 // POST .../replay).
 import type { AppContext } from '../../context.ts';
@@ -103,7 +105,8 @@ export async function listWebhookDeliveries(
 
 /** Queues one event, or every subscribed event since a time, for the endpoint again. */
 export async function replayEvents(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   webhookId: string,
   input: ReplayInput,
@@ -111,9 +114,9 @@ export async function replayEvents(
   if ((input.eventId === undefined) === (input.since === undefined)) {
     throw new ApiError('invalid_request', '/eventId or /since: give exactly one of them');
   }
-  const now = ctx.clock.now();
+  const now = clock.now();
   const at = now.toISOString();
-  const endpoint = await findWebhookOrThrow(ctx.db, companyId, webhookId);
+  const endpoint = await findWebhookOrThrow(db, companyId, webhookId);
   if (endpoint.disabled_at) {
     throw new ApiError('invalid_request', `webhook ${webhookId} is disabled`, {
       hint: 'Enable it with POST /v2/webhooks/{webhookId}/enable, then replay.',
@@ -122,7 +125,7 @@ export async function replayEvents(
   let chosen;
   let truncated = false;
   if (input.eventId !== undefined) {
-    const event = await events.findEvent(ctx.db, companyId, input.eventId);
+    const event = await events.findEvent(db, companyId, input.eventId);
     if (!event) {
       throw new ApiError('event_not_found', `/eventId ${input.eventId} was not found`, {
         inBody: true,
@@ -138,7 +141,7 @@ export async function replayEvents(
     }
     const types = JSON.parse(endpoint.event_types) as string[];
     const found = await events.eventsSince(
-      ctx.db,
+      db,
       companyId,
       types,
       new Date(since).toISOString(),
@@ -152,7 +155,7 @@ export async function replayEvents(
     ...newWebhookDelivery(webhookId, event, at),
     trigger: 'replay',
   }));
-  await ctx.db.transaction().execute((tx) => deliveries.replay(tx, rows, at));
+  await db.transaction().execute((tx) => deliveries.replay(tx, rows, at));
   return { replayed: rows.length, truncated };
 }
 
@@ -161,11 +164,11 @@ export async function replayEvents(
  * pretty-printed for reading; events already pruned are absent.
  */
 export async function eventPayloads(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   eventIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await events.companyEventsByIds(ctx.db, companyId, [...new Set(eventIds)]);
+  const rows = await events.companyEventsByIds(db, companyId, [...new Set(eventIds)]);
   return new Map(
     rows.map((e) => [e.id, JSON.stringify(JSON.parse(payloadOf(e)) as unknown, null, 2)]),
   );

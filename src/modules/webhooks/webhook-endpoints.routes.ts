@@ -94,7 +94,7 @@ export function webhookEndpointRoutes(ctx: AppContext): FastifyPluginAsync {
           },
         },
       },
-      (req) => getWebhook(ctx, company(req), req.params.webhookId),
+      (req) => getWebhook(ctx.db, company(req), req.params.webhookId),
     );
 
     app.patch(
@@ -137,7 +137,7 @@ export function webhookEndpointRoutes(ctx: AppContext): FastifyPluginAsync {
             },
           },
         },
-        (req) => setWebhookEnabled(ctx, company(req), req.params.webhookId, enabled),
+        (req) => setWebhookEnabled(ctx.db, ctx.clock, company(req), req.params.webhookId, enabled),
       );
     }
 
@@ -157,7 +157,7 @@ export function webhookEndpointRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (req, reply) => {
-        await deleteWebhook(ctx, company(req), req.params.webhookId);
+        await deleteWebhook(ctx.db, ctx.clock, company(req), req.params.webhookId);
         return reply.status(204).send(null);
       },
     );

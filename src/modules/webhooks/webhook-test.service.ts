@@ -1,8 +1,9 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // Test events (POST /v2/webhooks/{webhookId}/test): one `webhook.test` event for the endpoint
 // asked for only, whatever event types it chose. The event is written already fanned out,
 // with its single delivery, so the fan-out never sends it to another endpoint; from there
 // it is claimed, signed, retried and logged like any other delivery.
-import type { AppContext } from '../../context.ts';
 import type { WebhookEventsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -32,14 +33,15 @@ export interface SentTestEvent {
  * the seconds until the oldest of the minute's tests leaves the window).
  */
 export async function sendTestEvent(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   webhookId: string,
   actor?: Actor,
 ): Promise<SentTestEvent> {
-  const now = ctx.clock.now();
+  const now = clock.now();
   const at = now.toISOString();
-  return ctx.db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     const endpoint = await findWebhookOrThrow(tx, companyId, webhookId);
     if (endpoint.disabled_at) {
       throw new ApiError('invalid_request', `webhook ${webhookId} is disabled`, {

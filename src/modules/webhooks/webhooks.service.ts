@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // Webhook endpoints of a company (GET/POST/PATCH/DELETE /v2/webhooks...): their URL, the
 // event types they want, and their signing secrets, sealed at rest.
 import type { AppContext } from '../../context.ts';
@@ -156,11 +158,11 @@ export async function createWebhook(
 }
 
 export async function getWebhook(
-  ctx: AppContext,
+  db: Db,
   companyId: string,
   webhookId: string,
 ): Promise<WebhookEndpointOut> {
-  return toEndpoint(await findOrThrow(ctx.db, companyId, webhookId));
+  return toEndpoint(await findOrThrow(db, companyId, webhookId));
 }
 
 export interface PageQuery {
@@ -236,7 +238,7 @@ export async function updateWebhook(
       await note(tx, companyId, actor, 'webhook.updated', webhookId, url ?? row.url, now);
     });
   }
-  return getWebhook(ctx, companyId, webhookId);
+  return getWebhook(ctx.db, companyId, webhookId);
 }
 
 /**
@@ -244,15 +246,16 @@ export async function updateWebhook(
  * Enabling clears the failing state; events from then on are delivered.
  */
 export async function setWebhookEnabled(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   webhookId: string,
   enabled: boolean,
   actor?: Actor,
 ): Promise<WebhookEndpointOut> {
-  const now = ctx.clock.now();
+  const now = clock.now();
   const at = now.toISOString();
-  await ctx.db.transaction().execute(async (tx) => {
+  await db.transaction().execute(async (tx) => {
     const row = await findOrThrow(tx, companyId, webhookId);
     if (enabled && row.disabled_at) {
       await repo.updateEndpoint(tx, companyId, webhookId, {
@@ -268,17 +271,18 @@ export async function setWebhookEnabled(
       await note(tx, companyId, actor, 'webhook.disabled', webhookId, row.url, now);
     }
   });
-  return getWebhook(ctx, companyId, webhookId);
+  return getWebhook(db, companyId, webhookId);
 }
 
 export async function deleteWebhook(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   webhookId: string,
   actor?: Actor,
 ): Promise<void> {
-  const now = ctx.clock.now();
-  const deleted = await ctx.db.transaction().execute(async (tx) => {
+  const now = clock.now();
+  const deleted = await db.transaction().execute(async (tx) => {
     const row = await repo.findEndpoint(tx, companyId, webhookId);
     if (!row || !(await repo.deleteEndpoint(tx, companyId, webhookId))) return false;
     await note(tx, companyId, actor, 'webhook.deleted', webhookId, row.url, now);

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // A worker's reports on a task it claimed (DECISIONS 6): the outcome, a screenshot as proof
 // of the post, and analytics snapshots once it is posted. Every status change goes through
 // items.state.ts.
@@ -45,7 +47,7 @@ export async function attachTaskProof(
   taskId: string,
   image: ProofSent['image'],
 ): Promise<TaskOut> {
-  const row = await loadTask(ctx, worker, taskId);
+  const row = await loadTask(ctx.db, worker, taskId);
   if (row.claimed_by !== worker.workerId) {
     throw new ApiError(
       'task_not_claimed',
@@ -137,7 +139,7 @@ export async function reportResult(
 ): Promise<TaskOut> {
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const row = await loadTask(ctx, worker, taskId);
+  const row = await loadTask(ctx.db, worker, taskId);
   const withProof = input.outcome === 'posted' ? proof : undefined;
   if (sameOutcome(row, input)) {
     // The same report again, with a screenshot: the posted task takes it as later proof.
@@ -204,7 +206,7 @@ export async function reportResult(
       : await ctx.db.transaction().execute(finish);
   if (!moved) {
     // Another report or the deadline settled it between the read and the write.
-    const current = await loadTask(ctx, worker, taskId);
+    const current = await loadTask(ctx.db, worker, taskId);
     if (sameOutcome(current, input)) return getTask(ctx, worker, taskId);
     throw new ApiError(
       'task_already_reported',
@@ -216,13 +218,14 @@ export async function reportResult(
 
 /** Stores an analytics snapshot of a posted task (SPEC 2.7 history). */
 export async function recordSnapshot(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   worker: WorkerPrincipal,
   taskId: string,
   input: SnapshotInput,
 ) {
-  const now = ctx.clock.now();
-  const row = await loadTask(ctx, worker, taskId);
+  const now = clock.now();
+  const row = await loadTask(db, worker, taskId);
   if (row.status !== 'posted') {
     throw new ApiError('task_not_posted', `Task ${taskId} is ${stateOf(row)}, not posted`);
   }
@@ -252,7 +255,7 @@ export async function recordSnapshot(
     saves: input.saves,
     collected_at: collectedAt.toISOString(),
   };
-  const stored = await storeSnapshot(ctx.db, snapshot, now.toISOString());
+  const stored = await storeSnapshot(db, snapshot, now.toISOString());
   return {
     id: stored.id,
     videoId: row.post_id,

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // The worker side of releases (DECISIONS 6): a worker claims the released items (tasks) of
 // the accounts it operates and reads them, their media behind signed URLs (tasks.view.ts);
 // its reports on them are task-reports.service.ts. Every status change goes through
@@ -27,22 +29,26 @@ export function visibleTo(row: items.TaskRow, worker: WorkerPrincipal): boolean 
 
 /** A task the worker may see (task_not_found otherwise), as stored. */
 export async function loadTask(
-  ctx: AppContext,
+  db: Db,
   worker: WorkerPrincipal,
   taskId: string,
 ): Promise<items.TaskRow> {
-  const [row] = await items.findTasks(ctx.db, [taskId]);
+  const [row] = await items.findTasks(db, [taskId]);
   if (!row || !visibleTo(row, worker)) throw taskNotFound(taskId);
   return row;
 }
 
 /** Notes the worker as seen and tells it which accounts it operates and what is open. */
-export async function heartbeat(ctx: AppContext, worker: WorkerPrincipal): Promise<HeartbeatOut> {
-  const now = ctx.clock.now();
-  await workers.touchWorker(ctx.db, worker.workerId, now.toISOString());
+export async function heartbeat(
+  db: Db,
+  clock: Clock,
+  worker: WorkerPrincipal,
+): Promise<HeartbeatOut> {
+  const now = clock.now();
+  await workers.touchWorker(db, worker.workerId, now.toISOString());
   const [accounts, openTasks] = await Promise.all([
-    accountWorkers.accountsOfWorker(ctx.db, worker.workerId),
-    items.openTaskCounts(ctx.db, worker.workerId),
+    accountWorkers.accountsOfWorker(db, worker.workerId),
+    items.openTaskCounts(db, worker.workerId),
   ]);
   return {
     workerId: worker.workerId,
@@ -94,7 +100,7 @@ export async function claimTask(
   taskId: string,
 ): Promise<TaskOut> {
   const at = ctx.clock.now().toISOString();
-  const row = await loadTask(ctx, worker, taskId);
+  const row = await loadTask(ctx.db, worker, taskId);
   if (row.status === 'posting' && row.claimed_by === null) {
     // loadTask admitted an unclaimed task only on an account this worker operates.
     const claimed = await ctx.db
@@ -105,7 +111,7 @@ export async function claimTask(
       return getTask(ctx, worker, taskId);
     }
   }
-  const current = await loadTask(ctx, worker, taskId);
+  const current = await loadTask(ctx.db, worker, taskId);
   if (current.status !== 'posting') {
     throw new ApiError(
       'task_already_reported',
@@ -154,6 +160,6 @@ export async function getTask(
   worker: WorkerPrincipal,
   taskId: string,
 ): Promise<TaskOut> {
-  const [task] = await toTasks(ctx, [await loadTask(ctx, worker, taskId)]);
+  const [task] = await toTasks(ctx, [await loadTask(ctx.db, worker, taskId)]);
   return task as TaskOut;
 }

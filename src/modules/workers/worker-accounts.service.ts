@@ -1,3 +1,4 @@
+import type { Db } from '../../db/types.ts';
 // The accounts a worker operates, as the worker API shows them, and the worker's status and
 // statistics reports on them (DECISIONS 7). The change itself belongs to the accounts module.
 import * as accountWorkers from '../accounts/index.ts';
@@ -109,12 +110,12 @@ export async function reportAccountStats(
  * it; null when the worker does not operate it (any more).
  */
 export async function workerAccountFacts(
-  ctx: AppContext,
+  db: Db,
   worker: WorkerPrincipal,
   accountId: string,
 ): Promise<{ createdAt: string; stats: AccountStatsTable | undefined } | null> {
-  const account = await accountWorkers.findWorkerAccount(ctx.db, worker.workerId, accountId);
+  const account = await accountWorkers.findWorkerAccount(db, worker.workerId, accountId);
   if (!account) return null;
-  const stats = await accountStatsOf(ctx.db, account.company_id, accountId);
+  const stats = await accountStatsOf(db, account.company_id, accountId);
   return { createdAt: account.created_at, stats };
 }

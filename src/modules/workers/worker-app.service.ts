@@ -82,7 +82,7 @@ export interface TaskFigures {
 
 async function appAccount(ctx: AppContext, row: WorkerAccountRow): Promise<WorkerAppAccount> {
   const [account, stats] = await Promise.all([
-    getAccount(ctx, row.company_id, row.id),
+    getAccount(ctx.db, ctx.clock, row.company_id, row.id),
     accountStatsOf(ctx.db, row.company_id, row.id),
   ]);
   return {
@@ -222,7 +222,7 @@ export async function latestTaskFigures(
   worker: WorkerPrincipal,
   taskId: string,
 ): Promise<TaskFigures | null> {
-  const row = await loadTask(ctx, worker, taskId);
+  const row = await loadTask(ctx.db, worker, taskId);
   if (row.status !== 'posted') return null;
   // The post's history pages every account's snapshots newest first: the task's latest is
   // the first of its own met on the way.

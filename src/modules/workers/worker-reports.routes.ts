@@ -139,7 +139,13 @@ export function workerReportRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (req, reply) => {
-        const snapshot = await recordSnapshot(ctx, workerOf(req), req.params.taskId, req.body);
+        const snapshot = await recordSnapshot(
+          ctx.db,
+          ctx.clock,
+          workerOf(req),
+          req.params.taskId,
+          req.body,
+        );
         return reply.status(201).send(snapshot);
       },
     );

@@ -41,7 +41,7 @@ export function workerTaskRoutes(ctx: AppContext): FastifyPluginAsync {
           response: { 200: Heartbeat, ...errorResponses(WORKER_AUTH_ERRORS) },
         },
       },
-      async (req) => heartbeat(ctx, workerOf(req)),
+      async (req) => heartbeat(ctx.db, ctx.clock, workerOf(req)),
     );
 
     app.post(

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // Workspace changes made by a company's people (the dashboard's workspace page): a new
 // folder, one image added to a folder, a pack made of a folder's images. Each is scoped
 // to the company (another company's folder reads as an unknown one) and recorded in the
@@ -30,18 +32,19 @@ function folderNotFound(folderId: string): ApiError {
 }
 
 export async function createFolder(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   folderName: string,
   actor: Actor,
 ): Promise<{ folderId: string; name: string }> {
   const name = checkName(folderName, 'folder');
-  if (await repo.findFolderByName(ctx.db, companyId, name)) {
+  if (await repo.findFolderByName(db, companyId, name)) {
     throw new ApiError('invalid_request', `A folder named “${name}” already exists`);
   }
-  const now = ctx.clock.now();
+  const now = clock.now();
   const id = newId('fld', now.getTime());
-  await ctx.db.transaction().execute(async (tx) => {
+  await db.transaction().execute(async (tx) => {
     await repo.insertFolder(tx, { id, company_id: companyId, name, created_at: now.toISOString() });
     await recordActivity(
       tx,
@@ -128,7 +131,8 @@ export async function addImage(
 
 /** A pack of a company folder's images (SPEC 2.10), recorded in the activity log. */
 export async function addPack(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   input: CreatePackInput,
   actor: Actor,
@@ -136,18 +140,18 @@ export async function addPack(
   const name = checkName(input.name, 'pack');
   let created: { packId: string };
   try {
-    created = await createPack(ctx, companyId, { ...input, name });
+    created = await createPack(db, clock, companyId, { ...input, name });
   } catch (err) {
     if (!(err instanceof WorkspaceError)) throw err;
     if (/^folder .* does not exist/.test(err.message)) throw folderNotFound(input.folderId);
     throw new ApiError('invalid_request', err.message);
   }
   await recordActivity(
-    ctx.db,
+    db,
     companyId,
     actor,
     { action: 'workspace.pack_created', target: created.packId, detail: name },
-    ctx.clock.now(),
+    clock.now(),
   );
   return created;
 }

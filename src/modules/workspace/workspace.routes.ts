@@ -29,7 +29,7 @@ export function workspaceRoutes(ctx: AppContext): FastifyPluginAsync {
           response: { 200: Workspace, ...errorResponses([...AUTH_ERRORS, 'not_found']) },
         },
       },
-      async (req) => getWorkspace(ctx, principalOf(req).companyId),
+      async (req) => getWorkspace(ctx.db, ctx.clock, principalOf(req).companyId),
     );
 
     app.post(

@@ -1,3 +1,5 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 // The company workspace (SPEC 2.10, 4.6): company, accounts, image folders and
 // packs, and short-lived download URLs for the company's own images. Storage
 // locations never leave the service: images are served through signed URLs
@@ -24,17 +26,17 @@ export function imagePath(imageId: string): string {
   return `/v2/media/images/${encodeURIComponent(imageId)}`;
 }
 
-export async function getWorkspace(ctx: AppContext, companyId: string): Promise<WorkspaceOut> {
-  const now = ctx.clock.now();
+export async function getWorkspace(db: Db, clock: Clock, companyId: string): Promise<WorkspaceOut> {
+  const now = clock.now();
   const [company, accounts, folders, images, packs] = await Promise.all([
-    getCompanyRow(ctx.db, companyId),
-    listCompanyAccounts(ctx.db, companyId),
-    repo.listFolders(ctx.db, companyId),
-    repo.listImages(ctx.db, companyId),
-    repo.listPacks(ctx.db, companyId),
+    getCompanyRow(db, companyId),
+    listCompanyAccounts(db, companyId),
+    repo.listFolders(db, companyId),
+    repo.listImages(db, companyId),
+    repo.listPacks(db, companyId),
   ]);
   if (!company) throw new ApiError('not_found', `Company ${companyId} does not exist`);
-  const activity = await activityOf(ctx, companyId, accounts, now);
+  const activity = await activityOf(db, companyId, accounts, now);
   return {
     version: WORKSPACE_VERSION,
     refreshedAt: now.toISOString(),
@@ -325,19 +327,20 @@ export interface CreatePackInput {
 }
 
 export async function createPack(
-  ctx: AppContext,
+  db: Db,
+  clock: Clock,
   companyId: string,
   input: CreatePackInput,
 ): Promise<{ packId: string }> {
-  const folder = await repo.findFolder(ctx.db, companyId, input.folderId);
+  const folder = await repo.findFolder(db, companyId, input.folderId);
   if (!folder)
     throw new WorkspaceError(`folder ${input.folderId} does not exist in company ${companyId}`);
   if (input.imageIds.length === 0) throw new WorkspaceError('a pack needs at least one image');
-  const inFolder = new Set(await repo.imagesInFolder(ctx.db, companyId, folder.id));
+  const inFolder = new Set(await repo.imagesInFolder(db, companyId, folder.id));
   for (const id of input.imageIds) {
     if (!inFolder.has(id)) throw new WorkspaceError(`image ${id} is not in folder ${folder.id}`);
   }
-  const now = ctx.clock.now();
+  const now = clock.now();
   const row: ImagePacksTable = {
     id: newId('pck', now.getTime()),
     company_id: companyId,
@@ -350,6 +353,6 @@ export async function createPack(
     use_once: input.useOnce ? 1 : 0,
     created_at: now.toISOString(),
   };
-  await repo.insertPack(ctx.db, row);
+  await repo.insertPack(db, row);
   return { packId: row.id };
 }

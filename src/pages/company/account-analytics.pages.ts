@@ -192,8 +192,8 @@ export function accountAnalyticsPages(ctx: AppContext) {
         let figures;
         try {
           [account, figures] = await Promise.all([
-            getAccountRow(ctx, user.companyId, accountId),
-            getAccountAnalytics(ctx, user.companyId, accountId),
+            getAccountRow(ctx.db, user.companyId, accountId),
+            getAccountAnalytics(ctx.db, user.companyId, accountId),
           ]);
         } catch (err) {
           // Another company's account reads exactly as an unknown one.

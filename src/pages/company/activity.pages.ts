@@ -116,7 +116,7 @@ async function namesOf(
   const ids = (kind: string) => [...(found.get(kind) ?? [])];
   const refs = new Map<string, Ref>();
 
-  const places = has('qit') ? await itemPlaces(ctx, companyId, ids('qit')) : new Map();
+  const places = has('qit') ? await itemPlaces(ctx.db, companyId, ids('qit')) : new Map();
   const postIds = [...ids('pst'), ...[...places.values()].map((p) => p.postId as string)];
   const needAccounts = has('acc') || places.size > 0;
   const [accounts, posts, tags, users, keys] = await Promise.all([

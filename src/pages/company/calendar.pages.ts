@@ -249,7 +249,8 @@ export function calendarPages(ctx: AppContext) {
           throw new PageError(400, 'Priority must be a whole number of 0 or more.');
         }
         const result = await changePriority(
-          ctx,
+          ctx.db,
+          ctx.clock,
           user.companyId,
           req.params.itemId,
           priority,

@@ -241,7 +241,7 @@ async function activityNames(ctx: AppContext, companyId: string) {
       const ids = new Set(entries.flatMap((e) => `${e.target} ${e.detail ?? ''}`.match(ID) ?? []));
       const itemIds = [...ids].filter((id) => id.startsWith('qit_'));
       const places = itemIds.length
-        ? await itemPlaces(ctx, companyId, itemIds)
+        ? await itemPlaces(ctx.db, companyId, itemIds)
         : new Map<string, { postId: string; accountId: string }>();
       const postIds = [
         ...[...ids].filter((id) => id.startsWith('pst_')),

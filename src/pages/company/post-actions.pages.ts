@@ -322,7 +322,8 @@ export function postActionPages(ctx: AppContext) {
           });
         }
         const result = await changePostPriority(
-          ctx,
+          ctx.db,
+          ctx.clock,
           user.companyId,
           postId,
           priority,

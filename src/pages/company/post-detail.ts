@@ -175,7 +175,7 @@ export async function renderPost(
   const post = await postOr404(ctx, companyId, postId);
   const [items, slots, analytics, delivery, tags, accounts, company, users] = await Promise.all([
     itemsOfPost(ctx.db, companyId, postId),
-    plannedSlotsOfPost(ctx, companyId, postId),
+    plannedSlotsOfPost(ctx.db, ctx.clock, companyId, postId),
     historyOf(ctx, companyId, postId),
     postDeliveryRecords(ctx, companyId, postId),
     listAllTags(ctx.db, companyId),

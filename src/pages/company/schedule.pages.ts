@@ -112,7 +112,7 @@ async function accountEditor(
   try {
     const [s, account] = await Promise.all([
       getAccountSchedule(ctx, companyId, accountId),
-      getAccount(ctx, companyId, accountId),
+      getAccount(ctx.db, ctx.clock, companyId, accountId),
     ]);
     return {
       heading: `Schedule of @${account.username}`,

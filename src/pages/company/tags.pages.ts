@@ -76,7 +76,7 @@ function pageErrorOf(err: unknown): unknown {
 
 async function tagOr404(ctx: AppContext, companyId: string, tagId: string) {
   try {
-    return await getTag(ctx, companyId, tagId);
+    return await getTag(ctx.db, companyId, tagId);
   } catch (err) {
     throw pageErrorOf(err);
   }
@@ -198,7 +198,7 @@ export function tagPages(ctx: AppContext) {
         const tag = await tagOr404(ctx, user.companyId, req.params.tagId);
         return page(req, reply, 'tag-delete.eta', `Delete tag ${tag.name}`, {
           tag,
-          posts: await tagPostCount(ctx, user.companyId, tag.tagId),
+          posts: await tagPostCount(ctx.db, user.companyId, tag.tagId),
         });
       },
     );
@@ -211,7 +211,7 @@ export function tagPages(ctx: AppContext) {
         const tag = await tagOr404(ctx, user.companyId, req.params.tagId);
         let result;
         try {
-          result = await deleteTag(ctx, user.companyId, tag.tagId, actorOf(user));
+          result = await deleteTag(ctx.db, ctx.clock, user.companyId, tag.tagId, actorOf(user));
         } catch (err) {
           throw pageErrorOf(err);
         }

@@ -104,14 +104,14 @@ export function webhookDetailPages(ctx: AppContext) {
     } = {},
   ) {
     const user = userOf(req);
-    const hook = await found(getWebhook(ctx, user.companyId, webhookId));
+    const hook = await found(getWebhook(ctx.db, user.companyId, webhookId));
     const { cursor } = extra;
     const log = await listAttempts(ctx, user.companyId, webhookId, {
       limit: LOG_PAGE,
       ...(cursor ? { cursor } : {}),
     });
     const payloads = await eventPayloads(
-      ctx,
+      ctx.db,
       user.companyId,
       log.data.map((a) => a.eventId),
     );
@@ -162,9 +162,9 @@ export function webhookDetailPages(ctx: AppContext) {
       app.post(`/webhooks/:webhookId/${action}`, adminRoute, async (req, reply) => {
         const user = userOf(req);
         const { webhookId } = req.params;
-        const before = await found(getWebhook(ctx, user.companyId, webhookId));
+        const before = await found(getWebhook(ctx.db, user.companyId, webhookId));
         const after = await found(
-          setWebhookEnabled(ctx, user.companyId, webhookId, enabled, actorOf(user)),
+          setWebhookEnabled(ctx.db, ctx.clock, user.companyId, webhookId, enabled, actorOf(user)),
         );
         const changed = (before.status === 'disabled') !== (after.status === 'disabled');
         const done = enabled
@@ -181,7 +181,7 @@ export function webhookDetailPages(ctx: AppContext) {
     app.post('/webhooks/:webhookId/rotate', adminRoute, async (req, reply) => {
       const user = userOf(req);
       const { webhookId } = req.params;
-      const hook = await found(getWebhook(ctx, user.companyId, webhookId));
+      const hook = await found(getWebhook(ctx.db, user.companyId, webhookId));
       const rotated = await found(
         rotateWebhookSecret(ctx, user.companyId, webhookId, actorOf(user)),
       );
@@ -198,7 +198,7 @@ export function webhookDetailPages(ctx: AppContext) {
       const { webhookId } = req.params;
       let sent;
       try {
-        sent = await sendTestEvent(ctx, user.companyId, webhookId, actorOf(user));
+        sent = await sendTestEvent(ctx.db, ctx.clock, user.companyId, webhookId, actorOf(user));
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'webhook_not_found') throw notFoundOf(err);
         reply.code(err.status);
@@ -223,7 +223,7 @@ export function webhookDetailPages(ctx: AppContext) {
     app.post('/webhooks/:webhookId/replay', replayRoute, async (req, reply) => {
       const user = userOf(req);
       const { webhookId } = req.params;
-      await found(getWebhook(ctx, user.companyId, webhookId));
+      await found(getWebhook(ctx.db, user.companyId, webhookId));
       const replay = {
         eventId: (req.body.eventId ?? '').trim(),
         since: req.body.since ?? '',
@@ -249,7 +249,7 @@ export function webhookDetailPages(ctx: AppContext) {
       }
       let result;
       try {
-        result = await replayEvents(ctx, user.companyId, webhookId, checked.value);
+        result = await replayEvents(ctx.db, ctx.clock, user.companyId, webhookId, checked.value);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'webhook_not_found') throw notFoundOf(err);
         return refuse(err.status, messageOf(err));
@@ -262,15 +262,15 @@ export function webhookDetailPages(ctx: AppContext) {
 
     app.get('/webhooks/:webhookId/delete', adminRoute, async (req, reply) => {
       const user = userOf(req);
-      const hook = await found(getWebhook(ctx, user.companyId, req.params.webhookId));
+      const hook = await found(getWebhook(ctx.db, user.companyId, req.params.webhookId));
       return page(req, reply, 'webhook-delete.eta', `Delete webhook ${hook.url}`, { hook });
     });
 
     app.post('/webhooks/:webhookId/delete', adminRoute, async (req, reply) => {
       const user = userOf(req);
       const { webhookId } = req.params;
-      const hook = await found(getWebhook(ctx, user.companyId, webhookId));
-      await found(deleteWebhook(ctx, user.companyId, webhookId, actorOf(user)));
+      const hook = await found(getWebhook(ctx.db, user.companyId, webhookId));
+      await found(deleteWebhook(ctx.db, ctx.clock, user.companyId, webhookId, actorOf(user)));
       setFlash(ctx, req, reply, `Endpoint ${hook.url} deleted.`);
       return redirect(req, reply, `${BASE}/webhooks`);
     });

@@ -95,7 +95,7 @@ function check(form: Form): CreateWebhookInput | { error: string } {
 /** The company's endpoint, or the not-found page (another company's reads alike). */
 async function endpointOf(ctx: AppContext, companyId: string, webhookId: string) {
   try {
-    return await getWebhook(ctx, companyId, webhookId);
+    return await getWebhook(ctx.db, companyId, webhookId);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'webhook_not_found') {
       throw new PageError(404, 'Not found.');

@@ -90,7 +90,7 @@ export function workspacePages(ctx: AppContext) {
     const user = userOf(req);
     const expiresAt = new Date(ctx.clock.now().getTime() + THUMBNAIL_SECONDS * 1000);
     const [workspace, urls] = await Promise.all([
-      getWorkspace(ctx, user.companyId),
+      getWorkspace(ctx.db, ctx.clock, user.companyId),
       workspaceImageUrls(ctx, user.companyId, expiresAt),
     ]);
     return page(req, reply, 'workspace.eta', 'Workspace', {
@@ -126,7 +126,7 @@ export function workspacePages(ctx: AppContext) {
       const user = userOf(req);
       const name = req.body.name ?? '';
       try {
-        await createFolder(ctx, user.companyId, name, actorOf(user));
+        await createFolder(ctx.db, ctx.clock, user.companyId, name, actorOf(user));
       } catch (err) {
         const refusal = pageErrorOf(err);
         if (!(refusal instanceof PageError) || refusal.status !== 400) throw refusal;
@@ -152,7 +152,8 @@ export function workspacePages(ctx: AppContext) {
         const name = body.name ?? '';
         try {
           await addPack(
-            ctx,
+            ctx.db,
+            ctx.clock,
             user.companyId,
             {
               folderId: req.params.folderId,

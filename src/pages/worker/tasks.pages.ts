@@ -293,7 +293,7 @@ export function workerTaskPages(ctx: AppContext) {
         return refused(req, reply, worker, taskId, 400, state());
       }
       try {
-        await recordSnapshot(ctx, worker, taskId, input as SnapshotInput);
+        await recordSnapshot(ctx.db, ctx.clock, worker, taskId, input as SnapshotInput);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === 'task_not_found') throw err;
         // The hidden time is no field to correct: its refusal is the form's.

@@ -266,7 +266,7 @@ describeEachDialect(
       await emit(t, co.companyId, 'upl_new');
       await deliverDue(t.ctx);
       // Earlier tests' events (other companies) are older too.
-      assert.ok((await prune(t.ctx, new Date('2026-03-03T10:00:00.000Z'))) >= 1);
+      assert.ok((await prune(t.ctx.db, new Date('2026-03-03T10:00:00.000Z'))) >= 1);
       const count = async (table: 'webhook_events' | 'webhook_deliveries' | 'webhook_attempts') =>
         (
           await t.ctx.db
@@ -464,7 +464,7 @@ describeEachDialect(
       ).body;
       await emit(t, co.companyId);
       const now = t.clock.now();
-      await fanOut(t.ctx, now);
+      await fanOut(t.ctx.db, now);
       const claims = await claimDue(t.ctx, now, 10, new Set(), () => 4);
       assert.equal(claims.length, 2);
       const attempted = await Promise.all(

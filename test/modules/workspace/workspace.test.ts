@@ -76,7 +76,7 @@ async function seedWorkspace(t: TestApp) {
   assert.equal(more.folderId, food.folderId);
   t.clock.advance(1000);
   const travel = await importImages(t.ctx, co.companyId, 'Travel', [samples.photo.path]);
-  const pack = await createPack(t.ctx, co.companyId, {
+  const pack = await createPack(t.ctx.db, t.ctx.clock, co.companyId, {
     folderId: food.folderId,
     name: 'Reds and greens',
     imageIds: [food.imageIds[0]!, more.imageIds[0]!],

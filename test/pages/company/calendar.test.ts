@@ -437,7 +437,10 @@ describeEachDialect('dashboard calendar', (get) => {
       }[];
     const lastOfA = (await queueOf(a)).at(-1)?.queueItemId as string;
     assert.equal(
-      await changePriority(t.ctx, w.companyId, lastOfA, 9, { id: 'test', label: 'test' }),
+      await changePriority(t.ctx.db, t.ctx.clock, w.companyId, lastOfA, 9, {
+        id: 'test',
+        label: 'test',
+      }),
       'changed',
     );
     await compare('after a priority change');

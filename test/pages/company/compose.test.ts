@@ -123,7 +123,7 @@ function postIdOf(location: string | undefined): string {
 
 /** A workspace image of the company, added as the workspace page adds one. */
 async function workspaceImage(t: TestApp, companyId: string, name = 'image.jpg') {
-  const folder = await createFolder(t.ctx, companyId, `Folder ${Math.random()}`, {
+  const folder = await createFolder(t.ctx.db, t.ctx.clock, companyId, `Folder ${Math.random()}`, {
     id: 'operator',
     label: 'test',
   });

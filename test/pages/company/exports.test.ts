@@ -295,7 +295,7 @@ describeEachDialect('dashboard CSV exports', (get) => {
     assert.ok(approved);
     t.clock.advance(60_000);
     const tag = await createTag(t.ctx, s.companyId, { name: '=evil()' });
-    await deleteTag(t.ctx, s.companyId, tag.tagId, actor);
+    await deleteTag(t.ctx.db, t.ctx.clock, s.companyId, tag.tagId, actor);
     t.clock.advance(60_000);
     const key = await createKey(t.ctx.db, t.ctx.clock, {
       companyId: s.companyId,
