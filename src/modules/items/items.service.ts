@@ -1,9 +1,9 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // Approval of queue items (SPEC 1, 3 rule 1; DECISIONS 2) and their priority. Status
 // changes themselves live in items.state.ts and the reads other code may make in
 // item-reads.service.ts; nothing outside this module touches queue_items but through
 // the module's face.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 import { OPERATOR, recordActivity, type Actor } from '../activity/index.ts';

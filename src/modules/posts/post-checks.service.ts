@@ -1,8 +1,8 @@
-import type { Db } from '../../db/types.ts';
 // The checks a post create makes before it writes anything (SPEC 4.2, DECISIONS 4), shared
 // by the create and by its dry run (POST /v2/posts/validate). Each check collects every
 // problem it finds, as an ApiError naming its field, in the order a create meets them: the
 // create throws the first, the dry run answers them all.
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { findTargetAccounts, type TargetAccount } from '../accounts/index.ts';

@@ -1,7 +1,7 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // The queue of one publishing account (SPEC 2.6, 4.4; DECISIONS 5 and 7): its items that are
 // not final, in release order, with the planned window start of every `queued` item.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable } from '../../db/types.ts';
 import { cursorScope } from '../../lib/cursor.ts';

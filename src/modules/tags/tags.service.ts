@@ -1,7 +1,7 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // Content tags (SPEC 2.4, 4.3): company-scoped labels attributed to posts for
 // analytics. Names are unique per company, compared case-insensitively.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { ContentTagsTable, DbOrTx } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';

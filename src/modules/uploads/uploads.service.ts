@@ -1,9 +1,9 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // Uploads (SPEC 2.1, 3, 4.1; DECISIONS 3). Signed form: create, PUT the bytes
 // to the signed URL, complete. Every state change of an upload happens here,
 // each one conditional on the status it starts from, so concurrent requests
 // cannot both move the same upload.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { ByteSource } from '../../media/probe/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, UploadsTable } from '../../db/types.ts';

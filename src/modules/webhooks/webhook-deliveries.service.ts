@@ -1,9 +1,9 @@
-import type { Db } from '../../db/types.ts';
 // Webhook delivery: events leave the outbox to the endpoints subscribed when they are
 // fanned out, each delivery is claimed by one sender at a time (a lease in the row, taken
 // with FOR UPDATE SKIP LOCKED on PostgreSQL), sent signed (Standard Webhooks), and settled:
 // 2xx succeeds, anything else is retried on the schedule below, then fails. Every attempt
 // is logged. A 410 answer, or 5 days of nothing but failures, disables the endpoint.
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type {
   WebhookDeliveriesTable,

@@ -1,7 +1,7 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // An endpoint's delivery log and replays (GET .../attempts, GET .../deliveries,
 // POST .../replay).
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';

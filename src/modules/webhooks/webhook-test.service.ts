@@ -1,9 +1,9 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // Test events (POST /v2/webhooks/{webhookId}/test): one `webhook.test` event for the endpoint
 // asked for only, whatever event types it chose. The event is written already fanned out,
 // with its single delivery, so the fan-out never sends it to another endpoint; from there
 // it is claimed, signed, retried and logged like any other delivery.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { WebhookEventsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';

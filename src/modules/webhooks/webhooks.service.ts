@@ -1,7 +1,7 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // Webhook endpoints of a company (GET/POST/PATCH/DELETE /v2/webhooks...): their URL, the
 // event types they want, and their signing secrets, sealed at rest.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { DbOrTx, WebhookEndpointsTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';

@@ -1,8 +1,8 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // A worker's reports on a task it claimed (DECISIONS 6): the outcome, a screenshot as proof
 // of the post, and analytics snapshots once it is posted. Every status change goes through
 // items.state.ts.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import { createHash } from 'node:crypto';
 import { matchPostUrl } from '../../lib/post-url-pattern.ts';
 import type { AppContext } from '../../context.ts';

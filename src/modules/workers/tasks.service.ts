@@ -1,10 +1,10 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // The worker side of releases (DECISIONS 6): a worker claims the released items (tasks) of
 // the accounts it operates and reads them, their media behind signed URLs (tasks.view.ts);
 // its reports on them are task-reports.service.ts. Every status change goes through
 // items.state.ts. A worker sees only tasks of accounts it operates now, or tasks it claimed
 // itself; anything else is not found.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cursorScope } from '../../lib/cursor.ts';

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/types.ts';
 // The accounts a worker operates, as the worker API shows them, and the worker's status and
 // statistics reports on them (DECISIONS 7). The change itself belongs to the accounts module.
+import type { Db } from '../../db/types.ts';
 import * as accountWorkers from '../accounts/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { AccountStatsTable } from '../../db/types.ts';

@@ -1,10 +1,10 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // Workspace changes made by a company's people (the dashboard's workspace page): a new
 // folder, one image added to a folder, a pack made of a folder's images. Each is scoped
 // to the company (another company's folder reads as an unknown one) and recorded in the
 // activity log in the transaction of the change. The admin CLI's bulk import stays in
 // workspace.service.ts.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import type { ImagesTable } from '../../db/types.ts';
 import { ApiError } from '../../errors.ts';

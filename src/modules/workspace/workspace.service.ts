@@ -1,9 +1,9 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 // The company workspace (SPEC 2.10, 4.6): company, accounts, image folders and
 // packs, and short-lived download URLs for the company's own images. Storage
 // locations never leave the service: images are served through signed URLs
 // that name the image, not where its bytes live.
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/types.ts';
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import sharp from 'sharp';
