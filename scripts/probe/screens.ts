@@ -199,8 +199,9 @@ async function probeScreens(probe: ProbeRun): Promise<void> {
     );
   }
 
-  // The stylesheet: the phone menu's import link, the id field, the console's phone tabs.
+  // The stylesheets: the phone menu's import link, the id field, the console's phone tabs.
   const css = await (await fetch(`${base}/dashboard/assets/dashboard.css`)).text();
+  const consoleCss = await (await fetch(`${base}/operator/assets/operator.css`)).text();
   const menuLink = rulesIn(css, 1199, '.masthead .import-link').join(';');
   found(
     'the phone menu reads "Importposts from a file"',
@@ -216,7 +217,7 @@ async function probeScreens(probe: ProbeRun): Promise<void> {
       (basis[1] !== undefined && Number(basis[2]) < 30),
     `its basis: ${basis?.[0] ?? 'none'}`,
   );
-  const tabs = rulesIn(css, 640, '.top nav').join(';');
+  const tabs = rulesIn(consoleCss, 640, '.top nav').join(';');
   found(
     'the console\'s phone tab bar is cut at the edge ("Ope")',
     /flex-wrap:\s*nowrap/.test(tabs),

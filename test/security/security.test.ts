@@ -687,7 +687,7 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'GET /operator': 'full',
   'GET /operator/': 'full',
   'GET /operator/*': 'asset',
-  'GET /operator/assets/dashboard.css': 'asset',
+  'GET /operator/assets/kit.css': 'asset',
   'GET /operator/assets/dashboard.js': 'asset',
   'GET /operator/assets/operator.css': 'asset',
   'GET /operator/assets/operator.js': 'asset',

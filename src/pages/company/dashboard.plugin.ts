@@ -55,8 +55,8 @@ const HTMX = dirname(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.
 const COMPANY_ASSETS: AssetSet = {
   roots: [ASSETS, KIT_ASSETS, HTMX],
   allowed: (path) =>
-    // The pages' stylesheet, scripts and icon (the ICO also answers GET /favicon.ico).
-    /^\/(dashboard\.(css|js)|htmx\.min\.js|favicon\.(svg|ico))$/.test(path) ||
+    // The pages' stylesheets, scripts and icon (the ICO also answers GET /favicon.ico).
+    /^\/(kit\.css|dashboard\.(css|js)|htmx\.min\.js|favicon\.(svg|ico))$/.test(path) ||
     // The post composer's script (its page loads it).
     path === '/compose.js',
 };

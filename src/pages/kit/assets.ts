@@ -19,14 +19,14 @@ export function sourceFolder(path: string): string {
   return fileURLToPath(new URL(`src/${path}/`, ROOT));
 }
 
-/** What the apps share: the pages' stylesheet and script, and the service's icon. */
+/** What the apps share: the kit's stylesheet, the pages' script and the service's icon. */
 export const KIT_ASSETS = sourceFolder('pages/kit/assets');
 
 /** Files a family of pages serves under `<base>/assets/`. */
 export interface AssetSet {
   /** The folders they are read from, in order. */
   roots: readonly string[];
-  /** The asset paths served (`/dashboard.css`); every other one is a 404. */
+  /** The asset paths served (`/kit.css`); every other one is a 404. */
   allowed: (path: string) => boolean;
 }
 

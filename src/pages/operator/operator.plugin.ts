@@ -3,9 +3,9 @@
 // hook. Like the dashboard's, its routes are outside the API's bearer-key check and its
 // OpenAPI document; its hook admits them by an operator session that passed both factors
 // (or the sign-in step a route belongs to), checks CSRF on every state-changing request,
-// and every response carries the pages' security headers. It shares the pages' stylesheet
-// and script (pages/kit/assets/), served from the installed files, never a CDN, beside its
-// own.
+// and every response carries the pages' security headers. It shares the kit's stylesheet
+// and the pages' script (pages/kit/assets/), served from the installed files, never a CDN,
+// beside its own.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { KIT_ASSETS, sourceFolder } from '../kit/assets.ts';
@@ -42,7 +42,7 @@ export function operatorPlugin(ctx: AppContext) {
       views: VIEWS,
       assets: {
         roots: [ASSETS, KIT_ASSETS],
-        allowed: (path) => /^\/(operator\.(css|js)|dashboard\.(css|js))$/.test(path),
+        allowed: (path) => /^\/(operator\.(css|js)|kit\.css|dashboard\.js)$/.test(path),
       },
     });
     app.decorateRequest('operatorSession', null);

@@ -213,6 +213,7 @@ describeEachDialect('dashboard sign-in', (get) => {
   test('assets come from the service, without a session; nothing else of the tree does', async () => {
     const t = get();
     for (const [url, type] of [
+      ['/dashboard/assets/kit.css', 'text/css'],
       ['/dashboard/assets/dashboard.css', 'text/css'],
       ['/dashboard/assets/dashboard.js', 'text/javascript'],
       ['/dashboard/assets/htmx.min.js', 'application/javascript'],

@@ -13,13 +13,14 @@ after(() => t.close());
 
 test('stylesheets and scripts are minified and revalidated by ETag', async () => {
   for (const [path, file, type] of [
-    ['/dashboard/assets/dashboard.css', 'src/pages/kit/assets/dashboard.css', 'text/css'],
+    ['/dashboard/assets/kit.css', 'src/pages/kit/assets/kit.css', 'text/css'],
+    ['/dashboard/assets/dashboard.css', 'src/pages/company/assets/dashboard.css', 'text/css'],
     ['/dashboard/assets/dashboard.js', 'src/pages/kit/assets/dashboard.js', 'text/javascript'],
     ['/dashboard/assets/compose.js', 'src/pages/company/assets/compose.js', 'text/javascript'],
     ['/dashboard/assets/worker.css', 'src/pages/worker/assets/worker.css', 'text/css'],
     ['/dashboard/assets/worker.js', 'src/pages/worker/assets/worker.js', 'text/javascript'],
     ['/operator/assets/operator.css', 'src/pages/operator/assets/operator.css', 'text/css'],
-    ['/operator/assets/dashboard.css', 'src/pages/kit/assets/dashboard.css', 'text/css'],
+    ['/operator/assets/kit.css', 'src/pages/kit/assets/kit.css', 'text/css'],
   ] as const) {
     const source = await readFile(file);
     const res = await t.app.inject({ url: path });
@@ -39,6 +40,8 @@ test('stylesheets and scripts are minified and revalidated by ETag', async () =>
   assert.equal(htmx.statusCode, 200);
   assert.equal((await t.app.inject({ url: '/dashboard/assets/operator.css' })).statusCode, 404);
   assert.equal((await t.app.inject({ url: '/operator/assets/worker.js' })).statusCode, 404);
+  // Each app serves the kit's stylesheet and its own, never another app's.
+  assert.equal((await t.app.inject({ url: '/operator/assets/dashboard.css' })).statusCode, 404);
 });
 
 test('assets go out whole whatever Range asks, never as an error page', async () => {

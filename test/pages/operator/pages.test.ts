@@ -33,7 +33,7 @@ describeEachDialect('operator console pages', (get) => {
       ['/operator/companies/cmp_unknown', 404, { cookie }],
       ['/operator/no-such-page', 404, {}],
       ['/operator/assets/operator.css', 200, {}],
-      ['/operator/assets/dashboard.css', 200, {}],
+      ['/operator/assets/kit.css', 200, {}],
       ['/operator/welcome?token=nope', 404, {}],
     ] as const) {
       const res = await t.app.inject({ method: 'GET', url, headers });
