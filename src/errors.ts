@@ -215,16 +215,22 @@ export function codesByStatus(codes: readonly ErrorCode[]): Map<number, ErrorCod
 
 /**
  * Why a page (or the CLI) refused a person's action, each reason with the HTTP status a page
- * answers it with: `invalid` input, `not_found` for an id naming nothing (or another
- * company's), `conflict` for a state that forbids it, `self` for an admin acting on itself,
- * `last_admin` for a company that would have no enabled admin left.
+ * answers it with: `invalid` input, `signed_out` for a page that needs a session,
+ * `forbidden` for a role or a form token that does not allow it, `not_found` for an id
+ * naming nothing (or another company's), `conflict` for a state that forbids it, `self` for
+ * an admin acting on itself, `last_admin` for a company that would have no enabled admin
+ * left, `too_large` and `unsupported_type` for an upload the page cannot take.
  */
 export const REFUSAL_CATALOG = {
   invalid: 400,
+  signed_out: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   self: 409,
   last_admin: 409,
+  too_large: 413,
+  unsupported_type: 415,
 } as const satisfies Record<string, number>;
 
 export type RefusalReason = keyof typeof REFUSAL_CATALOG;

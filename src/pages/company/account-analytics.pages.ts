@@ -14,8 +14,9 @@ import {
   getAccountAnalytics,
 } from '../../modules/analytics/index.ts';
 import { page } from './layout.ts';
-import { BASE, PageError, userOf } from './session.ts';
+import { BASE, userOf } from './session.ts';
 import { clockface, displayTimezone, type Clockface } from './time.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Snapshots read per query, and at most in all (oldest first). */
 const SNAPSHOT_PAGE = 1000;
@@ -198,7 +199,7 @@ export function accountAnalyticsPages(ctx: AppContext) {
         } catch (err) {
           // Another company's account reads exactly as an unknown one.
           if (err instanceof ApiError && err.code === 'account_not_found') {
-            throw new PageError(404, 'Not found.');
+            throw new ActionRefused('not_found', 'Not found.');
           }
           throw err;
         }

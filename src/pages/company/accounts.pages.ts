@@ -19,7 +19,8 @@ import { listWorkers } from '../../modules/workers/index.ts';
 import { fieldError, formCheck, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Accounts a page of the list shows (a page's first load stays small: issue 22). */
 const PAGE_SIZE = 25;
@@ -174,7 +175,7 @@ export function accountPages(ctx: AppContext) {
         }
         try {
           const company = await getCompanyRow(ctx.db, user.companyId);
-          if (!company) throw new PageError(404, 'Not found.');
+          if (!company) throw new ActionRefused('not_found', 'Not found.');
           const account = await createAccount(
             ctx,
             { companyId: user.companyId, plan: company.plan },
@@ -203,7 +204,7 @@ export function accountPages(ctx: AppContext) {
           } catch (err) {
             // Another company's account reads exactly as an unknown one.
             if (err instanceof ApiError && err.code === 'account_not_found') {
-              throw new PageError(404, 'Not found.');
+              throw new ActionRefused('not_found', 'Not found.');
             }
             throw err;
           }

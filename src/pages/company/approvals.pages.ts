@@ -23,7 +23,7 @@ import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { accountRef, postRef } from './names.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
 
 /** Posts a page of the inbox shows (a page's first load stays small: issue 22). */
 const PAGE_SIZE = 10;
@@ -75,7 +75,7 @@ function reasonOf(raw: string): { reason: string } | { error: string } {
 /** A card's `do`: its outcome and its one target (a post, or `post:account`). */
 function buttonOf(value: string): { outcome: string; posts: string[]; items: string[] } {
   const match = /^(approve|reject) ([^\s:]+(?::[^\s:]+)?)$/.exec(value);
-  if (!match) throw new PageError(400, 'Choose approve or reject.');
+  if (!match) throw new ActionRefused('invalid', 'Choose approve or reject.');
   const [, outcome = '', target = ''] = match;
   return target.includes(':')
     ? { outcome, posts: [], items: [target] }
@@ -87,16 +87,17 @@ function targetsOf(posts: string[], items: string[]): Map<string, string[] | nul
   const targets = new Map<string, string[] | null>();
   for (const postId of posts) targets.set(postId, null);
   if (items.length > MAX_SELECTED) {
-    throw new PageError(400, `Select at most ${MAX_SELECTED} accounts at once.`);
+    throw new ActionRefused('invalid', `Select at most ${MAX_SELECTED} accounts at once.`);
   }
   for (const value of items) {
     const [postId, accountId] = value.split(':');
-    if (!postId || !accountId) throw new PageError(400, 'The selection is not valid.');
+    if (!postId || !accountId) throw new ActionRefused('invalid', 'The selection is not valid.');
     const current = targets.get(postId);
     if (current === null) continue;
     targets.set(postId, [...(current ?? []), accountId]);
   }
-  if (targets.size === 0) throw new PageError(400, 'Select at least one post or account.');
+  if (targets.size === 0)
+    throw new ActionRefused('invalid', 'Select at least one post or account.');
   return targets;
 }
 
@@ -174,7 +175,7 @@ export function approvalPages(ctx: AppContext) {
         } catch (err) {
           // Another company's post reads as unknown.
           if (err instanceof ApiError && err.code === 'post_not_found') {
-            throw new PageError(404, 'Not found.');
+            throw new ActionRefused('not_found', 'Not found.');
           }
           throw err;
         }
@@ -196,7 +197,7 @@ export function approvalPages(ctx: AppContext) {
         });
       }
       if (lines.length === 0) {
-        throw new PageError(409, 'Those items are no longer waiting for approval.');
+        throw new ActionRefused('conflict', 'Those items are no longer waiting for approval.');
       }
       if (form.error) reply.code(400);
       const count = lines.reduce((n, l) => n + l.accounts.length, 0);
@@ -219,7 +220,7 @@ export function approvalPages(ctx: AppContext) {
         const button = body.do === undefined ? null : buttonOf(body.do);
         const asked = button?.outcome ?? body.outcome;
         const outcome = asked === 'reject' ? 'reject' : asked === 'approve' ? 'approve' : null;
-        if (!outcome) throw new PageError(400, 'Choose approve or reject.');
+        if (!outcome) throw new ActionRefused('invalid', 'Choose approve or reject.');
         const back = backOf(body.back);
         const targets = button
           ? targetsOf(button.posts, button.items)
@@ -258,8 +259,8 @@ export function approvalPages(ctx: AppContext) {
           } catch (err) {
             if (!(err instanceof ActionRefused)) throw err;
             // Another company's post reads as unknown (404); decided meanwhile is a conflict.
-            if (err.reason === 'not_found') throw new PageError(404, 'Not found.');
-            throw new PageError(409, 'Those items are no longer waiting for approval.');
+            if (err.reason === 'not_found') throw new ActionRefused('not_found', 'Not found.');
+            throw new ActionRefused('conflict', 'Those items are no longer waiting for approval.');
           }
         }
         const verb = outcome === 'approve' ? 'approved' : 'rejected';

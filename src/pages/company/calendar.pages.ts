@@ -18,8 +18,9 @@ import {
 } from './calendar-period.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 // What a page lists is bounded, so that a page and its stylesheet and scripts stay a light
 // first load (bench/dashboard.ts) whatever the company posts.
@@ -124,12 +125,13 @@ export function calendarUrl(where: Where): string {
 function viewOf(raw: string | undefined): CalendarView {
   if (raw === undefined || raw === '') return 'week';
   if ((CALENDAR_VIEWS as readonly string[]).includes(raw)) return raw as CalendarView;
-  throw new PageError(400, 'The view must be day, week or month.');
+  throw new ActionRefused('invalid', 'The view must be day, week or month.');
 }
 
 function pageOf(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
-  if (!/^[1-9]\d{0,4}$/.test(raw)) throw new PageError(400, 'The page must be a number from 1.');
+  if (!/^[1-9]\d{0,4}$/.test(raw))
+    throw new ActionRefused('invalid', 'The page must be a number from 1.');
   return Number(raw);
 }
 
@@ -150,7 +152,7 @@ export function calendarPages(ctx: AppContext) {
       const view = viewOf(req.query.view);
       const date = req.query.date || undefined;
       if (date !== undefined && !isCalendarDate(date)) {
-        throw new PageError(400, 'The date must be a day written like 2026-03-02.');
+        throw new ActionRefused('invalid', 'The date must be a day written like 2026-03-02.');
       }
       const account = req.query.account || undefined;
       const pageNo = view === 'day' ? pageOf(req.query.page) : 1;
@@ -176,7 +178,7 @@ export function calendarPages(ctx: AppContext) {
         ...(view === 'day' ? { skip: (pageNo - 1) * DAY_PAGE } : {}),
       });
       // Another company's account reads as an unknown one.
-      if (cal === null) throw new PageError(404, 'Not found.');
+      if (cal === null) throw new ActionRefused('not_found', 'Not found.');
       // The day view pages through a busy day.
       const pages = view === 'day' ? Math.max(1, Math.ceil(cal.total / DAY_PAGE)) : 1;
       const { period } = cal;
@@ -232,7 +234,7 @@ export function calendarPages(ctx: AppContext) {
       async (req, reply) => {
         const user = userOf(req);
         const url = await calendarThumbnail(ctx, user.companyId, req.params.itemId);
-        if (url === null) throw new PageError(404, 'Not found.');
+        if (url === null) throw new ActionRefused('not_found', 'Not found.');
         return reply.header('cache-control', THUMBNAIL_CACHE).redirect(url, 302);
       },
     );
@@ -246,7 +248,7 @@ export function calendarPages(ctx: AppContext) {
         const raw = body.priority?.trim() ?? '';
         const priority = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
         if (!Number.isSafeInteger(priority)) {
-          throw new PageError(400, 'Priority must be a whole number of 0 or more.');
+          throw new ActionRefused('invalid', 'Priority must be a whole number of 0 or more.');
         }
         const result = await changePriority(
           ctx.db,
@@ -256,10 +258,10 @@ export function calendarPages(ctx: AppContext) {
           priority,
           actorOf(user),
         );
-        if (result === 'not_found') throw new PageError(404, 'Not found.');
+        if (result === 'not_found') throw new ActionRefused('not_found', 'Not found.');
         if (result === 'released') {
-          throw new PageError(
-            409,
+          throw new ActionRefused(
+            'conflict',
             'This item was released already; its priority no longer matters.',
           );
         }

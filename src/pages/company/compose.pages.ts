@@ -36,7 +36,8 @@ import { heicSlides, isHeic, libraryOf, type Library } from './compose-library.t
 import { setFlash } from './flash.ts';
 import { fieldError, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
-import { BASE, PageError, actorOf, redirect, userOf } from './session.ts';
+import { BASE, actorOf, redirect, userOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** A carousel of 10 slides of 6 text boxes of 500 characters each, as a form, fits. */
 const FORM_BYTES = 1024 * 1024;
@@ -51,7 +52,7 @@ const newKey = () => `compose-${randomToken(18)}`;
 /** The company as the API's key of it would be: its plan's quotas and caps apply. */
 export async function principalOf(ctx: AppContext, companyId: string): Promise<Principal> {
   const company = await getCompany(ctx.db, companyId);
-  if (!company) throw new PageError(404, 'Not found.');
+  if (!company) throw new ActionRefused('not_found', 'Not found.');
   return { keyId: '', companyId, scopes: new Set(['posts:write']), plan: company.plan };
 }
 

@@ -28,7 +28,6 @@ import { keyPages } from './keys.pages.ts';
 import {
   BASE,
   COMPANY_SUSPENDED,
-  PageError,
   SESSION_COOKIE,
   checkCsrf,
   errorPageOf,
@@ -46,6 +45,7 @@ import { usagePages } from './usage.pages.ts';
 import { webhookPages } from './webhooks.pages.ts';
 import { welcomePages } from './welcome.pages.ts';
 import { workspacePages } from './workspace.pages.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 // The templates and stylesheets stay in src/ (they are not compiled).
 const VIEWS = sourceFolder('pages/company/views');
@@ -94,7 +94,7 @@ export function dashboardPlugin(ctx: AppContext, options: DashboardOptions = {})
       }
       // A suspended company's users keep their sessions, which open nothing until an
       // operator resumes it (the page says so, with no navigation to follow).
-      if (user.companySuspended) throw new PageError(403, COMPANY_SUSPENDED);
+      if (user.companySuspended) throw new ActionRefused('forbidden', COMPANY_SUSPENDED);
       req.dashboardUser = user;
       if (req.method !== 'GET' && req.method !== 'HEAD' && !config.csrfAfterBody) {
         checkCsrf(req, user);

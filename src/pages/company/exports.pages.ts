@@ -24,8 +24,9 @@ import { listWebhooks } from '../../modules/webhooks/index.ts';
 import { postTitle } from './names.ts';
 import { filterRefusal, filtersOf, PostFilterQuery, type PostFilters } from './post-filters.ts';
 import { apiFilters, matchesShown, withShownStates } from './post-states.ts';
-import { PageError, userOf } from './session.ts';
+import { userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Posts read per page of the posts service (its most). */
 const POSTS_PAGE = 100;
@@ -113,7 +114,7 @@ async function postRows(ctx: AppContext, companyId: string, filters: Filters) {
     page = await listPosts(ctx, companyId, { ...apiFilters(filters), limit: POSTS_PAGE });
   } catch (err) {
     if (err instanceof ApiError && err.code === 'account_not_found') {
-      throw new PageError(404, 'That account does not exist.');
+      throw new ActionRefused('not_found', 'That account does not exist.');
     }
     throw err;
   }

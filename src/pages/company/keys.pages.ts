@@ -11,7 +11,8 @@ import { StringEnum } from '../../schemas/common.ts';
 import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 const ADMIN = { config: { role: 'admin' as const } };
 const KeyParams = Type.Object({ keyId: Type.String() });
@@ -74,7 +75,7 @@ export function keyPages(ctx: AppContext) {
   async function keyOr404(companyId: string, keyId: string) {
     const key = await getCompanyKey(ctx.db, companyId, keyId);
     // Another company's key and an unknown id answer alike.
-    if (!key) throw new PageError(404, 'Not found.');
+    if (!key) throw new ActionRefused('not_found', 'Not found.');
     return key;
   }
 
@@ -122,7 +123,7 @@ export function keyPages(ctx: AppContext) {
         req.params.keyId,
         actorOf(user),
       );
-      if (!key) throw new PageError(404, 'Not found.');
+      if (!key) throw new ActionRefused('not_found', 'Not found.');
       setFlash(ctx, req, reply, `Key “${key.name}” revoked.`);
       return redirect(req, reply, `${BASE}/keys`);
     });

@@ -25,7 +25,8 @@ import { page } from './layout.ts';
 import { accountRef, postTitle, type Ref } from './names.ts';
 import { notEditableReason, postOr404, renderPost } from './post-detail.ts';
 import { EDIT_REFUSALS, EditBody, changesOf, checkEdit, typedEdit } from './post-edit-form.ts';
-import { BASE, PageError, actorOf, redirect, userOf } from './session.ts';
+import { BASE, actorOf, redirect, userOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 const PostParams = Type.Object({ postId: Type.String() });
 
@@ -118,7 +119,7 @@ async function companyAccounts(
 ): Promise<void> {
   if (ids.length === 0) return;
   const known = new Set((await listCompanyAccounts(ctx.db, companyId)).map((a) => a.id));
-  if (ids.some((id) => !known.has(id))) throw new PageError(404, 'Not found.');
+  if (ids.some((id) => !known.has(id))) throw new ActionRefused('not_found', 'Not found.');
 }
 
 export function postActionPages(ctx: AppContext) {
@@ -167,7 +168,7 @@ export function postActionPages(ctx: AppContext) {
           await updatePost(ctx, user.companyId, postId, checked.value, actorOf(user));
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          if (err.code === 'post_not_found') throw new PageError(404, 'Not found.');
+          if (err.code === 'post_not_found') throw new ActionRefused('not_found', 'Not found.');
           if (err.code === 'post_not_editable') {
             const items = await itemsOfPost(ctx.db, user.companyId, postId);
             const names = new Map(post.accounts.map((a) => [a.accountId, `@${a.username}`]));
@@ -199,7 +200,7 @@ export function postActionPages(ctx: AppContext) {
         const refs = refsOf(post);
         const targets = post.accounts.filter((a) => !accountId || a.accountId === accountId);
         if (accountId && targets.length === 0) {
-          throw new PageError(400, 'This post was never queued to that account.');
+          throw new ActionRefused('invalid', 'This post was never queued to that account.');
         }
         if (req.body.confirm !== 'yes') {
           return cancelPage(req, reply, post, {
@@ -220,7 +221,7 @@ export function postActionPages(ctx: AppContext) {
           skipped = result.cancellation.skipped as typeof skipped;
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          if (err.code === 'post_not_found') throw new PageError(404, 'Not found.');
+          if (err.code === 'post_not_found') throw new ActionRefused('not_found', 'Not found.');
           if (err.code !== 'post_not_cancellable') throw err;
           // Nothing could be cancelled: say why for each account, as it is now.
           nothing = true;
@@ -289,7 +290,7 @@ export function postActionPages(ctx: AppContext) {
           );
           const which = names.map((a) => `@${a.username}`).join(', ');
           if (err.code === 'post_not_found' || err.code === 'account_not_found') {
-            throw new PageError(404, 'Not found.');
+            throw new ActionRefused('not_found', 'Not found.');
           }
           const problem = queueProblem(err, which);
           if (!problem) throw err;
@@ -329,7 +330,7 @@ export function postActionPages(ctx: AppContext) {
           priority,
           actorOf(user),
         );
-        if (result.outcome === 'not_found') throw new PageError(404, 'Not found.');
+        if (result.outcome === 'not_found') throw new ActionRefused('not_found', 'Not found.');
         const refs = refsOf(post);
         setFlash(
           ctx,

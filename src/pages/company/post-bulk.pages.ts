@@ -15,7 +15,7 @@ import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { accountRef, postRef, type Ref } from './names.ts';
 import { SKIP_WORDS, skipReasonOf } from './post-actions.pages.ts';
-import { BASE, PageError, actorOf, userOf } from './session.ts';
+import { BASE, actorOf, userOf } from './session.ts';
 
 /** Posts one bulk action takes at most (the list shows 25 a page). */
 const MAX_POSTS = 100;
@@ -97,11 +97,12 @@ export function postBulkPages(ctx: AppContext) {
             : req.body.action === 'cancel'
               ? 'cancel'
               : null;
-        if (!action) throw new PageError(400, 'Choose to approve or to cancel the selected posts.');
+        if (!action)
+          throw new ActionRefused('invalid', 'Choose to approve or to cancel the selected posts.');
         const ids = [...new Set(valuesOf(req.body.post))];
-        if (ids.length === 0) throw new PageError(400, 'Select at least one post.');
+        if (ids.length === 0) throw new ActionRefused('invalid', 'Select at least one post.');
         if (ids.length > MAX_POSTS) {
-          throw new PageError(400, `Select at most ${MAX_POSTS} posts at once.`);
+          throw new ActionRefused('invalid', `Select at most ${MAX_POSTS} posts at once.`);
         }
         // Every post must be the company's: another company's reads as unknown (404).
         const posts: PostOut[] = [];
@@ -110,7 +111,7 @@ export function postBulkPages(ctx: AppContext) {
             posts.push(await readPost(ctx, user.companyId, postId));
           } catch (err) {
             if (err instanceof ApiError && err.code === 'post_not_found') {
-              throw new PageError(404, 'Not found.');
+              throw new ActionRefused('not_found', 'Not found.');
             }
             throw err;
           }

@@ -28,8 +28,9 @@ import { page } from './layout.ts';
 import { shownStatus } from './post-states.ts';
 import { accountRef, groupRef, personLabel, postTitle, tagRef, type Ref } from './names.ts';
 import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
-import { PageError, userOf } from './session.ts';
+import { userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Snapshots the chart reads at most (pages of the analytics service's maximum, 100). */
 const MAX_SNAPSHOTS = 1000;
@@ -79,7 +80,7 @@ export async function postOr404(
     return await readPost(ctx, companyId, postId);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'post_not_found') {
-      throw new PageError(404, 'Not found.');
+      throw new ActionRefused('not_found', 'Not found.');
     }
     throw err;
   }

@@ -8,7 +8,7 @@ import { validationError } from '../../http/validation.ts';
 import { StringEnum } from '../../schemas/common.ts';
 import { ListPostsQuery, type ListPostsInput } from '../../modules/posts/index.ts';
 import { SHOWN_STATUSES, type ShownStatus } from './post-states.ts';
-import { PageError } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 export const PostFilterFields = {
   status: Type.Optional(StringEnum(SHOWN_STATUSES)),
@@ -26,10 +26,10 @@ export function filterRefusal(errors: FastifySchemaValidationError[], part: stri
   const [first] = errors;
   if (first?.instancePath === '/status') {
     const sent = 'data' in first ? String(first.data) : '';
-    return new PageError(400, `Status "${sent}" is not one of the post statuses.`);
+    return new ActionRefused('invalid', `Status "${sent}" is not one of the post statuses.`);
   }
   if (first?.instancePath === '/tag') {
-    return new PageError(400, 'The tag filter must be a tag, a template or "untagged".');
+    return new ActionRefused('invalid', 'The tag filter must be a tag, a template or "untagged".');
   }
   return validationError(errors, part);
 }

@@ -19,7 +19,8 @@ import { postBulkPages } from './post-bulk.pages.ts';
 import { renderPost } from './post-detail.ts';
 import { filterRefusal, filtersOf, PostFilterFields, type PostFilters } from './post-filters.ts';
 import { listShownPosts, SHOWN_STATUSES } from './post-states.ts';
-import { BASE, PageError, redirect, userOf } from './session.ts';
+import { BASE, redirect, userOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Posts a page of the list shows (a page's first load stays small: issue 22). */
 const PAGE_SIZE = 15;
@@ -72,7 +73,7 @@ export function postPages(ctx: AppContext) {
         // A cursor of other filters or an expired one starts the list over.
         if (err.code === 'invalid_cursor') return redirect(req, reply, listUrl(filters));
         if (err.code === 'account_not_found') {
-          throw new PageError(404, 'That account does not exist.');
+          throw new ActionRefused('not_found', 'That account does not exist.');
         }
         throw err;
       }
@@ -120,7 +121,7 @@ export function postPages(ctx: AppContext) {
         if (err instanceof ApiError && err.code === 'post_not_found') url = null;
         else throw err;
       }
-      if (url === null) throw new PageError(404, 'Not found.');
+      if (url === null) throw new ActionRefused('not_found', 'Not found.');
       return reply.header('cache-control', THUMBNAIL_CACHE).redirect(url, 302);
     });
 

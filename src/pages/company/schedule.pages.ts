@@ -18,7 +18,8 @@ import type { ScheduleInputBody } from '../../modules/schedules/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** SPEC 4.5 rule 1: at most four windows. */
 const SLOTS = 4;
@@ -133,7 +134,7 @@ async function accountEditor(
   } catch (err) {
     // Another company's account reads exactly as an unknown one.
     if (err instanceof ApiError && err.code === 'account_not_found') {
-      throw new PageError(404, 'Not found.');
+      throw new ActionRefused('not_found', 'Not found.');
     }
     throw err;
   }
@@ -186,7 +187,7 @@ export function schedulePages(ctx: AppContext) {
           await setAccountSchedule(ctx, user.companyId, accountId, input, actorOf(user));
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          if (err.code === 'account_not_found') throw new PageError(404, 'Not found.');
+          if (err.code === 'account_not_found') throw new ActionRefused('not_found', 'Not found.');
           if (err.code !== 'invalid_request') throw err;
           const editor = await accountEditor(ctx, user.companyId, accountId);
           reply.code(400);

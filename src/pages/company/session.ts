@@ -5,12 +5,13 @@
 // dashboard's cookie names and path.
 import type { FastifyRequest } from 'fastify';
 import type { UserRole } from '../../db/types.ts';
-import { PageError, pageCookieOptions } from '../kit/session.ts';
+import { pageCookieOptions } from '../kit/session.ts';
 import type { SignInCookies } from '../kit/sign-in.ts';
 import type { Actor } from '../../modules/activity/index.ts';
 import { roleAllows, type SessionUser } from '../../modules/users/index.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
-export { PageError, checkCsrf, errorPageOf, maskToken, redirect } from '../kit/session.ts';
+export { checkCsrf, errorPageOf, maskToken, redirect } from '../kit/session.ts';
 
 export const SESSION_COOKIE = 'slotline_session';
 /** Double-submit token of the sign-in form, which runs before there is a session. */
@@ -48,14 +49,17 @@ export function actorOf(user: SessionUser): Actor {
 }
 
 export function userOf(req: FastifyRequest): SessionUser {
-  if (!req.dashboardUser) throw new PageError(401, 'Sign in to continue.');
+  if (!req.dashboardUser) throw new ActionRefused('signed_out', 'Sign in to continue.');
   return req.dashboardUser;
 }
 
 /** Refuses a user whose role is below `needed`. */
 export function requireRole(user: SessionUser, needed: UserRole): void {
   if (!roleAllows(user.role, needed)) {
-    throw new PageError(403, `This needs the ${needed} role; you are signed in as ${user.role}.`);
+    throw new ActionRefused(
+      'forbidden',
+      `This needs the ${needed} role; you are signed in as ${user.role}.`,
+    );
   }
 }
 

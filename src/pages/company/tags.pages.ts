@@ -22,7 +22,8 @@ import {
 import { fieldError, formCheck, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 const NONE: GroupTotals = { posts: 0, views: 0, likes: 0 };
 
@@ -69,7 +70,7 @@ function tagForm(body: TagFormIn): CreateTagInput | { errors: FieldError[] } {
 /** A service refusal as the page shows it: another company's tag reads as an unknown one. */
 function pageErrorOf(err: unknown): unknown {
   if (err instanceof ApiError && err.code === 'tag_not_found') {
-    return new PageError(404, 'Not found.');
+    return new ActionRefused('not_found', 'Not found.');
   }
   return err;
 }

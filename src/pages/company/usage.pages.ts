@@ -5,14 +5,15 @@ import type { AppContext } from '../../context.ts';
 import { getCompany } from '../../modules/companies/index.ts';
 import { planOf, readUsageDetail } from '../../modules/usage/index.ts';
 import { page } from './layout.ts';
-import { PageError, userOf } from './session.ts';
+import { userOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 export function usagePages(ctx: AppContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     app.get('/usage', async (req, reply) => {
       const user = userOf(req);
       const company = await getCompany(ctx.db, user.companyId);
-      if (!company) throw new PageError(404, 'Not found.');
+      if (!company) throw new ActionRefused('not_found', 'Not found.');
       const plan = planOf(ctx.config.plans, ctx.config.defaultPlan, company.plan);
       // This process counts API requests in memory for a moment; settle them first so the
       // page agrees with GET /v2/usage.

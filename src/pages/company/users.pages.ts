@@ -27,7 +27,7 @@ import { StringEnum } from '../../schemas/common.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { fieldError, formCheck, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
-import { BASE, PageError, actorOf, redirect, userOf } from './session.ts';
+import { BASE, actorOf, redirect, userOf } from './session.ts';
 
 const ADMIN = { role: 'admin' as const };
 const UserParams = Type.Object({ userId: Type.String() });
@@ -63,28 +63,18 @@ const ROLE_HELP: Record<(typeof ROLES)[number], string> = {
   admin: 'also manages API keys, webhooks and users',
 };
 
-/** A refusal of the users service as the page shows it: another company's user is unknown. */
-function pageErrorOf(err: unknown): unknown {
-  if (err instanceof ActionRefused) return new PageError(err.status, err.message);
-  return err;
-}
-
 const usersPath = `${BASE}/users`;
 
 /**
  * Runs a users-service action on `userId` as the signed-in admin (company, actor and self
- * from the session); its refusals become pages.
+ * from the session); its refusals (ActionRefused) answer as pages of their own.
  */
 async function onUser<T>(
   req: FastifyRequest,
   act: (companyId: string, actor: ReturnType<typeof actorOf>, selfId: string) => Promise<T>,
 ): Promise<T> {
   const me = userOf(req);
-  try {
-    return await act(me.companyId, actorOf(me), me.userId);
-  } catch (err) {
-    throw pageErrorOf(err);
-  }
+  return act(me.companyId, actorOf(me), me.userId);
 }
 
 export function userPages(ctx: AppContext) {
@@ -127,7 +117,7 @@ export function userPages(ctx: AppContext) {
 
   async function userOr404(companyId: string, userId: string): Promise<UserInfo> {
     const user = await getCompanyUser(ctx.db, companyId, userId);
-    if (!user) throw new PageError(404, 'Not found.');
+    if (!user) throw new ActionRefused('not_found', 'Not found.');
     return user;
   }
 

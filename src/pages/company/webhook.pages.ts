@@ -26,7 +26,8 @@ import {
 import { checkWith } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 export const ADMIN = { config: { role: 'admin' as const } };
 const LOG_PAGE = 50;
@@ -65,7 +66,7 @@ export function allEvents(events: readonly string[]): boolean {
 /** An unknown endpoint and another company's answer alike. */
 function notFoundOf(err: unknown): unknown {
   if (err instanceof ApiError && err.code === 'webhook_not_found') {
-    return new PageError(404, 'Not found.');
+    return new ActionRefused('not_found', 'Not found.');
   }
   return err;
 }

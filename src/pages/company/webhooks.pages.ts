@@ -23,7 +23,8 @@ import { checkWith, Repeated, valuesOf, type Broken } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import { ADMIN, allEvents, messageOf, webhookDetailPages } from './webhook.pages.ts';
-import { BASE, PageError, redirect, userOf, actorOf } from './session.ts';
+import { BASE, redirect, userOf, actorOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** The form as sent: a URL, a description, "All events" and the event types ticked. */
 const WebhookForm = Type.Object({
@@ -98,7 +99,7 @@ async function endpointOf(ctx: AppContext, companyId: string, webhookId: string)
     return await getWebhook(ctx.db, companyId, webhookId);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'webhook_not_found') {
-      throw new PageError(404, 'Not found.');
+      throw new ActionRefused('not_found', 'Not found.');
     }
     throw err;
   }
@@ -202,7 +203,7 @@ export function webhookPages(ctx: AppContext) {
           );
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          if (err.code === 'webhook_not_found') throw new PageError(404, 'Not found.');
+          if (err.code === 'webhook_not_found') throw new ActionRefused('not_found', 'Not found.');
           reply.code(err.status);
           return editPage(req, reply, webhookId, { error: messageOf(err), form });
         }

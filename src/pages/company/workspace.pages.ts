@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, type RefusalReason } from '../../errors.ts';
 import { TAG_COLORS } from '../../modules/tags/index.ts';
 import { resolveSession } from '../../modules/users/index.ts';
 import {
@@ -26,7 +26,6 @@ import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
 import {
   BASE,
-  PageError,
   SESSION_COOKIE,
   checkCsrf,
   redirect,
@@ -34,6 +33,7 @@ import {
   userOf,
   actorOf,
 } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Thumbnails outlive a long look at the page, not much more. */
 const THUMBNAIL_SECONDS = 900;
@@ -50,23 +50,23 @@ const PackForm = Type.Object({
   imageId: Type.Optional(Repeated),
 });
 
-/** The page status of the service refusals this page can meet (as the API answers them). */
-const REFUSALS: Partial<Record<ApiError['code'], number>> = {
+/** Why the page refuses, for the service refusals this page can meet. */
+const REFUSALS: Partial<Record<ApiError['code'], RefusalReason>> = {
   // Another company's folder reads exactly as an unknown one.
-  not_found: 404,
-  image_not_found: 404,
-  file_too_large: 413,
-  unsupported_media_type: 415,
-  invalid_request: 400,
-  invalid_media_specs: 400,
+  not_found: 'not_found',
+  image_not_found: 'not_found',
+  file_too_large: 'too_large',
+  unsupported_media_type: 'unsupported_type',
+  invalid_request: 'invalid',
+  invalid_media_specs: 'invalid',
 };
 
-/** A service refusal as a page: the status the API would answer, with its message. */
+/** A service refusal as a page: the status its reason answers with, and its message. */
 function pageErrorOf(err: unknown): unknown {
   if (!(err instanceof ApiError)) return err;
-  const status = REFUSALS[err.code];
-  if (status === undefined) return err;
-  return new PageError(status, status === 404 ? 'Not found.' : err.message);
+  const reason = REFUSALS[err.code];
+  if (reason === undefined) return err;
+  return new ActionRefused(reason, reason === 'not_found' ? 'Not found.' : err.message);
 }
 
 /** The file name without its directory or extension, as the image's label. */
@@ -129,7 +129,7 @@ export function workspacePages(ctx: AppContext) {
         await createFolder(ctx.db, ctx.clock, user.companyId, name, actorOf(user));
       } catch (err) {
         const refusal = pageErrorOf(err);
-        if (!(refusal instanceof PageError) || refusal.status !== 400) throw refusal;
+        if (!(refusal instanceof ActionRefused) || refusal.reason !== 'invalid') throw refusal;
         reply.code(400);
         return workspacePage(req, reply, { error: refusal.message, folderName: name });
       }
@@ -145,10 +145,10 @@ export function workspacePages(ctx: AppContext) {
         const { body } = req;
         const color = body.color || 'slate';
         if (!(TAG_COLORS as readonly string[]).includes(color)) {
-          throw new PageError(400, 'Choose a color.');
+          throw new ActionRefused('invalid', 'Choose a color.');
         }
         const imageIds = valuesOf(body.imageId);
-        if (imageIds.length === 0) throw new PageError(400, 'Select at least one image.');
+        if (imageIds.length === 0) throw new ActionRefused('invalid', 'Select at least one image.');
         const name = body.name ?? '';
         try {
           await addPack(
@@ -185,20 +185,20 @@ export function workspacePages(ctx: AppContext) {
       // after the body is parsed (it checks again; that costs one lookup).
       scope.addHook('onRequest', async (req) => {
         const user = await resolveSession(ctx.db, ctx.clock, req.cookies[SESSION_COOKIE] ?? '');
-        if (!user) throw new PageError(401, 'Sign in to continue.');
+        if (!user) throw new ActionRefused('signed_out', 'Sign in to continue.');
         req.dashboardUser = user;
         checkCsrf(req, user);
         requireRole(user, 'editor');
       });
       scope.setErrorHandler(async (err: FastifyError) => {
         if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-          throw new PageError(
-            413,
+          throw new ActionRefused(
+            'too_large',
             `An image has at most ${IMAGE_LIMITS.maxBytes / 1024 / 1024} MiB (${IMAGE_LIMITS.maxBytes.toLocaleString('en-US')} bytes).`,
           );
         }
         if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-          throw new PageError(415, 'Choose a PNG, JPEG, WebP or HEIC image.');
+          throw new ActionRefused('unsupported_type', 'Choose a PNG, JPEG, WebP or HEIC image.');
         }
         throw err;
       });
@@ -208,7 +208,7 @@ export function workspacePages(ctx: AppContext) {
         async (req, reply) => {
           const user = userOf(req);
           if (!Buffer.isBuffer(req.body)) {
-            throw new PageError(415, 'Choose a PNG, JPEG, WebP or HEIC image.');
+            throw new ActionRefused('unsupported_type', 'Choose a PNG, JPEG, WebP or HEIC image.');
           }
           const label = labelOf(req.headers['x-file-name']);
           try {

@@ -7,8 +7,8 @@
 // name.
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageError } from './session.ts';
 import { compileValidator } from '../../http/validation.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** A field sent once or repeated (a group of checkboxes): one string or several. */
 export const Repeated = Type.Union([Type.String(), Type.Array(Type.String())]);
@@ -78,7 +78,7 @@ export async function readAsBrowsersSend(req: FastifyRequest): Promise<void> {
  */
 export function unreadableMultipart(req: FastifyRequest, err: FastifyError): boolean {
   if (err.statusCode !== undefined && err.statusCode < 500) return false;
-  if (err instanceof PageError) return false;
+  if (err instanceof ActionRefused) return false;
   return (
     req.isMultipart() &&
     /multipart|end of form|part header|terminated early|boundary/i.test(err.message)

@@ -7,19 +7,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { isUnstorableText } from '../../db/errors.ts';
 import { ApiError } from '../../errors.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 import { safeEqual } from '../../lib/crypto.ts';
 import { unstorableText } from '../../http/errors.ts';
 import { isSafeTarget } from './targets.ts';
-
-/** A refusal a family of pages renders as a page (or a fragment for htmx requests). */
-export class PageError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** A session cookie of pages under `path`: HttpOnly, SameSite=Lax, Secure over https. */
 export function pageCookieOptions(secure: boolean, path: string, maxAgeSeconds?: number) {
@@ -71,7 +62,7 @@ export function checkCsrf(req: FastifyRequest, session: { csrfToken: string }): 
   const header = req.headers['x-csrf-token'];
   const sent = typeof header === 'string' ? header : formToken(req.body);
   if (!same(unmask(sent), session.csrfToken)) {
-    throw new PageError(403, 'This form has expired. Reload the page and try again.');
+    throw new ActionRefused('forbidden', 'This form has expired. Reload the page and try again.');
   }
 }
 
@@ -79,7 +70,7 @@ export function checkCsrf(req: FastifyRequest, session: { csrfToken: string }): 
 export function checkFormCookie(req: FastifyRequest, cookieName: string): void {
   const cookie = req.cookies[cookieName] ?? '';
   if (!same(formToken(req.body), cookie)) {
-    throw new PageError(403, 'This form has expired. Reload the page and try again.');
+    throw new ActionRefused('forbidden', 'This form has expired. Reload the page and try again.');
   }
 }
 
@@ -103,7 +94,7 @@ export function redirect(req: FastifyRequest, reply: FastifyReply, to: string) {
 }
 
 /**
- * What an error page says: refusals (PageError) and the services' errors (ApiError) keep
+ * What an error page says: refusals (ActionRefused) and the services' errors (ApiError) keep
  * their status and message; a malformed or oversize request its 400/413/415; anything else
  * is a masked 500 naming the request id, with `internal` set so the caller logs it.
  */
@@ -111,7 +102,7 @@ export function errorPageOf(
   err: FastifyError,
   requestId: string,
 ): { status: number; message: string; internal: boolean } {
-  if (err instanceof PageError || err instanceof ApiError) {
+  if (err instanceof ActionRefused || err instanceof ApiError) {
     return { status: err.status, message: err.message, internal: false };
   }
   if (err.statusCode === 413 || err.statusCode === 400 || err.statusCode === 415) {

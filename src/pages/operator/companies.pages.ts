@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
-import { PageError, redirect } from '../kit/session.ts';
+import { redirect } from '../kit/session.ts';
 import { CliError } from '../../lib/cli-error.ts';
 import { MAX_COMPANY_NAME, getCompany, type CompanyInfo } from '../../modules/companies/index.ts';
 import {
@@ -24,6 +24,7 @@ import { TIMEZONES } from './fields.ts';
 import { consolePage } from './layout.ts';
 import { describeEntry } from './log-text.ts';
 import { OPERATOR_BASE, OPERATOR_FLASH, actorOf, sessionOf } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 const PAGE_SIZE = 50;
 /** Entries of the operator log a company's page shows. */
@@ -103,7 +104,7 @@ export function companyPages(ctx: AppContext) {
   ) {
     const detail = await companyDetail(ctx.db, ctx.clock, companyId);
     // An unknown id and a malformed one answer alike.
-    if (!detail) throw new PageError(404, 'There is no company with this id.');
+    if (!detail) throw new ActionRefused('not_found', 'There is no company with this id.');
     const log = await listOperatorLog(ctx.db, { companyId, limit: RECENT_LOG });
     return consolePage(req, reply, 'company.eta', detail.company.name, {
       ...detail,
@@ -118,7 +119,7 @@ export function companyPages(ctx: AppContext) {
 
   async function companyOr404(companyId: string): Promise<CompanyInfo> {
     const company = await getCompany(ctx.db, companyId);
-    if (!company) throw new PageError(404, 'There is no company with this id.');
+    if (!company) throw new ActionRefused('not_found', 'There is no company with this id.');
     return company;
   }
 

@@ -1,7 +1,6 @@
 // What several console pages share about the values they show and take: the timezone
 // suggestions of the forms, the words for an account's status, and how a refusal of the
 // services reads on a page.
-import { PageError } from '../kit/session.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 import { CliError } from '../../lib/cli-error.ts';
 
@@ -31,11 +30,11 @@ export function sentence(message: string): string {
 }
 
 /**
- * A refusal of the services as a page answers it: the operators module's with its status
- * and words, another operator mistake as a 400 saying what it is; anything else as it is.
+ * A refusal of the services as a page answers it: the operators module's as it is (its
+ * reason gives the status), another operator mistake as invalid input saying what it is.
  */
 export function pageErrorOf(err: unknown): unknown {
-  if (err instanceof ActionRefused) return new PageError(err.status, err.message);
-  if (err instanceof CliError) return new PageError(400, sentence(err.message));
+  if (err instanceof ActionRefused) return err;
+  if (err instanceof CliError) return new ActionRefused('invalid', sentence(err.message));
   return err;
 }

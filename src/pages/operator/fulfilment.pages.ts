@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
-import { PageError, redirect } from '../kit/session.ts';
+import { redirect } from '../kit/session.ts';
 import { accountSummaries } from '../../modules/accounts/index.ts';
 import { getCompany, listCompanies } from '../../modules/companies/index.ts';
 import { operatorMoveAccount } from '../../modules/operators/index.ts';
@@ -109,7 +109,7 @@ export function fulfilmentPages(ctx: AppContext) {
   /** The account to move, with its company's and worker's names; 404 for an unknown id. */
   async function accountToMove(accountId: string) {
     const [account] = await accountSummaries(ctx.db, [accountId]);
-    if (!account) throw new PageError(404, 'There is no account with this id.');
+    if (!account) throw new ActionRefused('not_found', 'There is no account with this id.');
     const [company, workers] = await Promise.all([
       getCompany(ctx.db, account.companyId),
       listWorkers(ctx.db),
@@ -197,8 +197,9 @@ export function fulfilmentPages(ctx: AppContext) {
           : undefined,
       ]);
       if (filter.companyId && !company)
-        throw new PageError(404, 'There is no company with this id.');
-      if (filter.workerId && !worker) throw new PageError(404, 'There is no worker with this id.');
+        throw new ActionRefused('not_found', 'There is no company with this id.');
+      if (filter.workerId && !worker)
+        throw new ActionRefused('not_found', 'There is no worker with this id.');
       const [view, companies, workers] = await Promise.all([
         boardOverview(ctx.db, ctx.clock, filter, ctx.config.taskReportTimeoutMs),
         listCompanies(ctx.db),

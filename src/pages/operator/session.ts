@@ -4,7 +4,7 @@
 // (masking, CSRF, redirects, error pages) are the ones every family of pages shares.
 import type { FastifyRequest } from 'fastify';
 import type { FlashScope } from '../kit/flash.ts';
-import { PageError, pageCookieOptions } from '../kit/session.ts';
+import { pageCookieOptions } from '../kit/session.ts';
 import type { SignInCookies } from '../kit/sign-in.ts';
 import {
   operatorLabel,
@@ -12,6 +12,7 @@ import {
   type OperatorSession,
 } from '../../modules/operators/index.ts';
 import type { OperatorSessionStep } from '../../db/types.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 export const OPERATOR_BASE = '/operator';
 /** The console session's cookie: a random secret only (its digest is stored). */
@@ -38,7 +39,7 @@ export function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
 }
 
 export function sessionOf(req: FastifyRequest): OperatorSession {
-  if (!req.operatorSession) throw new PageError(401, 'Sign in to continue.');
+  if (!req.operatorSession) throw new ActionRefused('signed_out', 'Sign in to continue.');
   return req.operatorSession;
 }
 

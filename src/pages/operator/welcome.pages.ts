@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { PageError, checkFormCookie, redirect } from '../kit/session.ts';
+import { checkFormCookie, redirect } from '../kit/session.ts';
 import {
   WelcomeForm,
   WelcomeQuery,
@@ -27,6 +27,7 @@ import { LinkRefused, SignInRefused } from '../../modules/sign-in/index.ts';
 import { consolePage } from './layout.ts';
 import { qrSvg } from './qr.ts';
 import { OPERATOR_BASE, sessionOf, signInCookies } from './session.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 const CodeForm = Type.Object({ code: Type.Optional(Type.String()) });
 
@@ -53,7 +54,8 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
 
   async function enrolPage(req: FastifyRequest, reply: FastifyReply, error: string | null) {
     const enrolment = await enrolmentOf(ctx.db, ctx.sealer, sessionOf(req));
-    if (!enrolment) throw new PageError(404, 'There is no authenticator waiting to be set up.');
+    if (!enrolment)
+      throw new ActionRefused('not_found', 'There is no authenticator waiting to be set up.');
     return consolePage(req, reply, 'enrol.eta', 'Set up two-factor sign-in', {
       enrolment,
       qr: await qrSvg(enrolment.uri, `QR code of the Slotline key for ${enrolment.email}`),

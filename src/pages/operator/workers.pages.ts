@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
 import { valuesOf } from '../kit/forms.ts';
-import { PageError, redirect } from '../kit/session.ts';
+import { redirect } from '../kit/session.ts';
 import { listCompanies } from '../../modules/companies/index.ts';
 import {
   operatorAssignAccounts,
@@ -80,7 +80,8 @@ export function workerPages(ctx: AppContext) {
     const companies = await listCompanies(ctx.db);
     companies.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
     const chosen = query.company ? await assignableAccounts(ctx.db, query.company) : undefined;
-    if (query.company && !chosen) throw new PageError(404, 'There is no company with this id.');
+    if (query.company && !chosen)
+      throw new ActionRefused('not_found', 'There is no company with this id.');
     const w = detail.worker;
     return consolePage(req, reply, 'worker.eta', w.name, {
       ...detail,

@@ -4,8 +4,9 @@
 // file; the plugin (worker.plugin.ts) imports the pages; nothing imports either back.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FlashScope } from '../kit/flash.ts';
-import { PageError, inLayout, maskToken } from '../kit/session.ts';
+import { inLayout, maskToken } from '../kit/session.ts';
 import type { WorkerSession } from '../../modules/workers/index.ts';
+import { ActionRefused } from '../../lib/action-refused.ts';
 
 export const WORKER_BASE = '/dashboard/worker';
 /**
@@ -32,7 +33,7 @@ declare module 'fastify' {
 }
 
 export function sessionOf(req: FastifyRequest): WorkerSession {
-  if (!req.workerSession) throw new PageError(401, 'Sign in with your worker token.');
+  if (!req.workerSession) throw new ActionRefused('signed_out', 'Sign in with your worker token.');
   return req.workerSession;
 }
 
