@@ -154,3 +154,35 @@ export interface OperatorLogTable {
   details: string;
   created_at: string;
 }
+
+/** A message to a person waiting in the outbox, sent, or failed for good. */
+export interface OutboxMessagesTable {
+  id: string;
+  /** The company it concerns; null for the operator side's messages. */
+  company_id: string | null;
+  /** `email` (the only channel so far). */
+  channel: string;
+  /** Why it was sent: `invite`, `password_reset`, `approval_reminder`, ... */
+  kind: string;
+  /** The address it goes to. */
+  recipient: string;
+  /** Written at most once per key; null where a message may repeat. */
+  dedupe_key: string | null;
+  subject: string;
+  body_text: string;
+  body_html: string | null;
+  /** Extra headers as a JSON object (List-Unsubscribe and its one-click POST). */
+  headers: string | null;
+  /** `waiting`, `sent` or `failed`. */
+  status: string;
+  created_at: string;
+  /** Not claimed before this (a retry's backoff). */
+  due_at: string;
+  /** Claims so far, including the one under way. */
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  sent_at: string | null;
+  /** What the last failed attempt said (the SMTP answer, or why none came). */
+  last_error: string | null;
+}

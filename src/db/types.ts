@@ -35,6 +35,7 @@ import type {
   OperatorRecoveryCodesTable,
   OperatorSessionsTable,
   OperatorsTable,
+  OutboxMessagesTable,
   SessionsTable,
   SignInAttemptsTable,
   UserLinksTable,
@@ -85,6 +86,7 @@ export interface Database {
   operator_log: OperatorLogTable;
   delivery_days: DeliveryDaysTable;
   media_jobs: MediaJobsTable;
+  outbox_messages: OutboxMessagesTable;
 }
 
 export type Db = Kysely<Database>;

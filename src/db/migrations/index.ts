@@ -21,6 +21,7 @@ import { rejectReason } from './0019-reject-reason.ts';
 import { userTimezone } from './0020-user-timezone.ts';
 import { calendarIndexes } from './0021-calendar-indexes.ts';
 import { mediaJobs } from './0022-media-jobs.ts';
+import { outbox } from './0023-outbox.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const ALL: Record<string, Migration> = {
   '0020-user-timezone': userTimezone,
   '0021-calendar-indexes': calendarIndexes,
   '0022-media-jobs': mediaJobs,
+  '0023-outbox': outbox,
 };
 
 export const migrationProvider: MigrationProvider = {

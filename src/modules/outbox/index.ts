@@ -1,0 +1,14 @@
+// The outbox module's face: messages to people as rows, written by the modules whose events
+// cause them and sent by the outbox loop (dispatch/outbox-loop.ts).
+export {
+  MAX_ATTEMPTS,
+  claimMail,
+  enqueueMail,
+  getMessage,
+  onMailEnqueued,
+  outboxBacklog,
+  retryDelayMs,
+  settleMail,
+} from './outbox.service.ts';
+export type { ClaimedMail, OutboxMessage, OutgoingMail, SendResult } from './outbox.service.ts';
+export { smtpMailer, type Mailer } from './mail-transport.service.ts';

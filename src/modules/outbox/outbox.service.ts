@@ -1,0 +1,183 @@
+// Messages to people as rows (GUIDE, "Rules of direction"): a mail is written in the
+// transaction of what caused it and sent by whichever process's outbox loop claims it
+// first (dispatch/outbox-loop.ts). A claim is a lease, so a process that dies mid-send
+// leaves the message to be taken again once the lease runs out; the message id travels as
+// the mail's Message-ID, so a receiver that got the first try can tell the second apart.
+// A refusal the server calls permanent (5xx) fails the message at once; anything else
+// (4xx, no connection, a timeout) is tried again with a growing wait, MAX_ATTEMPTS in all.
+import { raise, onSignal } from '../../db/signals.ts';
+import type { DbOrTx, OutboxMessagesTable } from '../../db/types.ts';
+import { newId } from '../../lib/ids.ts';
+import * as repo from './outbox.repository.ts';
+
+/** Claims of one message before it fails for good (about a day of retries in all). */
+export const MAX_ATTEMPTS = 8;
+/** Wait before the second attempt; each later one waits three times longer, up to a cap. */
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 6 * 3_600_000;
+
+const SIGNAL = 'outbox';
+
+export interface OutgoingMail {
+  /** The company it concerns; null for the operator side's messages. */
+  companyId: string | null;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /** At most one message is ever written per key. */
+  dedupeKey?: string;
+}
+
+export interface ClaimedMail {
+  id: string;
+  companyId: string | null;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  headers: Record<string, string>;
+  /** This claim's attempt, from 1. */
+  attempt: number;
+}
+
+/** How one attempt ended: accepted by the server, or refused (for good or for now). */
+export type SendResult = { ok: true } | { ok: false; permanent: boolean; error: string };
+
+/** The wait before attempt `attempt + 1`, after `attempt` failed. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 3 ** Math.max(0, attempt - 1));
+}
+
+/**
+ * Writes a mail in the caller's transaction and wakes this process's outbox loop once the
+ * commit has had its chance. Returns its id, or null when its dedupe key was used before.
+ */
+export async function enqueueMail(
+  tx: DbOrTx,
+  mail: OutgoingMail,
+  at: Date,
+): Promise<string | null> {
+  const id = newId('msg', at.getTime());
+  const iso = at.toISOString();
+  const written = await repo.insertMessage(tx, {
+    id,
+    company_id: mail.companyId,
+    channel: 'email',
+    kind: mail.kind,
+    recipient: mail.to,
+    dedupe_key: mail.dedupeKey ?? null,
+    subject: mail.subject,
+    body_text: mail.text,
+    body_html: mail.html ?? null,
+    headers: mail.headers ? JSON.stringify(mail.headers) : null,
+    status: 'waiting',
+    created_at: iso,
+    due_at: iso,
+    attempts: 0,
+    lease_owner: null,
+    lease_until: null,
+    sent_at: null,
+    last_error: null,
+  });
+  if (!written) return null;
+  raise(tx, SIGNAL);
+  return id;
+}
+
+/** Calls `listener` after mail is written through this process's handle of the database. */
+export function onMailEnqueued(db: DbOrTx, listener: () => void): () => void {
+  return onSignal(db, SIGNAL, listener);
+}
+
+function mailOf(row: OutboxMessagesTable): ClaimedMail {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    kind: row.kind,
+    to: row.recipient,
+    subject: row.subject,
+    text: row.body_text,
+    html: row.body_html,
+    headers: row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {},
+    attempt: row.attempts,
+  };
+}
+
+/** Leases up to `limit` due mails to `lease.owner` for `lease.ms`. */
+export async function claimMail(
+  db: DbOrTx,
+  limit: number,
+  lease: { owner: string; ms: number },
+  now: Date,
+): Promise<ClaimedMail[]> {
+  if (limit <= 0) return [];
+  const rows = await repo.claim(
+    db,
+    'email',
+    limit,
+    lease.owner,
+    now.toISOString(),
+    new Date(now.getTime() + lease.ms).toISOString(),
+  );
+  return rows.map(mailOf);
+}
+
+/**
+ * Records how an attempt ended: sent; failed for good (a permanent refusal, or the last
+ * attempt); or waiting for its retry. False when the lease was no longer `owner`'s.
+ */
+export async function settleMail(
+  db: DbOrTx,
+  mail: ClaimedMail,
+  owner: string,
+  result: SendResult,
+  now: Date,
+): Promise<boolean> {
+  if (result.ok) return repo.settle(db, mail.id, owner, { status: 'sent', at: now.toISOString() });
+  if (result.permanent || mail.attempt >= MAX_ATTEMPTS) {
+    return repo.settle(db, mail.id, owner, { status: 'failed', error: result.error });
+  }
+  const dueAt = new Date(now.getTime() + retryDelayMs(mail.attempt)).toISOString();
+  return repo.settle(db, mail.id, owner, { status: 'waiting', dueAt, error: result.error });
+}
+
+export interface OutboxMessage {
+  id: string;
+  companyId: string | null;
+  kind: string;
+  to: string;
+  subject: string;
+  status: 'waiting' | 'sent' | 'failed';
+  createdAt: string;
+  sentAt: string | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+/** One message as the outbox pages show it; undefined for an unknown id. */
+export async function getMessage(db: DbOrTx, id: string): Promise<OutboxMessage | undefined> {
+  const row = await repo.findMessage(db, id);
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    kind: row.kind,
+    to: row.recipient,
+    subject: row.subject,
+    status: row.status as OutboxMessage['status'],
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+    attempts: row.attempts,
+    lastError: row.last_error,
+  };
+}
+
+/** Messages waiting to be sent, and when the oldest was written (readiness, metrics). */
+export function outboxBacklog(db: DbOrTx): Promise<{ count: number; oldest: string | null }> {
+  return repo.waiting(db);
+}
