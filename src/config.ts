@@ -4,6 +4,7 @@ import { compilePostUrlPattern, type PostUrlPattern } from './lib/post-url-patte
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './plans.ts';
+import { parseMailConfig, type MailConfig } from './lib/mail-config.ts';
 import { validTimezone } from './schedule/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
 import { CliError } from './lib/cli-error.ts';
@@ -66,6 +67,13 @@ export interface Config {
    * after a crash, another process takes the job again this long after the last renewal.
    */
   readonly mediaJobLeaseMs: number;
+  /** How mail is sent (SMTP_URL, MAIL_FROM); `smtpUrl` null sends none. */
+  readonly mail: MailConfig;
+  /**
+   * How often (ms) this process looks for mail in the outbox when it was not woken by mail
+   * of its own (OUTBOX_POLL_MS); 0 sends no mail from this process.
+   */
+  readonly outboxPollMs: number;
   /** Wall time of one webhook attempt, connect to response (WEBHOOK_TIMEOUT_MS). */
   readonly webhookTimeoutMs: number;
   /** Webhook attempts in flight in this process (WEBHOOK_CONCURRENCY). */
@@ -177,6 +185,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
   }
+  let mail: MailConfig;
+  try {
+    mail = parseMailConfig(env, publicUrl);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const secret = env.SLOTLINE_SECRET || null;
   if (secret !== null && secret.length < 32) {
     throw new ConfigError('SLOTLINE_SECRET must be at least 32 characters');
@@ -247,6 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 250, 0, 60_000),
     mediaJobPollMs: int(env, 'MEDIA_JOB_POLL_MS', 1_000, 0, 60_000),
     mediaJobLeaseMs: int(env, 'MEDIA_JOB_LEASE_MS', 30_000, 3_000, 600_000),
+    mail,
+    outboxPollMs: int(env, 'OUTBOX_POLL_MS', 1_000, 0, 60_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1_000, 60_000),
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
     webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100),

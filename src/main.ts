@@ -5,6 +5,8 @@ import { openContext } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
 import { startMediaLoop, type MediaLoop } from './dispatch/media-loop.ts';
+import { startOutboxLoop, type OutboxLoop } from './dispatch/outbox-loop.ts';
+import { smtpMailer } from './modules/outbox/index.ts';
 import { startWebhookLoop, type WebhookLoop } from './dispatch/webhook-loop.ts';
 import { startMetricsServer, type MetricsServer } from './ops/metrics-server.ts';
 import { PromMetrics } from './ops/prom-metrics.ts';
@@ -36,13 +38,14 @@ export async function serve(config: Config): Promise<void> {
   let dispatch: DispatchLoop | null = null;
   let webhooks: WebhookLoop | null = null;
   let media: MediaLoop | null = null;
+  let outbox: OutboxLoop | null = null;
   let simulator: SimulatorLoop | null = null;
   let metricsServer: MetricsServer | null = null;
   let closing = false;
 
   /**
    * The graceful shutdown, bounded by SHUTDOWN_TIMEOUT_MS: readiness fails first, the
-   * dispatcher, simulator and media loop stop claiming, and after SHUTDOWN_DELAY_MS (the
+   * dispatcher, simulator, webhook, outbox and media loops stop claiming, and after SHUTDOWN_DELAY_MS (the
    * balancer's time to see readiness fail) the listener closes. Requests and uploads under
    * way finish (idle kept-alive connections are closed at once); media jobs under way
    * finish within the bound, and those that cannot are handed back for another process to
@@ -68,7 +71,7 @@ export async function serve(config: Config): Promise<void> {
       readiness.drain();
       // Claims no more media jobs from now; those under way get what is left of the bound.
       const mediaStopped = media?.stop(Math.max(0, deadline - Date.now() - 3_000));
-      await Promise.all([dispatch?.stop(), simulator?.stop(), webhooks?.stop()]);
+      await Promise.all([dispatch?.stop(), simulator?.stop(), webhooks?.stop(), outbox?.stop()]);
       if (config.shutdownDelayMs > 0) {
         await sleep(Math.min(config.shutdownDelayMs, deadline - Date.now()));
       }
@@ -122,6 +125,23 @@ export async function serve(config: Config): Promise<void> {
       pollMs: config.webhookPollMs,
       onError: (err) => logger.error({ err }, 'webhook delivery pass failed'),
     });
+  }
+  // Sends the outbox's mail: woken by this process's own mail, polling for the rest (other
+  // replicas' mail, retries coming due, claims of processes that died).
+  if (config.mail.smtpUrl !== null && config.outboxPollMs > 0) {
+    const mailer = smtpMailer(config.mail.smtpUrl, config.mail.from, config.mail.messageIdHost);
+    const loop = startOutboxLoop(ctx, {
+      pollMs: config.outboxPollMs,
+      mailer,
+      onError: (err) => logger.error({ err }, 'outbox pass failed'),
+    });
+    outbox = {
+      kick: loop.kick,
+      stop: async () => {
+        await loop.stop();
+        mailer.close();
+      },
+    };
   }
   // Renders carousels and makes thumbnails: woken by this process's own jobs, polling for
   // the rest (other replicas' jobs, retries, leases of processes that died).
