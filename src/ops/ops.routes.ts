@@ -48,6 +48,15 @@ const ReadinessReport = {
       required: ['waiting', 'running', 'oldestWaitingSeconds'],
       additionalProperties: false,
     },
+    outbox: {
+      type: 'object',
+      properties: {
+        waiting: { type: 'integer' },
+        oldestWaitingSeconds: { type: 'integer' },
+      },
+      required: ['waiting', 'oldestWaitingSeconds'],
+      additionalProperties: false,
+    },
   },
   required: ['status', 'checks'],
   additionalProperties: false,

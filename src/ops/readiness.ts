@@ -1,13 +1,14 @@
 // Readiness (GET /readyz): whether this process should receive traffic. The database
 // answers, storage is reachable, every migration of this build is applied, and the
-// process is not draining. The report also tells how much media work waits across every
-// process and how long the oldest job has waited (detail, never a reason to be unready:
-// a slow media loop must not take the API out of the balancer). Probes come often and
+// process is not draining. The report also tells how much media work and mail waits across
+// every process and how long the oldest has waited (detail, never a reason to be unready:
+// a slow media or outbox loop must not take the API out of the balancer). Probes come often and
 // from several places, so each check is bounded by a timeout, concurrent probes share one
 // run, and a passing result serves for a second. A failure's reason is a fixed phrase; its cause goes to the log only.
 import type { AppContext } from '../context.ts';
 import { pendingMigrations, ping } from '../db/connect.ts';
 import { mediaBacklog } from '../modules/media-jobs/index.ts';
+import { outboxBacklog } from '../modules/outbox/index.ts';
 
 export type CheckName = 'database' | 'storage' | 'migrations' | 'draining';
 
@@ -25,11 +26,25 @@ export interface MediaJobsDetail {
   oldestWaitingSeconds: number;
 }
 
+/** Mail waiting in the outbox over every process: a stuck outbox loop shows the same way. */
+export interface OutboxDetail {
+  waiting: number;
+  /** Seconds the oldest waiting message has waited; 0 when none waits. */
+  oldestWaitingSeconds: number;
+}
+
+/** What the report tells beside its checks. */
+export interface ReadinessDetail {
+  mediaJobs: MediaJobsDetail;
+  outbox: OutboxDetail;
+}
+
 export interface ReadinessReport {
   status: 'ready' | 'unavailable';
   checks: Partial<Record<CheckName, CheckResult>>;
   /** Detail that does not decide readiness; absent when it could not be read in time. */
   mediaJobs?: MediaJobsDetail;
+  outbox?: OutboxDetail;
 }
 
 /** A check's failure with a reason meant to be shown. */
@@ -68,7 +83,7 @@ export class Readiness {
   constructor(
     private readonly checks: Partial<Record<CheckName, Check>>,
     private readonly options: ReadinessOptions = {},
-    private readonly mediaJobs?: () => Promise<MediaJobsDetail>,
+    private readonly details?: () => Promise<ReadinessDetail>,
   ) {
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.cacheMs = options.cacheMs ?? 1_000;
@@ -98,9 +113,9 @@ export class Readiness {
 
   private async run(): Promise<ReadinessReport> {
     const names = Object.keys(this.checks) as CheckName[];
-    const [results, mediaJobs] = await Promise.all([
+    const [results, detail] = await Promise.all([
       Promise.all(names.map((name) => this.runOne(name))),
-      this.mediaDetail(),
+      this.detail(),
     ]);
     const checks: ReadinessReport['checks'] = {};
     names.forEach((name, i) => (checks[name] = results[i]));
@@ -109,20 +124,20 @@ export class Readiness {
     const report: ReadinessReport = {
       status: ok ? 'ready' : 'unavailable',
       checks,
-      ...(mediaJobs ? { mediaJobs } : {}),
+      ...detail,
     };
     this.passed = ok ? { at: Date.now(), report } : null;
     return report;
   }
 
-  /** The media backlog within the checks' timeout, or nothing. */
-  private async mediaDetail(): Promise<MediaJobsDetail | undefined> {
-    if (!this.mediaJobs) return undefined;
+  /** The media and outbox backlogs within the checks' timeout, or nothing. */
+  private async detail(): Promise<ReadinessDetail | undefined> {
+    if (!this.details) return undefined;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), this.timeoutMs);
     });
-    const read = this.mediaJobs().catch(() => undefined);
+    const read = this.details().catch(() => undefined);
     try {
       return await Promise.race([read, timeout]);
     } finally {
@@ -186,14 +201,23 @@ export function readinessOf(ctx: AppContext, options: ReadinessOptions = {}): Re
     },
     options,
     async () => {
-      const b = await mediaBacklog(ctx.db, ctx.clock.now());
+      const now = ctx.clock.now();
+      const [b, mail] = await Promise.all([mediaBacklog(ctx.db, now), outboxBacklog(ctx.db)]);
       return {
-        waiting: b.waiting.render + b.waiting.thumbnail,
-        running: b.running.render + b.running.thumbnail,
-        oldestWaitingSeconds: Math.max(
-          b.oldestWaitingSeconds.render,
-          b.oldestWaitingSeconds.thumbnail,
-        ),
+        mediaJobs: {
+          waiting: b.waiting.render + b.waiting.thumbnail,
+          running: b.running.render + b.running.thumbnail,
+          oldestWaitingSeconds: Math.max(
+            b.oldestWaitingSeconds.render,
+            b.oldestWaitingSeconds.thumbnail,
+          ),
+        },
+        outbox: {
+          waiting: mail.count,
+          oldestWaitingSeconds: mail.oldest
+            ? Math.max(0, Math.round((now.getTime() - Date.parse(mail.oldest)) / 1000))
+            : 0,
+        },
       };
     },
   );

@@ -1,7 +1,8 @@
 // The outbox's mail through a real SMTP server on both databases: a mail written in a
-// transaction is sent once with its Message-ID, a rolled-back one never; a temporary refusal
-// is retried after its backoff, a permanent one fails at once; a process that dies holding a
-// claim leaves the mail to another once the lease runs out; the loop sends without a poll.
+// transaction is sent once with its Message-ID, a rolled-back one never; a temporary
+// refusal is retried after its backoff (readiness shows it waiting), a permanent one fails
+// at once; a process that dies holding a claim leaves the mail to another once the lease
+// runs out; the loop sends without waiting for a poll.
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -111,6 +112,10 @@ describeEachDialect('the outbox sends mail over SMTP', (get) => {
     smtp.refuseWith = null;
     t.clock.advance(retryDelayMs(1) - 1);
     assert.equal(await deliverDueMail(t.ctx, mailer), 0);
+    // Readiness tells how long the oldest mail has waited, without failing for it.
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 200);
+    assert.deepEqual(ready.json().outbox, { waiting: 1, oldestWaitingSeconds: 30 });
     t.clock.advance(1);
     assert.equal(await deliverDueMail(t.ctx, mailer), 1);
     await smtp.waitFor(1);

@@ -48,6 +48,7 @@ describeEachDialect(
           draining: { status: 'ok' },
         },
         mediaJobs: { waiting: 0, running: 0, oldestWaitingSeconds: 0 },
+        outbox: { waiting: 0, oldestWaitingSeconds: 0 },
       });
       assert.equal(res.headers['cache-control'], 'no-store');
     });
