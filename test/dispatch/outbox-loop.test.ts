@@ -31,7 +31,10 @@ function invite(to: string, extra: Partial<OutgoingMail> = {}): OutgoingMail {
     subject: 'You are invited to Slotline',
     text: 'Open the link to set your password.',
     html: '<p>Open the link to set your password.</p>',
-    headers: { 'List-Unsubscribe': '<https://slotline.test/unsubscribe/abc>' },
+    headers: {
+      'List-Unsubscribe': '<https://slotline.test/unsubscribe/abc>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
     ...extra,
   };
 }
@@ -66,6 +69,8 @@ describeEachDialect('the outbox sends mail over SMTP', (get) => {
     assert.equal(mail?.text?.trim(), 'Open the link to set your password.');
     assert.match(String(mail?.html), /<p>Open the link/);
     const unsubscribe = mail?.headerLines.find((h) => h.key === 'list-unsubscribe');
+    const oneClick = mail?.headerLines.find((h) => h.key === 'list-unsubscribe-post');
+    assert.equal(oneClick?.line, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     assert.equal(unsubscribe?.line, 'List-Unsubscribe: <https://slotline.test/unsubscribe/abc>');
     assert.equal(mail?.from?.value[0]?.address, 'no-reply@slotline.test');
     const stored = await getMessage(t.ctx.db, id);

@@ -12,3 +12,5 @@ export {
 } from './outbox.service.ts';
 export type { ClaimedMail, OutboxMessage, OutgoingMail, SendResult } from './outbox.service.ts';
 export { smtpMailer, type Mailer } from './mail-transport.service.ts';
+export { escapeHtml, renderMail } from './mail-layout.rules.ts';
+export type { MailContent, RenderedMail } from './mail-layout.rules.ts';
