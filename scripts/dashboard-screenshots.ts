@@ -197,6 +197,7 @@ try {
     ctx.clock,
     { email: 'ops@slotline.local', name: 'Olive Ops' },
     ADMIN_CLI,
+    null,
   );
   const ops = await browser.newPage({ viewport: VIEWPORTS.desktop });
   await ops.goto(`${url}/operator/welcome?token=${link.token}`);

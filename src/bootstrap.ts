@@ -89,6 +89,7 @@ export async function openContext(
       keyUse,
       access: makeAccess(handle.db, config, meter, keyUse),
       metrics,
+      mailing: config.mail.smtpUrl === null ? null : { publicUrl: config.publicUrl },
     };
     // The batchers' timers run for the context's life, whatever serves it (an app, a command).
     meter.start();

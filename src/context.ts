@@ -28,6 +28,15 @@ export interface RequestCounts extends Batcher {
   settle(companyId: string): Promise<void>;
 }
 
+/**
+ * Mail is on (the service was given SMTP_URL), and where the links in it lead. Services
+ * that write mail take it as `Mailing | null`: null writes none, and every link is then
+ * shown to be copied by hand, as the pages say.
+ */
+export interface Mailing {
+  publicUrl: string;
+}
+
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
   db: Db;
@@ -48,4 +57,6 @@ export interface AppContext {
   access: Access;
   /** Counters and timings for monitoring; a no-op unless the process exposes metrics. */
   metrics: MetricsRecorder;
+  /** Mail is written to the outbox (SMTP_URL is set); null: links are copied by hand. */
+  mailing: Mailing | null;
 }

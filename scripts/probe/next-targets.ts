@@ -257,6 +257,7 @@ async function dashboardFlows(probe: ProbeRun, opened: OpenedContext, count: Cou
       systemClock,
       { companyId: probe.companyId, email, role: 'viewer' },
       OPERATOR,
+      null,
     );
     const wjar = new Map<string, string>();
     const wfrom = freshAddress();
@@ -309,7 +310,7 @@ async function consoleFlows(probe: ProbeRun, opened: OpenedContext, count: Count
   for (const [label, raw] of HOSTILE) {
     const next = target(raw, '/operator');
     const email = `probe-next-${operators.length}-${Date.now()}@slotline.example`;
-    const { operator, link } = await createOperator(db, systemClock, { email }, ADMIN_CLI);
+    const { operator, link } = await createOperator(db, systemClock, { email }, ADMIN_CLI, null);
     const jar = new Map<string, string>();
     const from = freshAddress();
     const welcomePath = `/operator/welcome?token=${encodeURIComponent(link.token)}`;

@@ -12,12 +12,14 @@ function operatorLine(o: OperatorInfo): string {
 }
 
 /** The link, once, and what to do with it. */
-function linkText(heading: string, url: string, link: IssuedOperatorLink): string {
+function linkText(heading: string, url: string, link: IssuedOperatorLink, to: string): string {
   return [
     heading,
     url,
     `It works once, until ${link.expiresAt}: open it to choose a password and set up the authenticator app.`,
-    'Hand it over privately; it is not shown again.',
+    link.emailed
+      ? `It is also emailed to ${to} (sent by the running service's outbox); it is not shown again.`
+      : 'Hand it over privately; it is not shown again.',
   ].join('\n');
 }
 
@@ -39,15 +41,22 @@ export function registerOperator(program: Command): void {
           ctx.clock,
           { email: o.email, ...(o.name !== undefined ? { name: o.name } : {}) },
           ADMIN_CLI,
+          ctx.mailing,
         );
         const url = operatorWelcomeUrl(ctx.config.publicUrl, r.link.token);
         print(
           !!o.json,
-          { ...r.operator, signInLink: url, linkExpiresAt: r.link.expiresAt },
+          {
+            ...r.operator,
+            signInLink: url,
+            linkExpiresAt: r.link.expiresAt,
+            linkEmailed: r.link.emailed,
+          },
           linkText(
             `created operator ${r.operator.operatorId} ${r.operator.email} (${r.operator.name}); one-time sign-in link:`,
             url,
             r.link,
+            r.operator.email,
           ),
         );
       }),
@@ -89,15 +98,21 @@ export function registerOperator(program: Command): void {
     .action(async (o) =>
       withContext(async (ctx) => {
         const { ADMIN_CLI, operatorWelcomeUrl, resetOperator } = await operators();
-        const r = await resetOperator(ctx.db, ctx.clock, o.email, ADMIN_CLI);
+        const r = await resetOperator(ctx.db, ctx.clock, o.email, ADMIN_CLI, ctx.mailing);
         const url = operatorWelcomeUrl(ctx.config.publicUrl, r.link.token);
         print(
           !!o.json,
-          { ...r.operator, signInLink: url, linkExpiresAt: r.link.expiresAt },
+          {
+            ...r.operator,
+            signInLink: url,
+            linkExpiresAt: r.link.expiresAt,
+            linkEmailed: r.link.emailed,
+          },
           linkText(
             `reset operator ${r.operator.operatorId} ${r.operator.email}; its sessions have ended; one-time sign-in link:`,
             url,
             r.link,
+            r.operator.email,
           ),
         );
       }),

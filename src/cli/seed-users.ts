@@ -53,12 +53,13 @@ export async function demoUser(ctx: AppContext, companyId: string): Promise<Seed
 export async function demoOperator(ctx: AppContext): Promise<SeedOperator> {
   const existing = (await listOperators(ctx.db)).find((o) => o.email === DEMO_OPERATOR_EMAIL);
   const { link } = existing
-    ? await resetOperator(ctx.db, ctx.clock, DEMO_OPERATOR_EMAIL, ADMIN_CLI)
+    ? await resetOperator(ctx.db, ctx.clock, DEMO_OPERATOR_EMAIL, ADMIN_CLI, null)
     : await createOperator(
         ctx.db,
         ctx.clock,
         { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator' },
         ADMIN_CLI,
+        null,
       );
   return {
     email: DEMO_OPERATOR_EMAIL,

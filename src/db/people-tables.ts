@@ -122,10 +122,15 @@ export interface OperatorSessionsTable {
   expires_at: string;
 }
 
+/** Why a one-time sign-in link was made (migration 0024). */
+export type LinkPurpose = 'invite' | 'recover';
+
 /** A one-time sign-in link of an operator; the id is the digest of its token. */
 export interface OperatorLinksTable {
   id: string;
   operator_id: string;
+  /** `invite` starts the operator over; `recover` sets a new password only. */
+  purpose: LinkPurpose;
   created_at: string;
   expires_at: string;
   used_at: string | null;
@@ -136,6 +141,8 @@ export interface UserLinksTable {
   id: string;
   user_id: string;
   company_id: string;
+  /** `invite` for an invitation or an admin's reset; `recover` for a forgotten password. */
+  purpose: LinkPurpose;
   created_at: string;
   expires_at: string;
   used_at: string | null;

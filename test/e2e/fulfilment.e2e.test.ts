@@ -43,6 +43,7 @@ describe(
         t.ctx.clock,
         { email: 'fulfil.ops@slotline.example', name: 'Fay Ops' },
         ADMIN_CLI,
+        null,
       );
       await ops.goto(`${url}/operator/welcome?token=${link.token}`);
       await ops.getByLabel('New password').fill(PASSWORD);

@@ -83,6 +83,7 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
       t.ctx.clock,
       { email: 'e2e.ops@slotline.example', name: 'Eve Ops' },
       ADMIN_CLI,
+      null,
     );
     await page.goto(`${url}/operator/welcome?token=${link.token}`);
     await page.getByRole('heading', { name: 'Welcome to the operator console' }).waitFor();

@@ -66,6 +66,7 @@ export async function enrolledOperator(t: TestApp, name = 'Olga'): Promise<Enrol
     t.ctx.clock,
     { email, name },
     ADMIN_CLI,
+    null,
   );
   const b = browser(t, freshAddress());
   const welcome = await b.get(`/operator/welcome?token=${link.token}`);

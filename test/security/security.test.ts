@@ -696,6 +696,8 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'GET /operator/sign-in/code': 'password',
   'POST /operator/sign-in/code': 'password',
   'POST /operator/sign-out': 'any',
+  'GET /operator/forgot': 'none',
+  'POST /operator/forgot': 'none',
   'GET /operator/welcome': 'none',
   'POST /operator/welcome': 'none',
   'GET /operator/welcome/authenticator': 'enrol',
@@ -832,6 +834,7 @@ describeEachDialect('operator console security', (get) => {
       t.ctx.clock,
       { email: 'enrolling@guard.example' },
       ADMIN_CLI,
+      null,
     );
     enrolling = browser(t, '203.0.113.52');
     const w = await enrolling.get(`/operator/welcome?token=${link.token}`);

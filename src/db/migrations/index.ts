@@ -22,6 +22,7 @@ import { userTimezone } from './0020-user-timezone.ts';
 import { calendarIndexes } from './0021-calendar-indexes.ts';
 import { mediaJobs } from './0022-media-jobs.ts';
 import { outbox } from './0023-outbox.ts';
+import { linkPurpose } from './0024-link-purpose.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const ALL: Record<string, Migration> = {
   '0021-calendar-indexes': calendarIndexes,
   '0022-media-jobs': mediaJobs,
   '0023-outbox': outbox,
+  '0024-link-purpose': linkPurpose,
 };
 
 export const migrationProvider: MigrationProvider = {

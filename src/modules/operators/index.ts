@@ -12,7 +12,7 @@ export {
   operatorMoveAccount,
   operatorUnassignAccounts,
 } from './operator-assignments.service.ts';
-export { ADMIN_CLI, listOperatorLog } from './operator-log.service.ts';
+export { ADMIN_CLI, listOperatorLog, operatorLabel } from './operator-log.service.ts';
 export type { LogDetails, OperatorActor, OperatorLogEntry } from './operator-log.service.ts';
 export { resolveOperatorSession, signOutOperator } from './operator-sessions.service.ts';
 export type { OperatorSession } from './operator-sessions.service.ts';
@@ -25,24 +25,23 @@ export {
   signInOperator,
 } from './operator-sign-in.service.ts';
 export {
-  OPERATOR_LINK_MS,
   OperatorAccountError,
-  acceptOperatorLink,
   createOperator,
   disableOperator,
-  enrolmentOf,
   listOperators,
-  operatorLabel,
-  operatorLinkInfo,
-  operatorWelcomeUrl,
   resetOperator,
 } from './operators.service.ts';
-export type {
-  Enrolment,
-  IssuedOperatorLink,
-  OperatorInfo,
-  OperatorLinkInfo,
-} from './operators.service.ts';
+export type { OperatorInfo } from './operators.service.ts';
+export {
+  OPERATOR_LINK_MS,
+  OPERATOR_RECOVER_LINK_MS,
+  acceptOperatorLink,
+  enrolmentOf,
+  operatorLinkInfo,
+  operatorWelcomeUrl,
+  requestOperatorRecovery,
+} from './operator-links.service.ts';
+export type { Enrolment, IssuedOperatorLink, OperatorLinkInfo } from './operator-links.service.ts';
 export { RECOVERY_CODE_COUNT, TOTP_PERIOD_SECONDS } from './totp.rules.ts';
 export {
   operatorCreateWorker,

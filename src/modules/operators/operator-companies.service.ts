@@ -16,6 +16,7 @@ import {
   type CompanyInfo,
 } from '../companies/index.ts';
 
+import type { Mailing } from '../outbox/index.ts';
 import { inviteUser, UserError, type IssuedUserLink, type UserInfo } from '../users/index.ts';
 import { companyActor, recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
 
@@ -135,6 +136,7 @@ export async function operatorInviteAdmin(
   actor: OperatorActor,
   companyId: string,
   email: string,
+  mailing: Mailing | null,
 ): Promise<{ user: UserInfo; link: IssuedUserLink }> {
   const now = clock.now();
   try {
@@ -144,6 +146,7 @@ export async function operatorInviteAdmin(
         clock,
         { companyId, email, role: 'admin' },
         companyActor(actor),
+        mailing,
       );
       await recordOperatorAction(
         tx,

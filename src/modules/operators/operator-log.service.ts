@@ -1,7 +1,7 @@
 // The operator log: every operator action (who, what, when), written in the transaction of
 // the change it records; actions on a company are also in that company's activity log.
 // Entries read newest first, with the names of the companies they touched.
-import type { DbOrTx } from '../../db/types.ts';
+import type { DbOrTx, OperatorsTable } from '../../db/types.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../activity/index.ts';
 import { getCompanies } from '../companies/index.ts';
@@ -12,6 +12,11 @@ export interface OperatorActor {
   operatorId: string | null;
   /** What a reader recognises: the operator's name and email. */
   label: string;
+}
+
+/** The operator as the logs name it. */
+export function operatorLabel(row: Pick<OperatorsTable, 'name' | 'email'>): string {
+  return `${row.name} <${row.email}>`;
 }
 
 /** The admin CLI, run by whoever holds the server's configuration. */
@@ -29,6 +34,7 @@ export type OperatorAction =
   | 'operator.disabled'
   | 'operator.reset'
   | 'operator.enrolled'
+  | 'operator.password_recovered'
   | 'operator.signed_in'
   | 'company.created'
   | 'company.updated'

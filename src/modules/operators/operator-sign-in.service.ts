@@ -18,10 +18,9 @@ import {
   takeOperatorSession,
   SignInRefused,
 } from '../sign-in/index.ts';
-import { recordOperatorAction } from './operator-log.service.ts';
+import { operatorLabel, recordOperatorAction } from './operator-log.service.ts';
 import { openSession, type OperatorSession } from './operator-sessions.service.ts';
 import * as repo from './operators.repository.ts';
-import { operatorLabel } from './operators.service.ts';
 import * as codes from './recovery-codes.repository.ts';
 import {
   checkTotp,

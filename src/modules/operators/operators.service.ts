@@ -1,34 +1,22 @@
 // Operators: the service's own staff, bound to no company. The admin CLI creates one with a
-// one-time sign-in link (24 hours, used once); through it the operator chooses a password
-// and enrols an authenticator app (TOTP), confirming it with a code, and gets ten recovery
-// codes, shown once. `disable` ends the operator's sessions and links at once; `reset`
-// clears the password and the second factor and hands out a new link.
-import { hash } from '@node-rs/argon2';
+// one-time sign-in link (24 hours, used once; mailed too when mail is on); through it the
+// operator chooses a password and enrols an authenticator app (TOTP), confirming it with a
+// code, and gets ten recovery codes, shown once (operator-links.service.ts). `disable` ends
+// the operator's sessions and links at once; `reset` clears the password and the second
+// factor and hands out a new link.
 import type { Db, DbOrTx, OperatorsTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { CliError } from '../../lib/cli-error.ts';
-import { passwordProblem } from '../../lib/password-rules.ts';
-import type { Sealer } from '../../lib/seal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import {
-  endSessionsOf,
-  expireLinksOf,
-  issueLink as issueStoredLink,
-  liveLink as liveStoredLink,
-  useLink,
-  LinkRefused,
-} from '../sign-in/index.ts';
+import type { Mailing } from '../outbox/index.ts';
+import { endSessionsOf, expireLinksOf } from '../sign-in/index.ts';
+import { issueOperatorLink, type IssuedOperatorLink } from './operator-links.service.ts';
 import { recordOperatorAction, type OperatorActor } from './operator-log.service.ts';
-import { openSession, type OperatorSession } from './operator-sessions.service.ts';
+import { operatorInviteMail, operatorResetMail } from './operator-mail.rules.ts';
 import * as repo from './operators.repository.ts';
 import * as codes from './recovery-codes.repository.ts';
-import { groupedSecret, newTotpSecret, otpauthUri } from './totp.rules.ts';
 
-/** How long a sign-in link stays valid. */
-export const OPERATOR_LINK_MS = 24 * 60 * 60 * 1000;
-/** Where on the service an operator's sign-in link leads. */
-export const OPERATOR_WELCOME_PATH = '/operator/welcome';
 /** The longest operator name. */
 export const MAX_OPERATOR_NAME = 100;
 
@@ -60,39 +48,12 @@ export function operatorInfo(row: OperatorsTable): OperatorInfo {
   };
 }
 
-/** The operator as the logs name it. */
-export function operatorLabel(row: Pick<OperatorsTable, 'name' | 'email'>): string {
-  return `${row.name} <${row.email}>`;
-}
-
-/** The address of an operator's sign-in link. */
-export function operatorWelcomeUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}${OPERATOR_WELCOME_PATH}?token=${encodeURIComponent(token)}`;
-}
-
 export function normalOperatorEmail(email: string): string {
   const e = email.trim().toLowerCase();
   if (e.length < 3 || e.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(e)) {
     throw new OperatorAccountError(`"${email}" is not an email address`);
   }
   return e;
-}
-
-/** A sign-in link just made: its token (shown once) and when it stops working. */
-export interface IssuedOperatorLink {
-  token: string;
-  expiresAt: string;
-}
-
-async function issueLink(tx: DbOrTx, operatorId: string, now: Date): Promise<IssuedOperatorLink> {
-  const { token, row } = await issueStoredLink(
-    tx,
-    'operator',
-    now,
-    { operator_id: operatorId },
-    { lifetimeMs: OPERATOR_LINK_MS, ownerId: operatorId, replace: true },
-  );
-  return { token, expiresAt: row.expires_at };
 }
 
 function exists(email: string): OperatorAccountError {
@@ -105,6 +66,7 @@ export async function createOperator(
   clock: Clock,
   input: { email: string; name?: string },
   actor: OperatorActor,
+  mailing: Mailing | null,
 ): Promise<{ operator: OperatorInfo; link: IssuedOperatorLink }> {
   const email = normalOperatorEmail(input.email);
   const name = (input.name ?? email.split('@')[0] ?? email).trim();
@@ -136,7 +98,11 @@ export async function createOperator(
         { action: 'operator.created', target: row.id, details: { email, name } },
         now,
       );
-      return issueLink(tx, row.id, now);
+      return issueOperatorLink(tx, row, now, 'invite', {
+        mailing,
+        kind: 'operator_invite',
+        content: (url, expiresAt) => operatorInviteMail({ email, url, expiresAt, actor }),
+      });
     });
     return { operator: operatorInfo(row), link };
   } catch (err) {
@@ -195,6 +161,7 @@ export async function resetOperator(
   clock: Clock,
   email: string,
   actor: OperatorActor,
+  mailing: Mailing | null,
 ): Promise<{ operator: OperatorInfo; link: IssuedOperatorLink }> {
   const now = clock.now();
   const at = now.toISOString();
@@ -211,7 +178,11 @@ export async function resetOperator(
     await repo.updateOperator(tx, row.id, patch);
     await endSessionsOf(tx, 'operator', row.id);
     await codes.deleteCodesOf(tx, row.id);
-    const link = await issueLink(tx, row.id, now);
+    const link = await issueOperatorLink(tx, row, now, 'invite', {
+      mailing,
+      kind: 'operator_reset',
+      content: (url, expiresAt) => operatorResetMail({ email: row.email, url, expiresAt, actor }),
+    });
     await recordOperatorAction(
       tx,
       actor,
@@ -220,97 +191,4 @@ export async function resetOperator(
     );
     return { operator: operatorInfo({ ...row, ...patch }), link };
   });
-}
-
-// ---- The sign-in link: password, then the authenticator -----------------------------------
-
-/** What a live link names, for the welcome page. */
-export interface OperatorLinkInfo {
-  operatorId: string;
-  email: string;
-  name: string;
-  expiresAt: string;
-}
-
-async function liveLink(db: DbOrTx, now: Date, token: string) {
-  const link = await liveStoredLink(db, 'operator', now, token);
-  if (!link) return null;
-  const operator = await repo.findOperator(db, link.operator_id);
-  if (!operator || operator.disabled_at !== null) return null;
-  return { link, operator };
-}
-
-/** The operator a link names while it works; null for any link that does not. */
-export async function operatorLinkInfo(
-  db: Db,
-  clock: Clock,
-  token: string,
-): Promise<OperatorLinkInfo | null> {
-  const live = await liveLink(db, clock.now(), token);
-  if (!live) return null;
-  return {
-    operatorId: live.operator.id,
-    email: live.operator.email,
-    name: live.operator.name,
-    expiresAt: live.link.expires_at,
-  };
-}
-
-const LINK_GONE =
-  'This sign-in link does not work any more. Ask another operator for a new one (slotline operator reset).';
-
-/**
- * Sets the operator's password through its link and uses the link up; a new TOTP secret
- * waits for confirmation. Opens an `enrol` session: its cookie secret and the session.
- */
-export async function acceptOperatorLink(
-  db: Db,
-  clock: Clock,
-  sealer: Sealer,
-  input: { token: string; password: string; confirmation: string },
-): Promise<{ secret: string; session: OperatorSession }> {
-  const now = clock.now();
-  const live = await liveLink(db, now, input.token);
-  if (!live) throw new LinkRefused('invalid', LINK_GONE);
-  const problem = passwordProblem(input.password, input.confirmation, live.operator.email);
-  if (problem) throw new LinkRefused('password', problem);
-  const passwordHash = await hash(input.password);
-  const sealed = sealer.seal(newTotpSecret());
-  const at = now.toISOString();
-  const opened = await db.transaction().execute(async (tx) => {
-    if (!(await useLink(tx, 'operator', live.link, now))) return null;
-    await repo.updateOperator(tx, live.operator.id, {
-      password_hash: passwordHash,
-      totp_secret: sealed,
-      totp_enabled_at: null,
-      totp_last_step: null,
-      updated_at: at,
-    });
-    await codes.deleteCodesOf(tx, live.operator.id);
-    await endSessionsOf(tx, 'operator', live.operator.id);
-    return openSession(tx, now, live.operator, 'enrol');
-  });
-  // Used by another request in the meantime.
-  if (!opened) throw new LinkRefused('invalid', LINK_GONE);
-  return opened;
-}
-
-/** What the enrolment page shows: the secret as a QR code's URI and typed in groups. */
-export interface Enrolment {
-  email: string;
-  uri: string;
-  manualKey: string;
-}
-
-/** The authenticator waiting for confirmation in an `enrol` session; null when none waits. */
-export async function enrolmentOf(
-  db: Db,
-  sealer: Sealer,
-  session: OperatorSession,
-): Promise<Enrolment | null> {
-  if (session.step !== 'enrol') return null;
-  const row = await repo.findOperator(db, session.operatorId);
-  if (!row || !row.totp_secret || row.totp_enabled_at !== null) return null;
-  const secret = sealer.open(row.totp_secret);
-  return { email: row.email, uri: otpauthUri(secret, row.email), manualKey: groupedSecret(secret) };
 }

@@ -8,9 +8,17 @@ export {
   onMailEnqueued,
   outboxBacklog,
   retryDelayMs,
+  sendMail,
   settleMail,
 } from './outbox.service.ts';
-export type { ClaimedMail, OutboxMessage, OutgoingMail, SendResult } from './outbox.service.ts';
+export type {
+  ClaimedMail,
+  MailEnvelope,
+  Mailing,
+  OutboxMessage,
+  OutgoingMail,
+  SendResult,
+} from './outbox.service.ts';
 export { smtpMailer, type Mailer } from './mail-transport.service.ts';
-export { escapeHtml, renderMail } from './mail-layout.rules.ts';
+export { escapeHtml, mailDateTime, renderMail } from './mail-layout.rules.ts';
 export type { MailContent, RenderedMail } from './mail-layout.rules.ts';

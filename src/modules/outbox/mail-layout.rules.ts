@@ -114,3 +114,29 @@ export function renderMail(content: MailContent): RenderedMail {
     headers,
   };
 }
+
+/**
+ * A moment as mail writes it, in the reader's timezone when known ("Thu 3 Dec 2026, 14:00
+ * UTC"): a message is read later and elsewhere, so it always names its zone.
+ */
+export function mailDateTime(iso: string, timeZone: string | null = null): string {
+  const zone = timeZone ?? 'UTC';
+  const date = new Date(iso);
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
+  const name =
+    zone === 'UTC'
+      ? 'UTC'
+      : (new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: 'short' })
+          .formatToParts(date)
+          .find((part) => part.type === 'timeZoneName')?.value ?? zone);
+  return `${text.replace(/^(\w+), /, '$1 ')} ${name}`;
+}

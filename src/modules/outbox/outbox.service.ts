@@ -6,8 +6,10 @@
 // A refusal the server calls permanent (5xx) fails the message at once; anything else
 // (4xx, no connection, a timeout) is tried again with a growing wait, MAX_ATTEMPTS in all.
 import { raise, onSignal } from '../../db/signals.ts';
+import type { Mailing } from '../../context.ts';
 import type { DbOrTx, OutboxMessagesTable } from '../../db/types.ts';
 import { newId } from '../../lib/ids.ts';
+import { renderMail, type MailContent } from './mail-layout.rules.ts';
 import * as repo from './outbox.repository.ts';
 
 /** Claims of one message before it fails for good (about a day of retries in all). */
@@ -87,6 +89,37 @@ export async function enqueueMail(
   if (!written) return null;
   raise(tx, SIGNAL);
   return id;
+}
+
+export type { Mailing };
+
+/** Who a message goes to and what it is about; the rest comes from its content. */
+export interface MailEnvelope {
+  companyId: string | null;
+  kind: string;
+  to: string;
+  dedupeKey?: string;
+}
+
+/** Renders `content` in the service's layout and writes it in the caller's transaction. */
+export async function sendMail(
+  tx: DbOrTx,
+  envelope: MailEnvelope,
+  content: MailContent,
+  at: Date,
+): Promise<string | null> {
+  const rendered = renderMail(content);
+  return enqueueMail(
+    tx,
+    {
+      ...envelope,
+      subject: rendered.subject,
+      text: rendered.text,
+      html: rendered.html,
+      headers: rendered.headers,
+    },
+    at,
+  );
 }
 
 /** Calls `listener` after mail is written through this process's handle of the database. */

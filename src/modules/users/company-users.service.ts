@@ -10,7 +10,10 @@ import { ActionRefused } from '../../lib/action-refused.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
 import type { Actor } from '../activity/index.ts';
+import { getCompanyRow } from '../companies/index.ts';
+import type { Mailing } from '../outbox/index.ts';
 import { inviteUser, issueLink, type IssuedUserLink } from './user-links.service.ts';
+import { resetMail } from './user-mail.rules.ts';
 import { endSessionsOf, expireLinksOf, latestLinksOf } from '../sign-in/index.ts';
 import * as repo from './users.repository.ts';
 import {
@@ -97,12 +100,13 @@ export async function inviteCompanyUser(
   companyId: string,
   input: { email: string; role: string },
   actor: Actor,
+  mailing: Mailing | null,
 ): Promise<{ user: UserInfo; link: IssuedUserLink }> {
   try {
     return await db
       .transaction()
       .execute((tx) =>
-        inviteUser(tx, clock, { companyId, email: input.email, role: input.role }, actor),
+        inviteUser(tx, clock, { companyId, email: input.email, role: input.role }, actor, mailing),
       );
   } catch (err) {
     // Invited by someone else since inviteUser checked.
@@ -224,10 +228,12 @@ export async function resetCompanyUser(
   userId: string,
   actor: Actor,
   actingUserId: string,
+  mailing: Mailing | null,
 ): Promise<{ user: UserInfo; link: IssuedUserLink }> {
   const now = clock.now();
   const at = now.toISOString();
   const passwordHash = await unusablePasswordHash();
+  const company = await getCompanyRow(db, companyId);
   return db.transaction().execute(async (tx) => {
     const { row } = await lockedTarget(tx, companyId, userId, actingUserId, 'reset');
     await repo.updateUser(tx, row.id, {
@@ -236,7 +242,19 @@ export async function resetCompanyUser(
       updated_at: at,
     });
     await endSessionsOf(tx, 'user', row.id);
-    const link = await issueLink(tx, row, now);
+    const link = await issueLink(tx, row, now, 'invite', {
+      mailing,
+      kind: 'sign_in_reset',
+      content: (url, expiresAt) =>
+        resetMail({
+          email: row.email,
+          companyName: company?.name ?? 'your company',
+          actor,
+          url,
+          expiresAt,
+          timezone: row.timezone,
+        }),
+    });
     await recordUserActivity(
       tx,
       { ...row, email: `${row.email}: new sign-in link` },

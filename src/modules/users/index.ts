@@ -16,12 +16,14 @@ export {
 export type { SessionUser, UserInfo } from './users.service.ts';
 export {
   USER_LINK_MS,
+  USER_RECOVER_LINK_MS,
   acceptUserLink,
   inviteUser,
   userLinkInfo,
   userWelcomeUrl,
 } from './user-links.service.ts';
 export type { IssuedUserLink, UserLinkInfo } from './user-links.service.ts';
+export { requestUserRecovery } from './user-recovery.service.ts';
 export {
   changeUserRole,
   disableCompanyUser,

@@ -1,20 +1,25 @@
-// One-time sign-in links of company users: an operator invites a company's first admin
-// with one, and the person sets a password through it on the dashboard's welcome page.
-// Only the digest of the link's token is stored; a link is valid 24 hours and used once,
-// and a newer link of the same user ends the older ones.
+// One-time sign-in links of company users: an invitation (by an admin, or by an operator
+// for a company's first admin), an admin's reset, or a forgotten password's link; the
+// person sets a password through it on the dashboard's welcome page. Only the digest of the
+// link's token is stored; a link is used once, an invitation's lasts 24 hours, and a newer
+// link of the same user ends the older ones. With mail on, the link is also mailed to the
+// person in the transaction that made it.
 import { hash } from '@node-rs/argon2';
-import type { Db, DbOrTx, UsersTable } from '../../db/types.ts';
+import type { Db, DbOrTx, LinkPurpose, UsersTable } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { passwordProblem } from '../../lib/password-rules.ts';
 import type { Actor } from '../activity/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
+import { sendMail, type MailContent, type Mailing } from '../outbox/index.ts';
 import {
+  endSessionsOf,
   issueLink as issueStoredLink,
   liveLink as liveStoredLink,
   useLink,
   LinkRefused,
 } from '../sign-in/index.ts';
+import { inviteMail } from './user-mail.rules.ts';
 import * as repo from './users.repository.ts';
 import {
   ROLES,
@@ -30,8 +35,10 @@ import {
   type UserInfo,
 } from './users.service.ts';
 
-/** How long a sign-in link stays valid. */
+/** How long an invitation's (or an admin's reset's) link stays valid. */
 export const USER_LINK_MS = 24 * 60 * 60 * 1000;
+/** How long a forgotten password's link stays valid. */
+export const USER_RECOVER_LINK_MS = 60 * 60 * 1000;
 /** Where on the service a user's sign-in link leads (the dashboard's welcome page). */
 export const USER_WELCOME_PATH = '/dashboard/welcome';
 
@@ -40,22 +47,51 @@ export function userWelcomeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}${USER_WELCOME_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-/** A sign-in link just made: its token (shown once) and when it stops working. */
+/** A sign-in link just made: its token (shown once), when it stops working, and whether it was mailed. */
 export interface IssuedUserLink {
   token: string;
   expiresAt: string;
+  emailed: boolean;
 }
 
-/** A new one-time link of the user; any older unused one stops working. */
-export async function issueLink(tx: DbOrTx, user: UsersTable, now: Date): Promise<IssuedUserLink> {
+/**
+ * A new one-time link of the user; any older unused one stops working. With `mailing`, the
+ * mail `content` makes of the link's address and expiry is written in the same transaction.
+ */
+export async function issueLink(
+  tx: DbOrTx,
+  user: UsersTable,
+  now: Date,
+  purpose: LinkPurpose,
+  mail: {
+    mailing: Mailing | null;
+    kind: string;
+    content: (url: string, expiresAt: string) => MailContent;
+  },
+): Promise<IssuedUserLink> {
   const { token, row } = await issueStoredLink(
     tx,
     'user',
     now,
-    { user_id: user.id, company_id: user.company_id },
-    { lifetimeMs: USER_LINK_MS, ownerId: user.id, replace: true },
+    { user_id: user.id, company_id: user.company_id, purpose },
+    {
+      lifetimeMs: purpose === 'recover' ? USER_RECOVER_LINK_MS : USER_LINK_MS,
+      ownerId: user.id,
+      replace: true,
+    },
   );
-  return { token, expiresAt: row.expires_at };
+  let emailed = false;
+  if (mail.mailing) {
+    const url = userWelcomeUrl(mail.mailing.publicUrl, token);
+    await sendMail(
+      tx,
+      { companyId: user.company_id, kind: mail.kind, to: user.email },
+      mail.content(url, row.expires_at),
+      now,
+    );
+    emailed = true;
+  }
+  return { token, expiresAt: row.expires_at, emailed };
 }
 
 /**
@@ -68,12 +104,13 @@ export async function inviteUser(
   clock: Clock,
   input: { companyId: string; email: string; role: string },
   actor: Actor,
+  mailing: Mailing | null,
 ): Promise<{ user: UserInfo; link: IssuedUserLink }> {
   if (!isRole(input.role)) throw new UserError(`role must be one of ${ROLES.join(', ')}`);
   const email = normalEmail(input.email);
-  if (!(await getCompanyRow(db, input.companyId))) {
-    throw new UserError(`company ${input.companyId} does not exist`);
-  }
+  const company = await getCompanyRow(db, input.companyId);
+  if (!company) throw new UserError(`company ${input.companyId} does not exist`);
+  const role = input.role;
   if (await repo.findByEmail(db, email)) throw userExists(email);
   const now = clock.now();
   const at = now.toISOString();
@@ -90,7 +127,12 @@ export async function inviteUser(
     timezone: null,
   };
   await repo.insertUser(db, row);
-  const link = await issueLink(db, row, now);
+  const link = await issueLink(db, row, now, 'invite', {
+    mailing,
+    kind: 'invite',
+    content: (url, expiresAt) =>
+      inviteMail({ email, role, companyName: company.name, actor, url, expiresAt, timezone: null }),
+  });
   await recordUserActivity(
     db,
     { ...row, email: `${email} (${row.role})` },
@@ -108,6 +150,8 @@ export interface UserLinkInfo {
   email: string;
   role: string;
   expiresAt: string;
+  /** `recover`: the person forgot a password they had; `invite`: they choose one. */
+  purpose: LinkPurpose;
   /** The company is suspended: the link waits until it is resumed. */
   companySuspended: boolean;
 }
@@ -134,6 +178,7 @@ export async function userLinkInfo(
     email: live.user.email,
     role: live.user.role,
     expiresAt: live.link.expires_at,
+    purpose: live.link.purpose,
     companySuspended: live.companySuspended,
   };
 }
@@ -165,11 +210,13 @@ export async function acceptUserLink(
   const used = await db.transaction().execute(async (tx) => {
     if (!(await useLink(tx, 'user', live.link, now))) return false;
     await repo.updateUser(tx, live.user.id, { password_hash: passwordHash, updated_at: at });
+    // A new password through a forgotten password's link ends the sessions the old one opened.
+    if (live.link.purpose === 'recover') await endSessionsOf(tx, 'user', live.user.id);
     await recordUserActivity(
       tx,
       live.user,
       { id: `user:${live.user.id}`, label: live.user.email },
-      'user.password_set',
+      live.link.purpose === 'recover' ? 'user.password_recovered' : 'user.password_set',
       at,
     );
     return true;

@@ -96,6 +96,7 @@ export function recordUserActivity(
     | 'user.disabled'
     | 'user.password_reset'
     | 'user.password_set'
+    | 'user.password_recovered'
     | 'user.role_changed',
   at: string,
 ): Promise<void> {

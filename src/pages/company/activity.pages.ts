@@ -71,6 +71,7 @@ const ACTION_WORDS: Record<string, string> = {
   'user.role_changed': 'Changed a user’s role',
   'user.password_reset': 'Reset a user’s password',
   'user.password_set': 'Set a password',
+  'user.password_recovered': 'Reset a forgotten password by email',
   'company.created': 'Created the company',
   'company.updated': 'Changed the company',
   'company.suspended': 'Suspended the company',

@@ -1,4 +1,4 @@
-// Signing in and out of the dashboard.
+// Signing in and out of the dashboard, and a new password by mail when it is forgotten.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -13,7 +13,13 @@ import {
 } from '../kit/sign-in.ts';
 import { safeTarget } from '../kit/targets.ts';
 import { SignInRefused } from '../../modules/sign-in/index.ts';
-import { signIn, signOut } from '../../modules/users/index.ts';
+import { forgotRoutes } from '../kit/forgot.ts';
+import {
+  USER_RECOVER_LINK_MS,
+  requestUserRecovery,
+  signIn,
+  signOut,
+} from '../../modules/users/index.ts';
 import { page } from './layout.ts';
 import { BASE, COMPANY_SUSPENDED, redirect, signInCookies, userOf } from './session.ts';
 
@@ -78,6 +84,17 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         }
       },
     );
+
+    forgotRoutes(app, {
+      cookies,
+      config: anonymous,
+      mailOn: ctx.mailing !== null,
+      minutes: USER_RECOVER_LINK_MS / 60_000,
+      render: (req, reply, view) =>
+        page(req, reply, 'forgot.eta', 'Forgot your password?', { ...view }),
+      request: async (email, address) =>
+        ctx.mailing ? requestUserRecovery(ctx.db, ctx.clock, ctx.mailing, { email, address }) : 0,
+    });
 
     app.post('/sign-out', async (req, reply) => {
       await signOut(ctx.db, userOf(req));

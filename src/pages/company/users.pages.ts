@@ -93,6 +93,7 @@ export function userPages(ctx: AppContext) {
       done: takeFlash(ctx, req, reply),
       errors: extra.errors ?? [],
       form: extra.form ?? { email: '', role: 'viewer' },
+      mailOn: ctx.mailing !== null,
     });
   }
 
@@ -112,6 +113,7 @@ export function userPages(ctx: AppContext) {
       url: userWelcomeUrl(ctx.config.publicUrl, link.token),
       expiresAt: link.expiresAt,
       hours: USER_LINK_MS / 3_600_000,
+      emailed: link.emailed,
     });
   }
 
@@ -162,6 +164,7 @@ export function userPages(ctx: AppContext) {
           me.companyId,
           checked.value,
           actorOf(me),
+          ctx.mailing,
         );
         return linkPage(req, reply, user, link, 'invited');
       } catch (err) {
@@ -249,7 +252,15 @@ export function userPages(ctx: AppContext) {
       { config: ADMIN, schema: { params: UserParams } },
       async (req, reply) => {
         const result = await onUser(req, (companyId, actor, selfId) =>
-          resetCompanyUser(ctx.db, ctx.clock, companyId, req.params.userId, actor, selfId),
+          resetCompanyUser(
+            ctx.db,
+            ctx.clock,
+            companyId,
+            req.params.userId,
+            actor,
+            selfId,
+            ctx.mailing,
+          ),
         );
         // The link exists only in this response (its token is stored as a digest).
         return linkPage(req, reply, result.user, result.link, 'reset');

@@ -1,5 +1,5 @@
-// The welcome page of a company user's one-time sign-in link (an operator's invitation):
-// the person chooses a password, and is signed in. The link's token comes in the address
+// The welcome page of a company user's one-time sign-in link (an invitation, an admin's
+// reset, or a forgotten password's link): the person chooses a password, and is signed in. The link's token comes in the address
 // and goes back in the form; only its digest is stored. Anonymous to the session hook.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -31,7 +31,8 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
     const csrf = issueFormToken(reply, cookies, WELCOME_COOKIE);
     if (!link) reply.code(404);
     else if (link.companySuspended) reply.code(403);
-    return page(req, reply, 'welcome.eta', 'Welcome to Slotline', {
+    const title = link?.purpose === 'recover' ? 'Choose a new password' : 'Welcome to Slotline';
+    return page(req, reply, 'welcome.eta', title, {
       csrf,
       token,
       link,

@@ -114,6 +114,7 @@ export function companyPages(ctx: AppContext) {
       settingsErrors: extra.settingsErrors ?? {},
       inviteError: extra.inviteError ?? null,
       inviteEmail: extra.inviteEmail ?? '',
+      mailOn: ctx.mailing !== null,
     });
   }
 
@@ -315,6 +316,7 @@ export function companyPages(ctx: AppContext) {
               actorOf(sessionOf(req)),
               company.companyId,
               email,
+              ctx.mailing,
             );
             // The link exists only in this response (its token is stored as a digest), so
             // this page is the answer to the POST rather than a redirect.
@@ -324,6 +326,7 @@ export function companyPages(ctx: AppContext) {
               url: userWelcomeUrl(ctx.config.publicUrl, link.token),
               expiresAt: link.expiresAt,
               hours: USER_LINK_MS / 3_600_000,
+              emailed: link.emailed,
             });
           } catch (err) {
             if (!(err instanceof CliError)) throw err;

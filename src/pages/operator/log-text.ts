@@ -64,6 +64,8 @@ export function describeEntry(entry: OperatorLogEntry): string {
       return `Reset the password and second factor of operator ${text(d.email)}.`;
     case 'operator.enrolled':
       return `Set up two-factor sign-in (${text(d.email)}).`;
+    case 'operator.password_recovered':
+      return `Chose a new password through a forgotten password's link (${text(d.email)}).`;
     case 'operator.signed_in':
       return d.method === 'recovery_code'
         ? `Signed in with a recovery code (${String(d.recoveryCodesLeft)} left).`

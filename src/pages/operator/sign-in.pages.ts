@@ -1,5 +1,6 @@
 // Signing in to the operator console, in two steps: email and password, then a code from
-// the authenticator app (or a recovery code); and signing out. Refusals keep the dashboard's
+// the authenticator app (or a recovery code); a new password by mail when it is forgotten;
+// and signing out. Refusals keep the dashboard's
 // limits and answer 401, or 429 with Retry-After once the attempts of the window are used.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,9 +17,12 @@ import {
   tooManyAttempts,
 } from '../kit/sign-in.ts';
 import { safeTarget } from '../kit/targets.ts';
+import { forgotRoutes } from '../kit/forgot.ts';
 import {
+  OPERATOR_RECOVER_LINK_MS,
   TOTP_PERIOD_SECONDS,
   passSecondFactor,
+  requestOperatorRecovery,
   signInOperator,
   signOutOperator,
 } from '../../modules/operators/index.ts';
@@ -106,8 +110,9 @@ export function signInPages(ctx: AppContext, secure: boolean) {
           let message = 'Wrong email or password.';
           if (err.reason === 'limited') message = tooMany(reply, err);
           else if (err.reason === 'no_totp') {
-            message =
-              'Two-factor sign-in was never set up for this account, so the password alone does not sign in. Ask another operator for a new sign-in link (slotline operator reset).';
+            message = ctx.mailing
+              ? 'Two-factor sign-in was never set up for this account, so the password alone does not sign in. Use “Forgot your password?” below: the emailed link takes you through setting it up.'
+              : 'Two-factor sign-in was never set up for this account, so the password alone does not sign in. Ask another operator for a new sign-in link (slotline operator reset).';
             reply.code(403);
           } else reply.code(401);
           return signInForm(req, reply, next, message, email);
@@ -157,6 +162,19 @@ export function signInPages(ctx: AppContext, secure: boolean) {
             : 'That code is not right. Type the 6 digits your app shows now, or an unused recovery code.';
         return codeForm(req, reply, next, message);
       }
+    });
+
+    forgotRoutes(app, {
+      cookies,
+      config: anonymous,
+      mailOn: ctx.mailing !== null,
+      minutes: OPERATOR_RECOVER_LINK_MS / 60_000,
+      render: (req, reply, view) =>
+        consolePage(req, reply, 'forgot.eta', 'Forgot your password?', { ...view }),
+      request: async (email, address) =>
+        ctx.mailing
+          ? requestOperatorRecovery(ctx.db, ctx.clock, ctx.mailing, { email, address })
+          : 0,
     });
 
     app.post('/sign-out', { config: { operatorStep: 'any' } }, async (req, reply) => {

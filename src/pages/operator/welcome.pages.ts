@@ -1,6 +1,7 @@
 // The operator's one-time sign-in link: choose a password, then set up the authenticator
 // app (a QR code and the key to type), confirm it with a code, and keep the ten recovery
-// codes shown once. The link's token comes in the address and goes back in the form; only
+// codes shown once. A forgotten password's link of an operator with a second factor sets
+// the password only and goes on to the sign-in's code step. The link's token comes in the address and goes back in the form; only
 // its digest is stored. The steps after the password run in an `enrol` session.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -43,7 +44,9 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
   ) {
     const csrf = issueFormToken(reply, cookies);
     if (!link) reply.code(404);
-    return consolePage(req, reply, 'welcome.eta', 'Welcome to the operator console', {
+    const title =
+      link?.purpose === 'recover' ? 'Choose a new password' : 'Welcome to the operator console';
+    return consolePage(req, reply, 'welcome.eta', title, {
       csrf,
       token,
       link,
@@ -94,6 +97,10 @@ export function welcomePages(ctx: AppContext, secure: boolean) {
           });
           const opened = { secret, expiresAt: session.expiresAt, now: ctx.clock.now() };
           setSessionCookie(reply, cookies, opened, cookies.form);
+          // A forgotten password's link keeps the second factor: it is asked for next.
+          if (session.step === 'password') {
+            return redirect(req, reply, `${OPERATOR_BASE}/sign-in/code`);
+          }
           return redirect(req, reply, `${OPERATOR_BASE}/welcome/authenticator`);
         } catch (err) {
           if (!(err instanceof LinkRefused)) throw err;

@@ -100,6 +100,7 @@ describeEachDialect('dashboard sign-in next targets', (get) => {
         t.ctx.clock,
         { companyId: co.companyId, email: `welcome-next-${++invited}@example.com`, role: 'viewer' },
         OPERATOR,
+        null,
       );
       const b = browser(t, freshAddress());
       const welcome = await b.get(withNext(`/dashboard/welcome?token=${link.token}`, next));

@@ -69,6 +69,7 @@ describeEachDialect('operator console pages', (get) => {
       t.ctx.clock,
       { email: 'qr@slotline.example' },
       ADMIN_CLI,
+      null,
     );
     const w = await t.app.inject({ method: 'GET', url: `/operator/welcome?token=${link.token}` });
     const csrf = /name="_csrf" value="([^"]*)"/.exec(w.body)?.[1] as string;

@@ -175,6 +175,7 @@ describeEachDialect('operator sign-in next targets', (get) => {
         t.ctx.clock,
         { email: `next-${made}-${Date.now()}@slotline.example`, name: 'Nell' },
         ADMIN_CLI,
+        null,
       );
       const b = browser(t, freshAddress());
       const welcome = await b.get(withNext(`/operator/welcome?token=${link.token}`, next));

@@ -37,6 +37,7 @@ describeEachDialect('operator sign-in', (get) => {
       t.ctx.clock,
       { email: 'Welcome.Ops@Slotline.example', name: 'Wendy' },
       ADMIN_CLI,
+      null,
     );
     assert.equal(operator.email, 'welcome.ops@slotline.example');
     assert.equal(operator.status, 'invited');
@@ -196,6 +197,7 @@ describeEachDialect('operator sign-in', (get) => {
       t.ctx.clock,
       { email: 'half@slotline.example' },
       ADMIN_CLI,
+      null,
     );
     const hb = browser(t, freshAddress());
     const hw = await hb.get(`/operator/welcome?token=${half.link.token}`);
@@ -209,7 +211,13 @@ describeEachDialect('operator sign-in', (get) => {
     assert.equal(noTotp.status, 403);
     assert.match(noTotp.body, /Two-factor sign-in was never set up/);
     // One whose link was never followed has no password at all.
-    await createOperator(t.ctx.db, t.ctx.clock, { email: 'never@slotline.example' }, ADMIN_CLI);
+    await createOperator(
+      t.ctx.db,
+      t.ctx.clock,
+      { email: 'never@slotline.example' },
+      ADMIN_CLI,
+      null,
+    );
     assert.equal(
       (await passwordStep(browser(t, freshAddress()), 'never@slotline.example')).status,
       401,
@@ -326,7 +334,7 @@ describeEachDialect('operator sign-in', (get) => {
     assert.match(out.location ?? '', /^\/operator\/sign-in/);
     assert.equal((await passwordStep(browser(t, freshAddress()), op.email)).status, 401);
 
-    const { link } = await resetOperator(t.ctx.db, t.ctx.clock, op.email, ADMIN_CLI);
+    const { link } = await resetOperator(t.ctx.db, t.ctx.clock, op.email, ADMIN_CLI, null);
     // The old password and second factor are gone: only the new link leads in.
     assert.equal((await passwordStep(browser(t, freshAddress()), op.email)).status, 401);
     const b = browser(t, freshAddress());
