@@ -712,6 +712,7 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'POST /operator/companies/:companyId/resume': 'full',
   'POST /operator/companies/:companyId/invite': 'full',
   'GET /operator/log': 'full',
+  'GET /operator/outbox': 'full',
   'GET /operator/workers': 'full',
   'POST /operator/workers': 'full',
   'GET /operator/workers/:workerId': 'full',

@@ -23,6 +23,7 @@ import { calendarIndexes } from './0021-calendar-indexes.ts';
 import { mediaJobs } from './0022-media-jobs.ts';
 import { outbox } from './0023-outbox.ts';
 import { linkPurpose } from './0024-link-purpose.ts';
+import { outboxOrder } from './0025-outbox-order.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const ALL: Record<string, Migration> = {
   '0022-media-jobs': mediaJobs,
   '0023-outbox': outbox,
   '0024-link-purpose': linkPurpose,
+  '0025-outbox-order': outboxOrder,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,9 +2,11 @@
 // cause them and sent by the outbox loop (dispatch/outbox-loop.ts).
 export {
   MAX_ATTEMPTS,
+  MESSAGE_STATUSES,
   claimMail,
   enqueueMail,
   getMessage,
+  listMessages,
   onMailEnqueued,
   outboxBacklog,
   retryDelayMs,
@@ -15,10 +17,12 @@ export type {
   ClaimedMail,
   MailEnvelope,
   Mailing,
+  MessageStatus,
   OutboxMessage,
   OutgoingMail,
   SendResult,
 } from './outbox.service.ts';
 export { smtpMailer, type Mailer } from './mail-transport.service.ts';
 export { escapeHtml, mailDateTime, renderMail } from './mail-layout.rules.ts';
+export { mailKindLabel } from './mail-kinds.rules.ts';
 export type { MailContent, RenderedMail } from './mail-layout.rules.ts';

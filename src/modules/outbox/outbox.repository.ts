@@ -3,6 +3,7 @@
 // whose one writer at a time needs no lock) and leased in the same transaction, so each
 // claim goes to one process. Every settle names the lease owner: a process whose lease ran
 // out (and whose message another process took) changes nothing.
+import { keysetPage } from '../../db/keyset.ts';
 import type { DbOrTx, OutboxMessagesTable } from '../../db/types.ts';
 
 /** Writes the message; false when its dedupe key was written before (nothing is written). */
@@ -105,4 +106,20 @@ export async function waiting(db: DbOrTx): Promise<{ count: number; oldest: stri
     .where('status', '=', 'waiting')
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), oldest: row.oldest ?? null };
+}
+
+/**
+ * Messages newest first, a keyset page: one company's (`companyId`), the operator side's
+ * (`null`), or all of them (undefined); of one status when given.
+ */
+export async function pageMessages(
+  db: DbOrTx,
+  filter: { companyId?: string | null; status?: string },
+  page: { before?: readonly [string, string] | null; limit: number },
+): Promise<OutboxMessagesTable[]> {
+  let q = db.selectFrom('outbox_messages').selectAll();
+  if (filter.companyId === null) q = q.where('company_id', 'is', null);
+  else if (filter.companyId !== undefined) q = q.where('company_id', '=', filter.companyId);
+  if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+  return keysetPage(q, { after: page.before ?? null, limit: page.limit }, { desc: true }).execute();
 }

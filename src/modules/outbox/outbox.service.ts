@@ -179,35 +179,58 @@ export async function settleMail(
   return repo.settle(db, mail.id, owner, { status: 'waiting', dueAt, error: result.error });
 }
 
+export const MESSAGE_STATUSES = ['waiting', 'sent', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** A message as the outbox pages show it: never its body, whose links are secrets. */
 export interface OutboxMessage {
   id: string;
   companyId: string | null;
   kind: string;
   to: string;
   subject: string;
-  status: 'waiting' | 'sent' | 'failed';
+  status: MessageStatus;
   createdAt: string;
+  /** When it is tried next, while it waits. */
+  dueAt: string;
   sentAt: string | null;
   attempts: number;
   lastError: string | null;
 }
 
-/** One message as the outbox pages show it; undefined for an unknown id. */
-export async function getMessage(db: DbOrTx, id: string): Promise<OutboxMessage | undefined> {
-  const row = await repo.findMessage(db, id);
-  if (!row) return undefined;
+function messageOf(row: OutboxMessagesTable): OutboxMessage {
   return {
     id: row.id,
     companyId: row.company_id,
     kind: row.kind,
     to: row.recipient,
     subject: row.subject,
-    status: row.status as OutboxMessage['status'],
+    status: row.status as MessageStatus,
     createdAt: row.created_at,
+    dueAt: row.due_at,
     sentAt: row.sent_at,
     attempts: row.attempts,
     lastError: row.last_error,
   };
+}
+
+/** One message as the outbox pages show it; undefined for an unknown id. */
+export async function getMessage(db: DbOrTx, id: string): Promise<OutboxMessage | undefined> {
+  const row = await repo.findMessage(db, id);
+  return row && messageOf(row);
+}
+
+/**
+ * A page of messages, newest first: one company's (`companyId`), the operator side's
+ * (`null`) or every one (undefined), of one status when given; `before` is the
+ * (createdAt, id) of the last message seen.
+ */
+export async function listMessages(
+  db: DbOrTx,
+  filter: { companyId?: string | null; status?: MessageStatus },
+  page: { before?: readonly [string, string] | null; limit: number },
+): Promise<OutboxMessage[]> {
+  return (await repo.pageMessages(db, filter, page)).map(messageOf);
 }
 
 /** Messages waiting to be sent, and when the oldest was written (readiness, metrics). */

@@ -15,6 +15,7 @@ import { resolveSession } from '../../modules/users/index.ts';
 import { accountAnalyticsPages } from './account-analytics.pages.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
+import { outboxPages } from './outbox.pages.ts';
 import { calendarPages } from './calendar.pages.ts';
 import { composeMediaPages } from './compose-media.pages.ts';
 import { composePages } from './compose.pages.ts';
@@ -136,6 +137,7 @@ export function dashboardPlugin(ctx: AppContext, options: DashboardOptions = {})
     await app.register(welcomePages(ctx, secure));
     await app.register(approvalPages(ctx));
     await app.register(activityPages(ctx));
+    await app.register(outboxPages(ctx));
     await app.register(calendarPages(ctx));
     await app.register(postPages(ctx));
     await app.register(composePages(ctx));

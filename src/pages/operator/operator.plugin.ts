@@ -17,6 +17,7 @@ import { companyPages } from './companies.pages.ts';
 import { fulfilmentPages } from './fulfilment.pages.ts';
 import { consolePage } from './layout.ts';
 import { logPages } from './log.pages.ts';
+import { outboxPages } from './outbox.pages.ts';
 import { OPERATOR_BASE, OPERATOR_COOKIE, cookieOptions } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
 import { welcomePages } from './welcome.pages.ts';
@@ -91,5 +92,6 @@ export function operatorPlugin(ctx: AppContext) {
     await app.register(workerPages(ctx));
     await app.register(fulfilmentPages(ctx));
     await app.register(logPages(ctx));
+    await app.register(outboxPages(ctx));
   };
 }

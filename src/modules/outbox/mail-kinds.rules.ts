@@ -1,0 +1,12 @@
+// What each kind of message is, in the words the outbox pages show.
+const KIND_LABELS: Record<string, string> = {
+  invite: 'Invitation',
+  sign_in_reset: 'Sign-in reset by an admin',
+  password_reset: 'Forgotten password',
+  operator_invite: 'Operator account',
+  operator_reset: 'Operator sign-in reset',
+};
+
+export function mailKindLabel(kind: string): string {
+  return KIND_LABELS[kind] ?? kind.replace(/_/g, ' ');
+}
