@@ -20,6 +20,7 @@ import { CliError } from './lib/cli-error.ts';
 import { RequestMeter, planOf } from './modules/usage/index.ts';
 import { verifiedKey, verifyKey, KeyUse } from './modules/keys/index.ts';
 import { verifyWorkerToken } from './modules/workers/index.ts';
+import { loadVapidKeys } from './modules/push/index.ts';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -76,13 +77,15 @@ export async function openContext(
     const metrics = options.metrics ?? noopMetrics;
     const meter = new RequestMeter(handle.db, undefined, undefined, onError);
     const keyUse = new KeyUse(handle.db, undefined, onError);
+    const sealer = new Sealer(hmac(secret, 'webhook-secrets'));
+    const vapid = await loadVapidKeys(handle.db, sealer, config.push);
     const ctx: AppContext = {
       db: handle.db,
       config,
       clock,
       blobs,
       signer,
-      sealer: new Sealer(hmac(secret, 'webhook-secrets')),
+      sealer,
       media: new MediaUrls(signer, blobs, clock),
       cursors: new CursorCodec(derive('cursors')),
       meter,
@@ -90,6 +93,7 @@ export async function openContext(
       access: makeAccess(handle.db, config, meter, keyUse),
       metrics,
       mailing: config.mail.smtpUrl === null ? null : { publicUrl: config.publicUrl },
+      vapid,
     };
     // The batchers' timers run for the context's life, whatever serves it (an app, a command).
     meter.start();

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PLANS, type PlanTable, parsePlanTable } from './plans.ts';
 import { parseMailConfig, type MailConfig } from './lib/mail-config.ts';
+import { parsePushConfig, type PushConfig } from './lib/push-config.ts';
 import { validTimezone } from './schedule/local-time.ts';
 import { AllowListError, parseAllowList, type AllowList } from './media/remote-fetch.ts';
 import { CliError } from './lib/cli-error.ts';
@@ -69,6 +70,8 @@ export interface Config {
   readonly mediaJobLeaseMs: number;
   /** How mail is sent (SMTP_URL, MAIL_FROM); `smtpUrl` null sends none. */
   readonly mail: MailConfig;
+  /** How Web Push requests are signed (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT). */
+  readonly push: PushConfig;
   /**
    * How often (ms) this process looks for mail in the outbox when it was not woken by mail
    * of its own (OUTBOX_POLL_MS); 0 sends no mail from this process.
@@ -186,8 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
   }
   let mail: MailConfig;
+  let push: PushConfig;
   try {
     mail = parseMailConfig(env, publicUrl);
+    push = parsePushConfig(env, mail.from);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
@@ -262,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaJobPollMs: int(env, 'MEDIA_JOB_POLL_MS', 1_000, 0, 60_000),
     mediaJobLeaseMs: int(env, 'MEDIA_JOB_LEASE_MS', 30_000, 3_000, 600_000),
     mail,
+    push,
     outboxPollMs: int(env, 'OUTBOX_POLL_MS', 1_000, 0, 60_000),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1_000, 60_000),
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),

@@ -37,6 +37,13 @@ export interface Mailing {
   publicUrl: string;
 }
 
+/** The application server's VAPID key pair (base64url) and contact, signing every push. */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
   db: Db;
@@ -59,4 +66,6 @@ export interface AppContext {
   metrics: MetricsRecorder;
   /** Mail is written to the outbox (SMTP_URL is set); null: links are copied by hand. */
   mailing: Mailing | null;
+  /** Signs Web Push requests; its public key is what browsers subscribe with. */
+  vapid: VapidKeys;
 }

@@ -7,6 +7,7 @@ import { startDispatchLoop, type DispatchLoop } from './dispatch/loop.ts';
 import { startMediaLoop, type MediaLoop } from './dispatch/media-loop.ts';
 import { startOutboxLoop, type OutboxLoop } from './dispatch/outbox-loop.ts';
 import { smtpMailer } from './modules/outbox/index.ts';
+import { pushSender } from './modules/push/index.ts';
 import { startWebhookLoop, type WebhookLoop } from './dispatch/webhook-loop.ts';
 import { startMetricsServer, type MetricsServer } from './ops/metrics-server.ts';
 import { PromMetrics } from './ops/prom-metrics.ts';
@@ -39,6 +40,7 @@ export async function serve(config: Config): Promise<void> {
   let webhooks: WebhookLoop | null = null;
   let media: MediaLoop | null = null;
   let outbox: OutboxLoop | null = null;
+  let pushes: OutboxLoop | null = null;
   let simulator: SimulatorLoop | null = null;
   let metricsServer: MetricsServer | null = null;
   let closing = false;
@@ -71,7 +73,13 @@ export async function serve(config: Config): Promise<void> {
       readiness.drain();
       // Claims no more media jobs from now; those under way get what is left of the bound.
       const mediaStopped = media?.stop(Math.max(0, deadline - Date.now() - 3_000));
-      await Promise.all([dispatch?.stop(), simulator?.stop(), webhooks?.stop(), outbox?.stop()]);
+      await Promise.all([
+        dispatch?.stop(),
+        simulator?.stop(),
+        webhooks?.stop(),
+        outbox?.stop(),
+        pushes?.stop(),
+      ]);
       if (config.shutdownDelayMs > 0) {
         await sleep(Math.min(config.shutdownDelayMs, deadline - Date.now()));
       }
@@ -142,6 +150,15 @@ export async function serve(config: Config): Promise<void> {
         mailer.close();
       },
     };
+  }
+  // Sends the outbox's pushes to devices, through the guarded client (REMOTE_FETCH_ALLOW).
+  if (config.outboxPollMs > 0) {
+    pushes = startOutboxLoop(ctx, {
+      pollMs: config.outboxPollMs,
+      channel: 'push',
+      mailer: pushSender(ctx.db, { vapid: ctx.vapid, allow: config.remoteFetchAllow }),
+      onError: (err) => logger.error({ err }, 'push pass failed'),
+    });
   }
   // Renders carousels and makes thumbnails: woken by this process's own jobs, polling for
   // the rest (other replicas' jobs, retries, leases of processes that died).

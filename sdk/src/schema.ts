@@ -1029,6 +1029,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/worker/v1/push-subscription': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Register a device for pushes
+     * @description Keeps the Web Push subscription of one of the worker’s devices: each released task is pushed to it at once ("New task for @account, window 14:00, report by 16:00"), and a reminder before a report is due. Registering the same endpoint again updates its keys; a worker may register several devices. A device the push service reports gone (404 or 410) is removed.
+     */
+    put: operations['putWorkerPushSubscription'];
+    post?: never;
+    /**
+     * Remove a device from pushes
+     * @description Forgets the subscription of this endpoint (send the subscription’s JSON or only its `endpoint`). Removing one the worker does not have changes nothing.
+     */
+    delete: operations['deleteWorkerPushSubscription'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'upload.ready': {
@@ -7418,6 +7442,172 @@ export interface operations {
       };
       /** @description Error codes: `account_not_found` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  putWorkerPushSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description What `PushSubscription.toJSON()` gives in the browser */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The push service URL of the subscription (`PushSubscription.endpoint`) */
+          endpoint: string;
+          /** @description The keys pushes are encrypted with (RFC 8291) */
+          keys: {
+            /** @description The device’s P-256 public key, base64url (65 bytes) */
+            p256dh: string;
+            /** @description The device’s authentication secret, base64url (16 bytes) */
+            auth: string;
+          };
+          /** @description When the push service ends the subscription (ms since the epoch), if it says */
+          expirationTime?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Register a device for pushes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The push service URL of the subscription (`PushSubscription.endpoint`) */
+            endpoint: string;
+            expirationTime: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `request_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteWorkerPushSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The subscription to remove: its JSON, or only its `endpoint` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The push service URL of the subscription (`PushSubscription.endpoint`) */
+          endpoint: string;
+          keys?: {
+            p256dh: string;
+            auth: string;
+          };
+          expirationTime?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Removed, or never registered */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error codes: `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error codes: `unauthorized` */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -193,3 +193,17 @@ export interface OutboxMessagesTable {
   /** What the last failed attempt said (the SMTP answer, or why none came). */
   last_error: string | null;
 }
+
+/** A Web Push subscription of a worker's or a company user's device (migration 0026). */
+export interface PushSubscriptionsTable {
+  id: string;
+  audience: 'worker' | 'user';
+  owner_id: string;
+  company_id: string | null;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  expiration_time: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -36,6 +36,7 @@ import type {
   OperatorSessionsTable,
   OperatorsTable,
   OutboxMessagesTable,
+  PushSubscriptionsTable,
   SessionsTable,
   SignInAttemptsTable,
   UserLinksTable,
@@ -83,6 +84,7 @@ export interface Database {
   operator_sessions: OperatorSessionsTable;
   operator_links: OperatorLinksTable;
   user_links: UserLinksTable;
+  push_subscriptions: PushSubscriptionsTable;
   operator_log: OperatorLogTable;
   delivery_days: DeliveryDaysTable;
   media_jobs: MediaJobsTable;

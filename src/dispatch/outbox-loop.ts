@@ -13,6 +13,7 @@ import {
   claimMail,
   onMailEnqueued,
   settleMail,
+  type Channel,
   type ClaimedMail,
   type Mailer,
 } from '../modules/outbox/index.ts';
@@ -24,6 +25,8 @@ export const OUTBOX_LEASE_MS = 5 * 60_000;
 
 export interface OutboxLoopOptions {
   pollMs: number;
+  /** The channel this loop sends (`email` by default) and what sends it. */
+  channel?: Channel;
   mailer: Mailer;
   onError: (err: unknown) => void;
 }
@@ -55,7 +58,13 @@ export function startOutboxLoop(ctx: AppContext, options: OutboxLoopOptions): Ou
 
   async function pump(): Promise<void> {
     if (!running) return;
-    const mails = await claimMail(ctx.db, CONCURRENCY - inFlight.size, lease, ctx.clock.now());
+    const mails = await claimMail(
+      ctx.db,
+      CONCURRENCY - inFlight.size,
+      lease,
+      ctx.clock.now(),
+      options.channel ?? 'email',
+    );
     for (const mail of mails) {
       const work = sendOne(ctx, options.mailer, mail, lease.owner)
         .catch((err: unknown) => options.onError(err))
@@ -84,7 +93,11 @@ export function startOutboxLoop(ctx: AppContext, options: OutboxLoopOptions): Ou
  * One complete pass, awaited: every mail due at the clock's time sent and settled (for
  * commands and for tests driving a fake clock). Returns how many attempts were made.
  */
-export async function deliverDueMail(ctx: AppContext, mailer: Mailer): Promise<number> {
+export async function deliverDueMail(
+  ctx: AppContext,
+  mailer: Mailer,
+  channel: Channel = 'email',
+): Promise<number> {
   const owner = leaseOwner();
   let attempts = 0;
   for (;;) {
@@ -93,6 +106,7 @@ export async function deliverDueMail(ctx: AppContext, mailer: Mailer): Promise<n
       CONCURRENCY,
       { owner, ms: OUTBOX_LEASE_MS },
       ctx.clock.now(),
+      channel,
     );
     if (mails.length === 0) return attempts;
     await Promise.all(mails.map((mail) => sendOne(ctx, mailer, mail, owner)));

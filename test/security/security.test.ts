@@ -4,6 +4,7 @@
 // An operation missing from the tables below fails the suite, so new routes
 // must declare their scope (or be listed as a worker operation) and a sample
 // request here.
+import { createECDH, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/dialects.ts';
@@ -87,7 +88,22 @@ const WORKER_OPERATIONS = [
   'putWorkerAccountStats',
   'putWorkerAccountStatus',
   'putWorkerTaskProof',
+  'putWorkerPushSubscription',
+  'deleteWorkerPushSubscription',
 ];
+
+/** A device's subscription as a browser gives it, with keys of the sizes RFC 8291 takes. */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://push.example.com/send/${randomBytes(8).toString('hex')}`,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  };
+}
 
 /** Ids of company A that sample bodies refer to (set in the setup test). */
 const sample = { uploadId: '', accountId: '' };
@@ -114,6 +130,8 @@ const SAMPLE_BODIES: Record<string, () => unknown> = {
   updateWebhook: () => ({ description: 'changed' }),
   replayWebhookEvents: () => ({ eventId: 'msg_doesnotexist' }),
   claimWorkerTasks: () => ({ limit: 50 }),
+  putWorkerPushSubscription: () => pushSubscription(),
+  deleteWorkerPushSubscription: () => ({ endpoint: pushSubscription().endpoint }),
   putWorkerAccountStatus: () => ({ status: 'active', reason: 'signed in again' }),
   reportWorkerTask: () => ({ outcome: 'failed', reason: 'app crashed' }),
   createWorkerTaskAnalytics: () => ({ views: 10, likes: 1, comments: 1, shares: 0, saves: 0 }),

@@ -24,6 +24,7 @@ import { mediaJobs } from './0022-media-jobs.ts';
 import { outbox } from './0023-outbox.ts';
 import { linkPurpose } from './0024-link-purpose.ts';
 import { outboxOrder } from './0025-outbox-order.ts';
+import { pushSubscriptions } from './0026-push-subscriptions.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const ALL: Record<string, Migration> = {
   '0023-outbox': outbox,
   '0024-link-purpose': linkPurpose,
   '0025-outbox-order': outboxOrder,
+  '0026-push-subscriptions': pushSubscriptions,
 };
 
 export const migrationProvider: MigrationProvider = {

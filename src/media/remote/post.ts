@@ -1,4 +1,4 @@
-// An outgoing POST under the remote fetcher's SSRF rules (webhook deliveries): the URL is
+// An outgoing POST under the remote fetcher's SSRF rules (webhook deliveries, pushes): the URL is
 // checked like a sourceUrl, its host resolved by our own lookup, every address judged,
 // the socket pinned to a judged address and the peer checked again once connected. No
 // redirect is followed; the answer's body is read up to a small cap, then dropped.
@@ -32,7 +32,7 @@ export interface PostAnswer {
 export async function postGuarded(
   urlText: string,
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   policy: PostPolicy,
 ): Promise<PostAnswer> {
   const url = parseHopUrl(urlText, undefined, 0);
@@ -67,12 +67,12 @@ function exchange(
   url: URL,
   socket: Socket,
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   policy: PostPolicy,
   signal: AbortSignal,
 ): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
-    const payload = Buffer.from(body, 'utf8');
+    const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const request = httpRequest({
       method: 'POST',
       path: `${url.pathname}${url.search}`,

@@ -14,6 +14,7 @@ export {
   settleMail,
 } from './outbox.service.ts';
 export type {
+  Channel,
   ClaimedMail,
   MailEnvelope,
   Mailing,

@@ -109,15 +109,18 @@ export async function waiting(db: DbOrTx): Promise<{ count: number; oldest: stri
 }
 
 /**
- * Messages newest first, a keyset page: one company's (`companyId`), the operator side's
+ * Messages of a channel (mail by default) newest first, a keyset page: one company's (`companyId`), the operator side's
  * (`null`), or all of them (undefined); of one status when given.
  */
 export async function pageMessages(
   db: DbOrTx,
-  filter: { companyId?: string | null; status?: string },
+  filter: { channel?: string; companyId?: string | null; status?: string },
   page: { before?: readonly [string, string] | null; limit: number },
 ): Promise<OutboxMessagesTable[]> {
-  let q = db.selectFrom('outbox_messages').selectAll();
+  let q = db
+    .selectFrom('outbox_messages')
+    .selectAll()
+    .where('channel', '=', filter.channel ?? 'email');
   if (filter.companyId === null) q = q.where('company_id', 'is', null);
   else if (filter.companyId !== undefined) q = q.where('company_id', '=', filter.companyId);
   if (filter.status !== undefined) q = q.where('status', '=', filter.status);

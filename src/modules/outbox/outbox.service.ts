@@ -20,7 +20,12 @@ const LONGEST_RETRY_MS = 6 * 3_600_000;
 
 const SIGNAL = 'outbox';
 
+/** How a message reaches its person: a mail, or a push to one of their devices. */
+export type Channel = 'email' | 'push';
+
 export interface OutgoingMail {
+  /** `email` by default; a `push` goes to the subscription whose id is `to`. */
+  channel?: Channel;
   /** The company it concerns; null for the operator side's messages. */
   companyId: string | null;
   kind: string;
@@ -36,6 +41,7 @@ export interface OutgoingMail {
 
 export interface ClaimedMail {
   id: string;
+  channel: Channel;
   companyId: string | null;
   kind: string;
   to: string;
@@ -69,7 +75,7 @@ export async function enqueueMail(
   const written = await repo.insertMessage(tx, {
     id,
     company_id: mail.companyId,
-    channel: 'email',
+    channel: mail.channel ?? 'email',
     kind: mail.kind,
     recipient: mail.to,
     dedupe_key: mail.dedupeKey ?? null,
@@ -130,6 +136,7 @@ export function onMailEnqueued(db: DbOrTx, listener: () => void): () => void {
 function mailOf(row: OutboxMessagesTable): ClaimedMail {
   return {
     id: row.id,
+    channel: row.channel as Channel,
     companyId: row.company_id,
     kind: row.kind,
     to: row.recipient,
@@ -141,17 +148,18 @@ function mailOf(row: OutboxMessagesTable): ClaimedMail {
   };
 }
 
-/** Leases up to `limit` due mails to `lease.owner` for `lease.ms`. */
+/** Leases up to `limit` due messages of `channel` to `lease.owner` for `lease.ms`. */
 export async function claimMail(
   db: DbOrTx,
   limit: number,
   lease: { owner: string; ms: number },
   now: Date,
+  channel: Channel = 'email',
 ): Promise<ClaimedMail[]> {
   if (limit <= 0) return [];
   const rows = await repo.claim(
     db,
-    'email',
+    channel,
     limit,
     lease.owner,
     now.toISOString(),
@@ -221,7 +229,7 @@ export async function getMessage(db: DbOrTx, id: string): Promise<OutboxMessage 
 }
 
 /**
- * A page of messages, newest first: one company's (`companyId`), the operator side's
+ * A page of mail, newest first: one company's (`companyId`), the operator side's
  * (`null`) or every one (undefined), of one status when given; `before` is the
  * (createdAt, id) of the last message seen.
  */

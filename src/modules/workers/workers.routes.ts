@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { workerAccountRoutes } from './worker-accounts.routes.ts';
+import { workerPushRoutes } from './worker-push.routes.ts';
 import { workerReportRoutes } from './worker-reports.routes.ts';
 import { workerTaskRoutes } from './worker-tasks.routes.ts';
 import { Task, WorkerAccount } from './workers.schemas.ts';
@@ -17,5 +18,6 @@ export function workersRoutes(ctx: AppContext): FastifyPluginAsync {
     await app.register(workerTaskRoutes(ctx));
     await app.register(workerReportRoutes(ctx));
     await app.register(workerAccountRoutes(ctx));
+    await app.register(workerPushRoutes(ctx));
   };
 }
