@@ -11,6 +11,7 @@ import { releaseToSlots, queuedOfAccountsIn, releasesSince } from '../modules/it
 import { RELEASABLE_STATUSES, holdReleasable, releaseTargets } from '../modules/accounts/index.ts';
 import { effectiveSchedule, parseStoredWindows } from '../schedule/schedule-rules.ts';
 import { decideRelease, oldestReadyAt, pickNext, type QueueEntry } from '../schedule/windows.ts';
+import { pushReleasedTasks } from './release-push.ts';
 
 /** Releases of the last two days cover every local day a timezone can be in. */
 const HISTORY_MS = 2 * 24 * 60 * 60 * 1000;
@@ -162,7 +163,14 @@ async function releaseChunk(
       at,
     );
     await checkStillReleasable(tx, chunk, moved);
-    return new Set(moved.map((m) => m.id));
+    const done = new Set(moved.map((m) => m.id));
+    await pushReleasedTasks(
+      tx,
+      chunk.filter((r) => done.has(r.itemId)),
+      new Date(at),
+      ctx.config.taskReportTimeoutMs,
+    );
+    return done;
   });
 }
 

@@ -5,6 +5,7 @@ export {
   MESSAGE_STATUSES,
   claimMail,
   enqueueMail,
+  enqueueMany,
   getMessage,
   listMessages,
   onMailEnqueued,

@@ -17,6 +17,28 @@ export async function insertMessage(db: DbOrTx, row: OutboxMessagesTable): Promi
   return written.length > 0;
 }
 
+/** Rows written per statement: well under SQLite's bound on parameters. */
+const ROWS_PER_INSERT = 500;
+
+/** Writes the messages; those whose dedupe key was written before are left out. */
+export async function insertMessages(
+  db: DbOrTx,
+  rows: readonly OutboxMessagesTable[],
+): Promise<number> {
+  let written = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const ids = await db
+      .insertInto('outbox_messages')
+      .values([...part])
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .returning('id')
+      .execute();
+    written += ids.length;
+  }
+  return written;
+}
+
 /**
  * Up to `limit` waiting messages of `channel` due at `now` and not under a live lease, the
  * earliest due first, leased to `owner` until `leaseUntil` with their attempt counted.

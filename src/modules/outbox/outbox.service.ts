@@ -70,10 +70,31 @@ export async function enqueueMail(
   mail: OutgoingMail,
   at: Date,
 ): Promise<string | null> {
-  const id = newId('msg', at.getTime());
+  const row = rowOf(mail, at);
+  if (!(await repo.insertMessage(tx, row))) return null;
+  raise(tx, SIGNAL);
+  return row.id;
+}
+
+/** Writes many messages in the caller's transaction, in a few statements; answers how many. */
+export async function enqueueMany(
+  tx: DbOrTx,
+  mails: readonly OutgoingMail[],
+  at: Date,
+): Promise<number> {
+  if (mails.length === 0) return 0;
+  const written = await repo.insertMessages(
+    tx,
+    mails.map((m) => rowOf(m, at)),
+  );
+  if (written > 0) raise(tx, SIGNAL);
+  return written;
+}
+
+function rowOf(mail: OutgoingMail, at: Date): OutboxMessagesTable {
   const iso = at.toISOString();
-  const written = await repo.insertMessage(tx, {
-    id,
+  return {
+    id: newId('msg', at.getTime()),
     company_id: mail.companyId,
     channel: mail.channel ?? 'email',
     kind: mail.kind,
@@ -91,10 +112,7 @@ export async function enqueueMail(
     lease_until: null,
     sent_at: null,
     last_error: null,
-  });
-  if (!written) return null;
-  raise(tx, SIGNAL);
-  return id;
+  };
 }
 
 export type { Mailing };

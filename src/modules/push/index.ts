@@ -9,7 +9,7 @@ export {
   saveSubscription,
 } from './push-subscriptions.service.ts';
 export type { PushDevice, PushOwner, SubscriptionJson } from './push-subscriptions.service.ts';
-export { queuePush } from './push-notify.service.ts';
+export { queuePush, queuePushes } from './push-notify.service.ts';
 export type { PushNotice, PushRequest } from './push-notify.service.ts';
 export { pushSender } from './push-sender.service.ts';
 export type { PushPolicy } from './push-sender.service.ts';

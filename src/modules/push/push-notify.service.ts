@@ -3,7 +3,7 @@
 // id as its recipient), sent later by the push loop. Writing them never waits on a push
 // service, so the release path stays as fast with subscribed workers as without.
 import type { DbOrTx } from '../../db/types.ts';
-import { enqueueMail } from '../outbox/index.ts';
+import { enqueueMany, type OutgoingMail } from '../outbox/index.ts';
 import * as repo from './push.repository.ts';
 
 /** What the notification shows, and the page a tap opens. */
@@ -32,27 +32,43 @@ export interface PushRequest {
 
 /** Writes one push per device of the owners; answers how many were written. */
 export async function queuePush(tx: DbOrTx, request: PushRequest, at: Date): Promise<number> {
-  const devices = await repo.listOfOwners(tx, request.audience, request.ownerIds);
-  let written = 0;
-  for (const device of devices) {
-    const id = await enqueueMail(
-      tx,
-      {
-        channel: 'push',
-        companyId: request.companyId,
-        kind: request.kind,
-        to: device.id,
-        subject: request.notice.title,
-        text: JSON.stringify(request.notice),
-        headers: {
-          TTL: String(Math.max(0, Math.round(request.ttlSeconds))),
-          Urgency: request.urgency ?? 'normal',
-        },
-        dedupeKey: `${request.dedupeKey}:${device.id}`,
-      },
-      at,
-    );
-    if (id !== null) written += 1;
+  return queuePushes(tx, [request], at);
+}
+
+/**
+ * Writes the pushes of many requests in a few statements (a release pass's): one read of
+ * the devices of every owner of an audience, one insert per few hundred rows.
+ */
+export async function queuePushes(
+  tx: DbOrTx,
+  requests: readonly PushRequest[],
+  at: Date,
+): Promise<number> {
+  const mails: OutgoingMail[] = [];
+  for (const audience of ['worker', 'user'] as const) {
+    const mine = requests.filter((r) => r.audience === audience);
+    if (mine.length === 0) continue;
+    const owners = [...new Set(mine.flatMap((r) => r.ownerIds))];
+    const devices = await repo.listOfOwners(tx, audience, owners);
+    const byOwner = new Map<string, typeof devices>();
+    for (const d of devices) byOwner.set(d.owner_id, [...(byOwner.get(d.owner_id) ?? []), d]);
+    for (const request of mine) {
+      for (const device of request.ownerIds.flatMap((id) => byOwner.get(id) ?? [])) {
+        mails.push({
+          channel: 'push',
+          companyId: request.companyId,
+          kind: request.kind,
+          to: device.id,
+          subject: request.notice.title,
+          text: JSON.stringify(request.notice),
+          headers: {
+            TTL: String(Math.max(0, Math.round(request.ttlSeconds))),
+            Urgency: request.urgency ?? 'normal',
+          },
+          dedupeKey: `${request.dedupeKey}:${device.id}`,
+        });
+      }
+    }
   }
-  return written;
+  return enqueueMany(tx, mails, at);
 }
