@@ -27,10 +27,18 @@ function describe(err: SmtpFailure): string {
   return (err.message ?? 'the attempt failed before the server answered').slice(0, 500);
 }
 
-/** A mailer sending through `smtpUrl` as `from`; `host` names the Message-ID's domain. */
+/** Connections kept open to the server: one per send the outbox loop makes at once. */
+const POOLED_CONNECTIONS = 4;
+
+/**
+ * A mailer sending through `smtpUrl` as `from`; `host` names the Message-ID's domain. Its
+ * connections are pooled, so a burst of mail is not one handshake per message.
+ */
 export function smtpMailer(smtpUrl: string, from: string, host: string): Mailer {
   const transport = createTransport({
     url: smtpUrl,
+    pool: true,
+    maxConnections: POOLED_CONNECTIONS,
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
