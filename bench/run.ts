@@ -14,6 +14,7 @@ import { benchWebhooks } from './webhooks.ts';
 import { benchOperator } from './operator.ts';
 import { benchMcp } from './mcp.ts';
 import { benchImport } from './import.ts';
+import { benchNotify } from './notify.ts';
 import { pinSelf, writeReport } from './lib.ts';
 
 pinSelf();
@@ -37,6 +38,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   operator: benchOperator,
   // The MCP server's calls beside REST's, then the CSV import of 1,000 rows.
   mcp: async () => ({ calls: await benchMcp(), import: await benchImport() }),
+  // Pushes and mail: the release pass with subscriptions, the outbox's rates, release to push.
+  notify: benchNotify,
 };
 const unknown = only.filter((name) => !(name in suites));
 if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}`);
