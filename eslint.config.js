@@ -416,8 +416,15 @@ export default tseslint.config(
         HTMLFormElement: 'readonly',
         navigator: 'readonly',
         window: 'readonly',
+        atob: 'readonly',
+        Notification: 'readonly',
       },
     },
+  },
+  {
+    // The workers' app's service worker runs in its own global scope.
+    files: ['src/pages/worker/assets/worker-sw.js'],
+    languageOptions: { globals: { self: 'readonly', URL: 'readonly' } },
   },
   {
     // The MCP server is a face of the /v2 API, beside the web apps: each tool call is the

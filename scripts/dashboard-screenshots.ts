@@ -189,6 +189,9 @@ try {
   }
   await workerPage.goto(`${url}/dashboard/worker/accounts`);
   await shoot(workerPage, 'worker-accounts');
+  await workerPage.goto(`${url}/dashboard/worker/notifications`);
+  await workerPage.getByRole('button', { name: 'Turn on notifications' }).waitFor();
+  await shoot(workerPage, 'worker-notifications');
 
   // The operator console: an operator's first sign-in (password, authenticator), then its
   // pages over the demo.

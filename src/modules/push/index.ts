@@ -9,6 +9,7 @@ export {
   saveSubscription,
 } from './push-subscriptions.service.ts';
 export type { PushDevice, PushOwner, SubscriptionJson } from './push-subscriptions.service.ts';
+export { PushDeviceOut, RemoveBody, SubscriptionBody } from './push.schemas.ts';
 export { queuePush, queuePushes } from './push-notify.service.ts';
 export type { PushNotice, PushRequest } from './push-notify.service.ts';
 export { pushSender } from './push-sender.service.ts';

@@ -1,6 +1,13 @@
 // The workers module's face: what code outside the module may use. Everything else in
 // this folder is the module's own.
-export { claimTask, claimTasks, getTask, heartbeat, listTasks } from './tasks.service.ts';
+export {
+  claimTask,
+  claimTasks,
+  getTask,
+  heartbeat,
+  listTasks,
+  taskListVersion,
+} from './tasks.service.ts';
 export { attachTaskProof, recordSnapshot, reportResult } from './task-reports.service.ts';
 export type { ProofSent } from './task-reports.service.ts';
 export {

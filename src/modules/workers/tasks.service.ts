@@ -3,6 +3,7 @@
 // its reports on them are task-reports.service.ts. Every status change goes through
 // items.state.ts. A worker sees only tasks of accounts it operates now, or tasks it claimed
 // itself; anything else is not found.
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
@@ -162,4 +163,27 @@ export async function getTask(
 ): Promise<TaskOut> {
   const [task] = await toTasks(ctx, [await loadTask(ctx.db, worker, taskId)]);
   return task as TaskOut;
+}
+
+/** Tasks a version covers: more than the app's first page shows. */
+const VERSION_SPAN = 100;
+
+/**
+ * What the worker's open tasks are now, as a short token that changes when a task is
+ * released to the worker, started, reported or taken away: the workers' app asks for it
+ * every little while and reloads its list only when it changed.
+ */
+export async function taskListVersion(
+  ctx: AppContext,
+  worker: WorkerPrincipal,
+): Promise<{ version: string; open: number }> {
+  const [released, claimed] = await Promise.all([
+    items.openTaskIds(ctx.db, worker.workerId, { claimed: false, limit: VERSION_SPAN }),
+    items.openTaskIds(ctx.db, worker.workerId, { claimed: true, limit: VERSION_SPAN }),
+  ]);
+  const version = createHash('sha256')
+    .update(`${released.join(',')}|${claimed.join(',')}`)
+    .digest('base64url')
+    .slice(0, 16);
+  return { version, open: released.length + claimed.length };
 }

@@ -6,75 +6,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { workerOf } from '../../http/worker-auth.ts';
-import { DateTime, Nullable, errorResponses } from '../../schemas/common.ts';
-import { MAX_ENDPOINT, removeSubscription, saveSubscription } from '../push/index.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import {
+  PushDeviceOut,
+  RemoveBody,
+  SubscriptionBody,
+  removeSubscription,
+  saveSubscription,
+} from '../push/index.ts';
 import { BODY_ERRORS, WORKER_AUTH_ERRORS, WORKER_TAG } from './workers.schemas.ts';
 
 const worker = { worker: true } as const;
-
-const Endpoint = Type.String({
-  minLength: 1,
-  maxLength: MAX_ENDPOINT,
-  description: 'The push service URL of the subscription (`PushSubscription.endpoint`)',
-});
-
-const SubscriptionBody = Type.Object(
-  {
-    endpoint: Endpoint,
-    keys: Type.Object(
-      {
-        p256dh: Type.String({
-          maxLength: 200,
-          description: 'The device’s P-256 public key, base64url (65 bytes)',
-        }),
-        auth: Type.String({
-          maxLength: 100,
-          description: 'The device’s authentication secret, base64url (16 bytes)',
-        }),
-      },
-      { description: 'The keys pushes are encrypted with (RFC 8291)', additionalProperties: false },
-    ),
-    expirationTime: Type.Optional(
-      Nullable(
-        Type.Number({
-          description:
-            'When the push service ends the subscription (ms since the epoch), if it says',
-        }),
-      ),
-    ),
-  },
-  {
-    description: 'What `PushSubscription.toJSON()` gives in the browser',
-    additionalProperties: false,
-  },
-);
-
-const RemoveBody = Type.Object(
-  {
-    endpoint: Endpoint,
-    keys: Type.Optional(
-      Type.Object(
-        { p256dh: Type.String({ maxLength: 200 }), auth: Type.String({ maxLength: 100 }) },
-        { additionalProperties: false },
-      ),
-    ),
-    expirationTime: Type.Optional(Nullable(Type.Number())),
-  },
-  {
-    description: 'The subscription to remove: its JSON, or only its `endpoint`',
-    additionalProperties: false,
-  },
-);
-
-const PushDevice = Type.Object(
-  {
-    endpoint: Endpoint,
-    expirationTime: Nullable(Type.Number()),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  { additionalProperties: false },
-);
 
 export function workerPushRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
@@ -96,7 +38,7 @@ export function workerPushRoutes(ctx: AppContext): FastifyPluginAsync {
             'service reports gone (404 or 410) is removed.',
           body: SubscriptionBody,
           response: {
-            200: PushDevice,
+            200: PushDeviceOut,
             ...errorResponses([...WORKER_AUTH_ERRORS, ...BODY_ERRORS]),
           },
         },

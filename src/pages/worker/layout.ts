@@ -140,7 +140,11 @@ export function workerPage(
     session: session ? { ...session, csrfToken: maskToken(session.csrfToken) } : null,
     base: WORKER_BASE,
     assets: ASSETS_URL,
-    section: path.startsWith(`${WORKER_BASE}/accounts`) ? 'accounts' : 'tasks',
+    section: path.startsWith(`${WORKER_BASE}/accounts`)
+      ? 'accounts'
+      : path.startsWith(`${WORKER_BASE}/notifications`)
+        ? 'notifications'
+        : 'tasks',
     f: formatsFor(session?.worker.timezone ?? 'UTC', now),
   });
 }

@@ -23,6 +23,7 @@ import {
   recentlyPostedTasks,
   recordSnapshot,
   reportResult,
+  taskListVersion,
   taskWindows,
   workerAppAccounts,
   type ResultInput,
@@ -152,7 +153,7 @@ export function workerTaskPages(ctx: AppContext) {
         }
         throw err;
       }
-      const [windows, accounts, posted] = await Promise.all([
+      const [windows, accounts, posted, version] = await Promise.all([
         taskWindows(
           ctx,
           worker,
@@ -160,6 +161,8 @@ export function workerTaskPages(ctx: AppContext) {
         ),
         workerAppAccounts(ctx, worker),
         cursor ? Promise.resolve([]) : recentlyPostedTasks(ctx, worker),
+        // The first page refreshes itself when this changes (notifications.pages.ts).
+        cursor ? Promise.resolve(null) : taskListVersion(ctx, worker),
       ]);
       return workerPage(req, reply, ctx.clock.now(), 'tasks.eta', 'Your tasks', {
         tasks: result.data.map((t) => ({ ...t, window: windows.get(t.taskId) ?? null })),
@@ -173,6 +176,7 @@ export function workerTaskPages(ctx: AppContext) {
         accounts: accounts.length,
         posted,
         done: takeScopedFlash(ctx, req, reply, WORKER_FLASH),
+        version: version?.version ?? null,
       });
     });
 

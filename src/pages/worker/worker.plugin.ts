@@ -51,6 +51,7 @@ import {
   withoutIds,
   type SentFile,
 } from './layout.ts';
+import { workerNotificationPages } from './notifications.pages.ts';
 import { workerTaskPages } from './tasks.pages.ts';
 
 // The templates stay in src/ (they are not compiled).
@@ -274,6 +275,7 @@ export function workerAppPlugin(ctx: AppContext) {
 
     await app.register(workerTaskPages(ctx));
     await app.register(workerAccountPages(ctx));
+    await app.register(workerNotificationPages(ctx));
   };
 }
 

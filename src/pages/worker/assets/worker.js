@@ -101,4 +101,171 @@
     });
   });
   window.addEventListener('pageshow', () => document.querySelectorAll('form').forEach(release));
+
+  // The service worker (notifications and their taps), registered on every page of a
+  // signed-in worker; it asks for nothing. Permission is asked only from the button below.
+  const APP = '/dashboard/worker';
+  const csrf = document.body.dataset.csrf || '';
+  const canPush =
+    'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+  const registration =
+    csrf && 'serviceWorker' in navigator
+      ? navigator.serviceWorker
+          .register(`${APP}/sw.js`, { scope: `${APP}/` })
+          .then(() => navigator.serviceWorker.ready)
+      : null;
+  if (registration) registration.catch(() => undefined);
+
+  function keyBytes(base64url) {
+    const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
+    return Uint8Array.from(text, (c) => c.charCodeAt(0));
+  }
+  function send(method, body) {
+    return fetch(`${APP}/push-subscription`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  }
+
+  // "On this phone": the state of this phone's subscription, and the buttons that change it.
+  const panel = document.querySelector('[data-push]');
+  if (panel) {
+    const on = panel.querySelector('[data-push-on]');
+    const off = panel.querySelector('[data-push-off]');
+    const show = (state, text) => {
+      panel.querySelectorAll('[data-push-state]').forEach((p) => {
+        p.hidden = p.dataset.pushState !== state;
+        if (state === 'error' && p.dataset.pushState === 'error') p.textContent = text || '';
+      });
+      on.hidden = !(state === 'off' || state === 'error');
+      off.hidden = state !== 'on';
+    };
+    const standalone = window.matchMedia('(display-mode: standalone)').matches;
+    const ios = /iPhone|iPad|iPod/.test(navigator.userAgent);
+    const refresh = async () => {
+      if (!canPush || !registration) return show(ios && !standalone ? 'ios' : 'unsupported');
+      if (Notification.permission === 'denied') return show('blocked');
+      const reg = await registration;
+      const sub = await reg.pushManager.getSubscription();
+      if (sub && Notification.permission === 'granted') {
+        // Sent again on each visit: the server keeps the freshest keys of this phone.
+        await send('PUT', sub.toJSON()).catch(() => undefined);
+        return show('on');
+      }
+      return show('off');
+    };
+    on.addEventListener('click', async () => {
+      on.disabled = true;
+      try {
+        const permission = await Notification.requestPermission();
+        if (permission !== 'granted') {
+          show(permission === 'denied' ? 'blocked' : 'off');
+          return;
+        }
+        const reg = await registration;
+        const sub =
+          (await reg.pushManager.getSubscription()) ||
+          (await reg.pushManager.subscribe({
+            userVisibleOnly: true,
+            applicationServerKey: keyBytes(panel.dataset.key),
+          }));
+        const answer = await send('PUT', sub.toJSON());
+        if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+        window.location.reload();
+      } catch (err) {
+        show(
+          'error',
+          `Notifications could not be turned on (${err && err.message ? err.message : err}). Try again, or keep the app open: the task list updates by itself.`,
+        );
+      } finally {
+        on.disabled = false;
+      }
+    });
+    off.addEventListener('click', async () => {
+      off.disabled = true;
+      try {
+        const reg = await registration;
+        const sub = await reg.pushManager.getSubscription();
+        if (sub) {
+          await send('DELETE', { endpoint: sub.endpoint });
+          await sub.unsubscribe();
+        }
+        window.location.reload();
+      } catch (err) {
+        show(
+          'error',
+          `Notifications could not be turned off (${err && err.message ? err.message : err}). Try again.`,
+        );
+      } finally {
+        off.disabled = false;
+      }
+    });
+    refresh().catch((err) => show('error', String(err && err.message ? err.message : err)));
+  }
+
+  // The tasks page keeps itself current: it asks for the list's version every 30 seconds
+  // while in view, at once when it comes back into view or a push arrives, and swaps in the
+  // fresh list when the version changed, saying what is new.
+  const list = document.querySelector('[data-tasks][data-version]');
+  if (list) {
+    const news = document.querySelector('[data-tasks-news]');
+    let version = list.dataset.version;
+    let busy = false;
+    const cards = (root) =>
+      new Map(
+        [...root.querySelectorAll('a.wcard-link[href*="/tasks/"]')].map((a) => [
+          a.getAttribute('href'),
+          a.querySelector('.who-acct') ? a.querySelector('.who-acct').textContent : '',
+        ]),
+      );
+    const check = async () => {
+      if (busy || document.visibilityState !== 'visible') return;
+      busy = true;
+      try {
+        const answer = await fetch(`${APP}/tasks/version`, { credentials: 'same-origin' });
+        if (!answer.ok) return;
+        const now = await answer.json();
+        if (now.version === version) return;
+        const page = await fetch(`${APP}/tasks`, { credentials: 'same-origin' });
+        if (!page.ok || !page.url.endsWith(`${APP}/tasks`)) return;
+        const fresh = new DOMParser()
+          .parseFromString(await page.text(), 'text/html')
+          .querySelector('[data-tasks][data-version]');
+        if (!fresh) return;
+        const before = cards(list);
+        const added = [...cards(fresh)].filter(([href]) => !before.has(href));
+        list.replaceChildren(...fresh.childNodes);
+        version = fresh.dataset.version;
+        list.dataset.version = version;
+        if (news) {
+          news.textContent = added.length
+            ? `New ${added.length === 1 ? 'task' : 'tasks'} for ${[...new Set(added.map(([, who]) => who))].join(', ')}.`
+            : 'Your task list changed.';
+          news.hidden = false;
+        }
+      } catch {
+        // Offline for a moment: the next check tries again.
+      } finally {
+        busy = false;
+      }
+    };
+    window.setInterval(check, 30_000);
+    document.addEventListener('visibilitychange', check);
+    if ('serviceWorker' in navigator) {
+      navigator.serviceWorker.addEventListener('message', (event) => {
+        if (event.data && event.data.type === 'slotline-push') check();
+      });
+    }
+  }
+  // A tap on a notification when the browser cannot move this window itself.
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (event) => {
+      const url = event.data && event.data.type === 'slotline-open' ? event.data.url : null;
+      if (url && new URL(url, window.location.href).pathname.startsWith(`${APP}/`)) {
+        window.location.assign(url);
+      }
+    });
+  }
 })();
