@@ -8,6 +8,7 @@ import { startMediaLoop, type MediaLoop } from './dispatch/media-loop.ts';
 import { startOutboxLoop, type OutboxLoop } from './dispatch/outbox-loop.ts';
 import { smtpMailer } from './modules/outbox/index.ts';
 import { pushSender } from './modules/push/index.ts';
+import { chatSender } from './modules/alerts/index.ts';
 import { startWebhookLoop, type WebhookLoop } from './dispatch/webhook-loop.ts';
 import { startMetricsServer, type MetricsServer } from './ops/metrics-server.ts';
 import { PromMetrics } from './ops/prom-metrics.ts';
@@ -41,6 +42,7 @@ export async function serve(config: Config): Promise<void> {
   let media: MediaLoop | null = null;
   let outbox: OutboxLoop | null = null;
   let pushes: OutboxLoop | null = null;
+  let chats: OutboxLoop | null = null;
   let simulator: SimulatorLoop | null = null;
   let metricsServer: MetricsServer | null = null;
   let closing = false;
@@ -79,6 +81,7 @@ export async function serve(config: Config): Promise<void> {
         webhooks?.stop(),
         outbox?.stop(),
         pushes?.stop(),
+        chats?.stop(),
       ]);
       if (config.shutdownDelayMs > 0) {
         await sleep(Math.min(config.shutdownDelayMs, deadline - Date.now()));
@@ -158,6 +161,16 @@ export async function serve(config: Config): Promise<void> {
       channel: 'push',
       mailer: pushSender(ctx.db, { vapid: ctx.vapid, allow: config.remoteFetchAllow }),
       onError: (err) => logger.error({ err }, 'push pass failed'),
+    });
+    // Sends chat alerts to the hooks companies and operators added, through the same client.
+    chats = startOutboxLoop(ctx, {
+      pollMs: config.outboxPollMs,
+      channel: 'chat',
+      mailer: chatSender(ctx.db, ctx.sealer, {
+        allow: config.remoteFetchAllow,
+        clock: ctx.clock,
+      }),
+      onError: (err) => logger.error({ err }, 'chat alert pass failed'),
     });
   }
   // Renders carousels and makes thumbnails: woken by this process's own jobs, polling for

@@ -167,7 +167,7 @@ export interface OutboxMessagesTable {
   id: string;
   /** The company it concerns; null for the operator side's messages. */
   company_id: string | null;
-  /** `email` (the only channel so far). */
+  /** `email`, `push` (recipient: a push subscription) or `chat` (recipient: a chat hook). */
   channel: string;
   /** Why it was sent: `invite`, `password_reset`, `approval_reminder`, ... */
   kind: string;
@@ -204,6 +204,25 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   expiration_time: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An incoming-webhook URL of a chat app that alerts are sent to (migration 0027). */
+export interface ChatHooksTable {
+  id: string;
+  /** The company's hook; null for the operator side's. */
+  company_id: string | null;
+  label: string;
+  /** The URL, sealed (lib/seal.ts): it carries the receiver's secret. */
+  url_sealed: string;
+  /** The host and the URL's last 4 characters, for pages. */
+  url_hint: string;
+  /** JSON array of alert kinds. */
+  kinds: string;
+  failing_since: string | null;
+  last_error: string | null;
+  last_success_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -30,6 +30,7 @@ import type {
 } from './content-tables.ts';
 import type {
   ActivityLogTable,
+  ChatHooksTable,
   OperatorLinksTable,
   OperatorLogTable,
   OperatorRecoveryCodesTable,
@@ -89,6 +90,7 @@ export interface Database {
   delivery_days: DeliveryDaysTable;
   media_jobs: MediaJobsTable;
   outbox_messages: OutboxMessagesTable;
+  chat_hooks: ChatHooksTable;
 }
 
 export type Db = Kysely<Database>;

@@ -16,6 +16,7 @@ import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { browser, hidden, signIn, userIn, type Browser } from '../helpers/dashboard.ts';
 import { OPERATOR_PASSWORD, enrolledOperator, passwordStep } from '../helpers/operator.ts';
 import { ADMIN_CLI, createOperator } from '../../src/modules/operators/index.ts';
+import { addChatHook } from '../../src/modules/alerts/index.ts';
 import { setCompanySuspended } from '../../src/modules/companies/index.ts';
 import {
   assignAccounts,
@@ -731,6 +732,13 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'POST /operator/companies/:companyId/invite': 'full',
   'GET /operator/log': 'full',
   'GET /operator/outbox': 'full',
+  'GET /operator/alerts': 'full',
+  'POST /operator/alerts': 'full',
+  'GET /operator/alerts/:hookId/edit': 'full',
+  'POST /operator/alerts/:hookId/edit': 'full',
+  'GET /operator/alerts/:hookId/remove': 'full',
+  'POST /operator/alerts/:hookId/remove': 'full',
+  'POST /operator/alerts/:hookId/test': 'full',
   'GET /operator/workers': 'full',
   'POST /operator/workers': 'full',
   'GET /operator/workers/:workerId': 'full',
@@ -772,6 +780,7 @@ describeEachDialect('operator console security', (get) => {
   let companyId = '';
   let workerId = '';
   let accountId = '';
+  let hookId = '';
   let userCookie = '';
   let apiKey = '';
   let full: Browser;
@@ -782,7 +791,8 @@ describeEachDialect('operator console security', (get) => {
     path
       .replace(':companyId', companyId)
       .replace(':workerId', workerId)
-      .replace(':accountId', accountId);
+      .replace(':accountId', accountId)
+      .replace(':hookId', hookId);
   const snapshot = async (t: TestApp) =>
     JSON.stringify(
       await Promise.all(
@@ -799,6 +809,8 @@ describeEachDialect('operator console security', (get) => {
           'worker_sign_in_links',
           'worker_sessions',
           'accounts',
+          'chat_hooks',
+          'outbox_messages',
         ].map((table) =>
           t.ctx.db
             .selectFrom(table as 'companies')
@@ -839,6 +851,13 @@ describeEachDialect('operator console security', (get) => {
     workerId = (await createWorker(t.ctx.db, t.ctx.clock, { name: 'Guard', timezone: 'UTC' }))
       .workerId;
     await assignAccounts(t.ctx.db, t.ctx.clock, workerId, [accountId]);
+    hookId = (
+      await addChatHook(
+        t.ctx,
+        { companyId: null, actor: ADMIN_CLI },
+        { label: '#guard', url: 'https://hooks.slack.com/services/T0/B0/guard' },
+      )
+    ).hookId;
     const user = await userIn(t, co.companyId, 'admin');
     const ub = browser(t, '203.0.113.50');
     assert.equal((await signIn(ub, user.email, user.password)).status, 303);

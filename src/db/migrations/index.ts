@@ -25,6 +25,7 @@ import { outbox } from './0023-outbox.ts';
 import { linkPurpose } from './0024-link-purpose.ts';
 import { outboxOrder } from './0025-outbox-order.ts';
 import { pushSubscriptions } from './0026-push-subscriptions.ts';
+import { chatHooks } from './0027-chat-hooks.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const ALL: Record<string, Migration> = {
   '0024-link-purpose': linkPurpose,
   '0025-outbox-order': outboxOrder,
   '0026-push-subscriptions': pushSubscriptions,
+  '0027-chat-hooks': chatHooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,7 +12,12 @@ export {
   operatorMoveAccount,
   operatorUnassignAccounts,
 } from './operator-assignments.service.ts';
-export { ADMIN_CLI, listOperatorLog, operatorLabel } from './operator-log.service.ts';
+export {
+  ADMIN_CLI,
+  listOperatorLog,
+  operatorLabel,
+  recordOperatorAction,
+} from './operator-log.service.ts';
 export type { LogDetails, OperatorActor, OperatorLogEntry } from './operator-log.service.ts';
 export { resolveOperatorSession, signOutOperator } from './operator-sessions.service.ts';
 export type { OperatorSession } from './operator-sessions.service.ts';

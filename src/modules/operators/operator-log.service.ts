@@ -48,7 +48,11 @@ export type OperatorAction =
   | 'worker.revoked'
   | 'accounts.assigned'
   | 'accounts.unassigned'
-  | 'account.reassigned';
+  | 'account.reassigned'
+  | 'chat_hook.added'
+  | 'chat_hook.changed'
+  | 'chat_hook.removed'
+  | 'chat_hook.test_sent';
 
 export type LogDetails = Record<string, string | number | boolean | null | object>;
 

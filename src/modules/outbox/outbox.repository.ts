@@ -131,18 +131,17 @@ export async function waiting(db: DbOrTx): Promise<{ count: number; oldest: stri
 }
 
 /**
- * Messages of a channel (mail by default) newest first, a keyset page: one company's (`companyId`), the operator side's
- * (`null`), or all of them (undefined); of one status when given.
+ * Messages of some channels (mail by default) newest first, a keyset page: one company's
+ * (`companyId`), the operator side's (`null`), or all of them (undefined); of one status
+ * when given.
  */
 export async function pageMessages(
   db: DbOrTx,
-  filter: { channel?: string; companyId?: string | null; status?: string },
+  filter: { channels?: readonly string[]; companyId?: string | null; status?: string },
   page: { before?: readonly [string, string] | null; limit: number },
 ): Promise<OutboxMessagesTable[]> {
-  let q = db
-    .selectFrom('outbox_messages')
-    .selectAll()
-    .where('channel', '=', filter.channel ?? 'email');
+  const channels = filter.channels?.length ? [...filter.channels] : ['email'];
+  let q = db.selectFrom('outbox_messages').selectAll().where('channel', 'in', channels);
   if (filter.companyId === null) q = q.where('company_id', 'is', null);
   else if (filter.companyId !== undefined) q = q.where('company_id', '=', filter.companyId);
   if (filter.status !== undefined) q = q.where('status', '=', filter.status);

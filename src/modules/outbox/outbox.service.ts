@@ -20,11 +20,14 @@ const LONGEST_RETRY_MS = 6 * 3_600_000;
 
 const SIGNAL = 'outbox';
 
-/** How a message reaches its person: a mail, or a push to one of their devices. */
-export type Channel = 'email' | 'push';
+/**
+ * How a message reaches its person: a mail, a push to one of their devices, or a post to
+ * a chat app's incoming webhook (modules/alerts).
+ */
+export type Channel = 'email' | 'push' | 'chat';
 
 export interface OutgoingMail {
-  /** `email` by default; a `push` goes to the subscription whose id is `to`. */
+  /** `email` by default; a `push` goes to the subscription whose id is `to`, a `chat` to the hook. */
   channel?: Channel;
   /** The company it concerns; null for the operator side's messages. */
   companyId: string | null;
@@ -211,6 +214,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** A message as the outbox pages show it: never its body, whose links are secrets. */
 export interface OutboxMessage {
   id: string;
+  channel: Channel;
   companyId: string | null;
   kind: string;
   to: string;
@@ -227,6 +231,7 @@ export interface OutboxMessage {
 function messageOf(row: OutboxMessagesTable): OutboxMessage {
   return {
     id: row.id,
+    channel: row.channel as Channel,
     companyId: row.company_id,
     kind: row.kind,
     to: row.recipient,
@@ -247,13 +252,13 @@ export async function getMessage(db: DbOrTx, id: string): Promise<OutboxMessage 
 }
 
 /**
- * A page of mail, newest first: one company's (`companyId`), the operator side's
- * (`null`) or every one (undefined), of one status when given; `before` is the
- * (createdAt, id) of the last message seen.
+ * A page of messages, newest first: one company's (`companyId`), the operator side's
+ * (`null`) or every one (undefined), of one status when given, of the given channels (mail
+ * only by default); `before` is the (createdAt, id) of the last message seen.
  */
 export async function listMessages(
   db: DbOrTx,
-  filter: { companyId?: string | null; status?: MessageStatus },
+  filter: { companyId?: string | null; status?: MessageStatus; channels?: readonly Channel[] },
   page: { before?: readonly [string, string] | null; limit: number },
 ): Promise<OutboxMessage[]> {
   return (await repo.pageMessages(db, filter, page)).map(messageOf);

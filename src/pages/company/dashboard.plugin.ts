@@ -13,6 +13,7 @@ import { KIT_ASSETS, joinAssets, sourceFolder, type AssetSet } from '../kit/asse
 import { redirectSlashedAddresses, registerPageFamily } from '../kit/plugin.ts';
 import { resolveSession } from '../../modules/users/index.ts';
 import { accountAnalyticsPages } from './account-analytics.pages.ts';
+import { alertPages } from './alerts.pages.ts';
 import { approvalPages } from './approvals.pages.ts';
 import { activityPages } from './activity.pages.ts';
 import { outboxPages } from './outbox.pages.ts';
@@ -153,6 +154,7 @@ export function dashboardPlugin(ctx: AppContext, options: DashboardOptions = {})
     await app.register(workspacePages(ctx));
     await app.register(userPages(ctx));
     await app.register(settingsPages(ctx));
+    await app.register(alertPages(ctx));
     await app.register(accountAnalyticsPages(ctx));
     await app.register(exportPages(ctx));
   };

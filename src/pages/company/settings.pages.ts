@@ -1,6 +1,7 @@
 // Your settings (dashboard page, every signed-in user): the display timezone every page
 // shows times in (time.ts): one the user picks from the IANA list, or the browser's (the
-// zone dashboard.js keeps in a cookie, else UTC). A personal preference of the user only.
+// zone dashboard.js keeps in a cookie, else UTC). A personal preference of the user only;
+// beside it, admins find the way to the company's chat alerts (alerts.pages.ts).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';

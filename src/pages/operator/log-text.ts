@@ -91,6 +91,14 @@ export function describeEntry(entry: OperatorLogEntry): string {
     }
     case 'accounts.unassigned':
       return `Took ${accountsOf(d.accounts, false)}${of} from ${worker}.`;
+    case 'chat_hook.added':
+      return `Added the chat alert hook “${text(d.label)}” (${text(d.url)}) for ${text(d.kinds)}.`;
+    case 'chat_hook.changed':
+      return `Changed the chat alert hook “${text(d.label)}” (${text(d.url)}): it receives ${text(d.kinds)}.`;
+    case 'chat_hook.removed':
+      return `Removed the chat alert hook “${text(d.label)}” (${text(d.url)}).`;
+    case 'chat_hook.test_sent':
+      return `Sent a test to the chat alert hook “${text(d.label)}” (${text(d.url)}).`;
     default:
       return entry.action;
   }

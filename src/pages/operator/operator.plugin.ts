@@ -13,6 +13,7 @@ import { pageHeaders } from '../kit/headers.ts';
 import { registerPageFamily } from '../kit/plugin.ts';
 import { checkCsrf, errorPageOf, redirect } from '../kit/session.ts';
 import { resolveOperatorSession } from '../../modules/operators/index.ts';
+import { alertPages } from './alerts.pages.ts';
 import { companyPages } from './companies.pages.ts';
 import { fulfilmentPages } from './fulfilment.pages.ts';
 import { consolePage } from './layout.ts';
@@ -93,5 +94,6 @@ export function operatorPlugin(ctx: AppContext) {
     await app.register(fulfilmentPages(ctx));
     await app.register(logPages(ctx));
     await app.register(outboxPages(ctx));
+    await app.register(alertPages(ctx));
   };
 }

@@ -1,10 +1,12 @@
-// The outbox (console): every message Slotline wrote, newest first, with the company it
-// concerns ("Operator side" for the operators' own): to whom, what, when, and whether it
-// was delivered, is waiting for another try, or failed and why. Never a message's body.
+// The outbox (console): every mail and chat alert Slotline wrote, newest first, with the
+// company it concerns ("Operator side" for the operators' own): to whom (a chat hook by its
+// label and masked URL), what, when, and whether it was delivered, is waiting for another
+// try, or failed and why. Never a message's body.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { getCompanies } from '../../modules/companies/index.ts';
+import { chatHookNames } from '../../modules/alerts/index.ts';
 import { listMessages, mailKindLabel } from '../../modules/outbox/index.ts';
 import { OutboxQuery, statusPage } from '../kit/outbox-list.ts';
 import { consolePage } from './layout.ts';
@@ -15,16 +17,32 @@ export function outboxPages(ctx: AppContext) {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/outbox', { schema: { querystring: OutboxQuery } }, async (req, reply) => {
       const list = await statusPage(`${OPERATOR_BASE}/outbox`, req.query, (status, before, limit) =>
-        listMessages(ctx.db, status ? { status } : {}, { before, limit }),
+        listMessages(
+          ctx.db,
+          { channels: ['email', 'chat'], ...(status ? { status } : {}) },
+          { before, limit },
+        ),
       );
       const ids = [...new Set(list.rows.flatMap((m) => (m.companyId ? [m.companyId] : [])))];
       const companies = ids.length ? await getCompanies(ctx.db, ids) : new Map();
       const names = new Map([...companies.values()].map((c) => [c.companyId, c.name]));
+      // Hooks are named side by side: each company's (and the operator side's) own.
+      const chats = list.rows.filter((m) => m.channel === 'chat');
+      const hooks = new Map<string, string>();
+      for (const side of new Set(chats.map((m) => m.companyId))) {
+        const ids = chats.filter((m) => m.companyId === side).map((m) => m.to);
+        for (const [id, name] of await chatHookNames(ctx.db, side, ids)) hooks.set(id, name);
+      }
       return consolePage(req, reply, 'outbox.eta', 'Outbox', {
         ...list,
         rows: list.rows.map((m) => ({
           ...m,
-          kindLabel: mailKindLabel(m.kind),
+          ...(m.channel === 'chat'
+            ? {
+                to: hooks.get(m.to) ?? 'a chat hook since removed',
+                kindLabel: m.kind === 'chat_test' ? 'Chat test' : 'Chat alert',
+              }
+            : { kindLabel: mailKindLabel(m.kind) }),
           companyName: m.companyId ? (names.get(m.companyId) ?? null) : null,
         })),
         mailOn: ctx.mailing !== null,
