@@ -126,6 +126,9 @@ export async function serve(config: Config): Promise<void> {
         if (r.expiredUploads > 0) {
           logger.warn({ failed: r.expiredUploads }, 'failed pending uploads past their deadline');
         }
+        if (r.approvals && r.approvals.reminded + r.approvals.escalated > 0) {
+          logger.info(r.approvals, 'reminded approvers of items whose window is near');
+        }
       },
       onError: (err) => logger.error({ err }, 'dispatch pass failed'),
     });

@@ -15,6 +15,8 @@ export interface CompaniesTable {
   updated_at: string;
   /** When an operator suspended the company (its keys and users are refused); null when not. */
   suspended_at: string | null;
+  /** Minutes before a waiting item's window that its approvers are reminded. */
+  approval_lead_minutes: number;
 }
 
 export interface ApiKeysTable {

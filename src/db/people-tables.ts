@@ -226,3 +226,21 @@ export interface ChatHooksTable {
   created_at: string;
   updated_at: string;
 }
+
+export interface NoticeMarksTable {
+  /** What was told about: a queue item's id. */
+  subject_id: string;
+  kind: string;
+  /** The occasion it was told for (the window start), so the next one is told again. */
+  occasion: string;
+  company_id: string | null;
+  created_at: string;
+}
+
+export interface NotifyOptOutsTable {
+  audience: 'user' | 'operator' | 'worker';
+  owner_id: string;
+  kind: string;
+  channel: 'email' | 'push';
+  created_at: string;
+}

@@ -31,6 +31,8 @@ import type {
 import type {
   ActivityLogTable,
   ChatHooksTable,
+  NoticeMarksTable,
+  NotifyOptOutsTable,
   OperatorLinksTable,
   OperatorLogTable,
   OperatorRecoveryCodesTable,
@@ -91,6 +93,8 @@ export interface Database {
   media_jobs: MediaJobsTable;
   outbox_messages: OutboxMessagesTable;
   chat_hooks: ChatHooksTable;
+  notice_marks: NoticeMarksTable;
+  notify_opt_outs: NotifyOptOutsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,10 +1,11 @@
 // Runs the dispatcher on a timer in the service process (or alone, `slotline
 // dispatch`). One pass at a time; a failed pass is reported and the next one runs.
 // A pass releases what is due, then fails released tasks past their report deadline and
-// pending uploads past theirs.
+// pending uploads past theirs, then reminds approvers of items whose window is near.
 import type { AppContext } from '../context.ts';
 import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
 import { failOverdueTasks, failStalledUploads, type DeadlineResult } from './deadlines.ts';
+import { remindApprovalsNow, type ApprovalReminderResult } from './approval-reminders.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
 
 /** What a pass reports; the per-release lags go to the metrics only, not to logs. */
@@ -12,6 +13,8 @@ export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
   overdue: DeadlineResult;
   /** Pending uploads failed because their deadline passed. */
   expiredUploads: number;
+  /** Approval reminders written this pass; null when the last minute's pass covered it. */
+  approvals: ApprovalReminderResult | null;
 }
 
 /** One dispatcher pass at `now`: releases, then report and upload deadlines. */
@@ -21,11 +24,12 @@ export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResu
     const { lagSeconds, ...released } = await releaseDue(ctx, now);
     const overdue = await failOverdueTasks(ctx, now);
     const expiredUploads = await failStalledUploads(ctx, now);
+    const approvals = await remindApprovalsNow(ctx, now);
     ctx.metrics.dispatchPass(
       { released: released.released, lagSeconds, deadlinesMissed: overdue },
       (performance.now() - started) / 1000,
     );
-    return { ...released, overdue, expiredUploads };
+    return { ...released, overdue, expiredUploads, approvals };
   } catch (err) {
     ctx.metrics.dispatchFailed();
     throw err;

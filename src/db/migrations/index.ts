@@ -26,6 +26,7 @@ import { linkPurpose } from './0024-link-purpose.ts';
 import { outboxOrder } from './0025-outbox-order.ts';
 import { pushSubscriptions } from './0026-push-subscriptions.ts';
 import { chatHooks } from './0027-chat-hooks.ts';
+import { notices } from './0028-notices.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const ALL: Record<string, Migration> = {
   '0025-outbox-order': outboxOrder,
   '0026-push-subscriptions': pushSubscriptions,
   '0027-chat-hooks': chatHooks,
+  '0028-notices': notices,
 };
 
 export const migrationProvider: MigrationProvider = {

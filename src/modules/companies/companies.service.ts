@@ -69,6 +69,9 @@ export interface CreateCompanyInput {
   platformBFeedPosts?: boolean;
 }
 
+/** How long before a waiting item's window its approvers are reminded, unless changed. */
+export const DEFAULT_APPROVAL_LEAD_MINUTES = 120;
+
 /** Creates a company; with an `actor`, `company.created` is recorded in its activity log. */
 export async function createCompany(
   db: DbOrTx,
@@ -94,6 +97,7 @@ export async function createCompany(
     created_at: at,
     updated_at: at,
     suspended_at: null,
+    approval_lead_minutes: DEFAULT_APPROVAL_LEAD_MINUTES,
   };
   await repo.insertCompany(db, row);
   if (actor) {
@@ -309,4 +313,42 @@ export function setCompanySchedule(
 /** The company row locked for update, for writes bounded by its plan. */
 export function lockCompany(tx: DbOrTx, companyId: string): Promise<CompaniesTable | undefined> {
   return repo.lockCompany(tx, companyId);
+}
+
+/** The lead times a company may choose for approval reminders, in minutes. */
+export const APPROVAL_LEAD_CHOICES = [30, 60, 120, 180, 240, 360, 720, 1440] as const;
+
+/** Sets how long before a waiting item's window its approvers are reminded. */
+export async function setApprovalLead(
+  db: DbOrTx,
+  clock: Clock,
+  companyId: string,
+  minutes: number,
+  actor: Actor,
+): Promise<boolean> {
+  if (!(APPROVAL_LEAD_CHOICES as readonly number[]).includes(minutes)) {
+    throw new CompanyError(
+      `approval reminder lead time must be one of ${APPROVAL_LEAD_CHOICES.join(', ')} minutes`,
+    );
+  }
+  const row = await repo.findCompany(db, companyId);
+  if (!row) throw new CompanyError(`company ${companyId} does not exist`);
+  if (row.approval_lead_minutes === minutes) return false;
+  const now = clock.now();
+  await repo.updateCompany(db, companyId, {
+    approval_lead_minutes: minutes,
+    updated_at: now.toISOString(),
+  });
+  await recordActivity(
+    db,
+    companyId,
+    actor,
+    {
+      action: 'company.approval_lead_changed',
+      target: companyId,
+      detail: `${row.approval_lead_minutes} → ${minutes} minutes`,
+    },
+    now,
+  );
+  return true;
 }

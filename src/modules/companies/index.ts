@@ -12,6 +12,8 @@ export {
   listCompanies,
   lockCompany,
   pageCompanies,
+  APPROVAL_LEAD_CHOICES,
+  setApprovalLead,
   setCompanySchedule,
   setCompanySuspended,
   updateCompany,

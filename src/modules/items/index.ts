@@ -33,10 +33,11 @@ export {
   findTasks,
   openTaskCounts,
   openTaskIds,
+  pendingApprovalItems,
   postedByWorker,
   postedOfAccount,
 } from './task-reads.service.ts';
-export type { TaskRow } from './task-reads.service.ts';
+export type { PendingApprovalRow, TaskRow } from './task-reads.service.ts';
 export {
   calendarDetails,
   calendarQueued,

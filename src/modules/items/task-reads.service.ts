@@ -143,3 +143,40 @@ export async function postedOfAccount(db: DbOrTx, accountId: string, limit: numb
   ]);
   return { count: Number(count.n), recent };
 }
+
+/**
+ * Items waiting for approval, with what their reminders need: the account (its windows and
+ * timezone), the post's caption, and the company's windows and reminder lead time. Oldest
+ * first, `limit` at a time after `after` (an item id), so a pass reads them all in pages.
+ */
+export async function pendingApprovalItems(db: DbOrTx, limit: number, after?: string) {
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('posts', 'posts.id', 'queue_items.post_id')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .innerJoin('companies', 'companies.id', 'queue_items.company_id')
+    .select([
+      'queue_items.id',
+      'queue_items.company_id',
+      'queue_items.post_id',
+      'queue_items.account_id',
+      'queue_items.scheduled_after',
+      'posts.caption',
+      'accounts.username',
+      'accounts.platform',
+      'accounts.timezone',
+      'accounts.schedule_windows',
+      'accounts.status as account_status',
+      'companies.name as company_name',
+      'companies.schedule_windows as company_windows',
+      'companies.approval_lead_minutes',
+      'companies.suspended_at',
+    ])
+    .where('queue_items.status', '=', 'pending_approval')
+    .orderBy('queue_items.id')
+    .limit(limit);
+  if (after) q = q.where('queue_items.id', '>', after);
+  return q.execute();
+}
+
+export type PendingApprovalRow = Awaited<ReturnType<typeof pendingApprovalItems>>[number];

@@ -5,6 +5,8 @@ const KIND_LABELS: Record<string, string> = {
   password_reset: 'Forgotten password',
   operator_invite: 'Operator account',
   operator_reset: 'Operator sign-in reset',
+  approval_due: 'Approvals due soon',
+  approval_missed: 'Approval will miss its window',
 };
 
 export function mailKindLabel(kind: string): string {

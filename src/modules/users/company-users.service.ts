@@ -5,7 +5,7 @@
 // who asks (but an invitation), and is recorded in the company's activity log in its own
 // transaction. Each user's display timezone is set here too.
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Db, UserRole, UsersTable } from '../../db/types.ts';
+import type { Db, DbOrTx, UserRole, UsersTable } from '../../db/types.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { validTimezone } from '../../schedule/local-time.ts';
@@ -280,4 +280,26 @@ export async function setUserTimezone(
     throw new ActionRefused('invalid', `“${timezone}” is not a timezone this service knows.`);
   }
   await repo.updateUser(db, userId, { timezone, updated_at: clock.now().toISOString() });
+}
+
+/** Who a reminder about approvals goes to: the company's enabled users who may approve. */
+export interface Approver {
+  id: string;
+  email: string;
+  role: UserRole;
+  timezone: string | null;
+}
+
+/** The enabled admins and editors of the company (admins only with `adminsOnly`). */
+export async function companyApprovers(
+  db: DbOrTx,
+  companyId: string,
+  adminsOnly = false,
+): Promise<Approver[]> {
+  const rows = await repo.listUsers(db, companyId);
+  return rows
+    .filter(
+      (r) => r.disabled_at === null && (adminsOnly ? r.role === 'admin' : r.role !== 'viewer'),
+    )
+    .map((r) => ({ id: r.id, email: r.email, role: r.role, timezone: r.timezone }));
 }

@@ -26,6 +26,7 @@ export type { IssuedUserLink, UserLinkInfo } from './user-links.service.ts';
 export { requestUserRecovery } from './user-recovery.service.ts';
 export {
   changeUserRole,
+  companyApprovers,
   disableCompanyUser,
   getCompanyUser,
   inviteCompanyUser,
@@ -33,4 +34,4 @@ export {
   resetCompanyUser,
   setUserTimezone,
 } from './company-users.service.ts';
-export type { CompanyUser, SignInState } from './company-users.service.ts';
+export type { Approver, CompanyUser, SignInState } from './company-users.service.ts';

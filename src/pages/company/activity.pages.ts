@@ -80,6 +80,7 @@ const ACTION_WORDS: Record<string, string> = {
   'company.updated': 'Changed the company',
   'company.suspended': 'Suspended the company',
   'company.resumed': 'Resumed the company',
+  'company.approval_lead_changed': 'Changed when approvers are reminded',
   'workspace.folder_created': 'Created an image folder',
   'workspace.image_added': 'Added an image',
   'workspace.pack_created': 'Created an image pack',

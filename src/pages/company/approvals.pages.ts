@@ -131,19 +131,36 @@ export function approvalPages(ctx: AppContext) {
         listCompanyAccounts(ctx.db, user.companyId),
       ]);
       const now = ctx.clock.now();
-      const windows = new Map(
-        accounts.map((a) => [
-          a.id,
-          nextWindowAt(a.timezone, a.schedule_windows, company?.schedule_windows ?? null, now).at,
-        ]),
-      );
+      const byId = new Map(accounts.map((a) => [a.id, a]));
+      const leadMs = (company?.approval_lead_minutes ?? 120) * 60_000;
+      // Each waiting item's deadline, as its approvers' reminders count it: the account's
+      // next window at or after the item's earliest-release floor.
+      const deadlineOf = (accountId: string, scheduledAfter: string | undefined) => {
+        const a = byId.get(accountId);
+        if (!a) return null;
+        const floor =
+          scheduledAfter && Date.parse(scheduledAfter) > now.getTime()
+            ? new Date(scheduledAfter)
+            : now;
+        const at = nextWindowAt(
+          a.timezone,
+          a.schedule_windows,
+          company?.schedule_windows ?? null,
+          floor,
+        ).at;
+        return { at, soon: Date.parse(at) - now.getTime() <= leadMs };
+      };
       const posts = result.data.map((p) => ({
         ...p,
         ref: postRef(p.postId, p.caption, p.media.count > 1 ? 'carousel' : p.media.kind),
         items: media.get(p.postId) ?? [],
         pending: p.accounts
           .filter((a) => a.status === 'pending_approval')
-          .map((a) => ({ ...a, ref: accountRef(a), nextWindow: windows.get(a.accountId) ?? null })),
+          .map((a) => ({
+            ...a,
+            ref: accountRef(a),
+            deadline: deadlineOf(a.accountId, a.scheduledAfter),
+          })),
       }));
       return page(req, reply, 'approvals.eta', 'Approvals', {
         posts,

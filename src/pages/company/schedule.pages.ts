@@ -9,6 +9,12 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { getAccount } from '../../modules/accounts/index.ts';
 import {
+  APPROVAL_LEAD_CHOICES,
+  getCompanyRow,
+  setApprovalLead,
+} from '../../modules/companies/index.ts';
+import { leadWords } from '../../modules/notify/index.ts';
+import {
   getAccountSchedule,
   getCompanySchedule,
   setAccountSchedule,
@@ -72,6 +78,8 @@ interface Editor {
   timezone: string | null;
   inherits: string;
   account: { accountId: string; username: string; platform: string } | null;
+  /** The company's approval reminder lead time (company schedule only). */
+  leadMinutes: number | null;
 }
 
 function render(
@@ -88,12 +96,18 @@ function render(
     error: form.error,
     done,
     canEdit: user.role !== 'viewer',
+    canSetLead: user.role === 'admin',
+    leadChoices: APPROVAL_LEAD_CHOICES.map((m) => ({ minutes: m, words: leadWords(m) })),
   });
 }
 
 async function companyEditor(ctx: AppContext, companyId: string): Promise<Editor> {
-  const s = await getCompanySchedule(ctx, companyId);
+  const [s, company] = await Promise.all([
+    getCompanySchedule(ctx, companyId),
+    getCompanyRow(ctx.db, companyId),
+  ]);
   return {
+    leadMinutes: company?.approval_lead_minutes ?? null,
     heading: 'Company schedule',
     action: `${BASE}/schedule`,
     windows: s.schedule?.windows ?? null,
@@ -116,6 +130,7 @@ async function accountEditor(
       getAccount(ctx.db, ctx.clock, companyId, accountId),
     ]);
     return {
+      leadMinutes: null,
       heading: `Schedule of @${account.username}`,
       action: `${BASE}/accounts/${encodeURIComponent(accountId)}/schedule`,
       windows: s.schedule?.windows ?? null,
@@ -172,6 +187,35 @@ export function schedulePages(ctx: AppContext) {
       }
       const done = input.schedule ? 'Company schedule saved.' : 'Company schedule cleared.';
       setFlash(ctx, req, reply, done);
+      return redirect(req, reply, `${BASE}/schedule`);
+    });
+
+    // How long before a waiting item's window its approvers are reminded (admins).
+    const leadForm = {
+      config: { role: 'admin' as const },
+      schema: { body: Type.Object({ minutes: Type.Optional(Type.String({ maxLength: 10 })) }) },
+    };
+    app.post('/schedule/reminders', leadForm, async (req, reply) => {
+      const user = userOf(req);
+      const minutes = Number(req.body.minutes ?? '');
+      if (!(APPROVAL_LEAD_CHOICES as readonly number[]).includes(minutes)) {
+        throw new ActionRefused('invalid', 'Choose one of the listed reminder times.');
+      }
+      const changed = await setApprovalLead(
+        ctx.db,
+        ctx.clock,
+        user.companyId,
+        minutes,
+        actorOf(user),
+      );
+      setFlash(
+        ctx,
+        req,
+        reply,
+        changed
+          ? `Approvers are now reminded ${leadWords(minutes)} before a waiting post’s window.`
+          : 'Nothing changed.',
+      );
       return redirect(req, reply, `${BASE}/schedule`);
     });
 

@@ -1,4 +1,5 @@
-// Signing in and out of the dashboard, and a new password by mail when it is forgotten.
+// Signing in and out of the dashboard, a new password by mail when it is forgotten, and
+// the unsubscribe links of the mail its people get (they need no session either).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -14,6 +15,9 @@ import {
 import { safeTarget } from '../kit/targets.ts';
 import { SignInRefused } from '../../modules/sign-in/index.ts';
 import { forgotRoutes } from '../kit/forgot.ts';
+import { unsubscribeRoutes } from '../kit/unsubscribe.ts';
+import { mailKindLabel } from '../../modules/outbox/index.ts';
+import { checkUnsubscribe, optOut } from '../../modules/notify/index.ts';
 import {
   USER_RECOVER_LINK_MS,
   requestUserRecovery,
@@ -22,6 +26,9 @@ import {
 } from '../../modules/users/index.ts';
 import { page } from './layout.ts';
 import { BASE, COMPANY_SUSPENDED, redirect, signInCookies, userOf } from './session.ts';
+
+/** The mail a company's people may stop: everything but security messages. */
+const USER_MAIL_KINDS = new Set(['approval_due', 'approval_missed']);
 
 /** A safe dashboard path (no open redirect, nothing a Location refuses), else the inbox. */
 function nextOf(next: string | undefined): string {
@@ -94,6 +101,23 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         page(req, reply, 'forgot.eta', 'Forgot your password?', { ...view }),
       request: async (email, address) =>
         ctx.mailing ? requestUserRecovery(ctx.db, ctx.clock, ctx.mailing, { email, address }) : 0,
+    });
+
+    unsubscribeRoutes(app, {
+      config: anonymous,
+      path: `${BASE}/unsubscribe`,
+      render: (req, reply, view) =>
+        page(req, reply, 'unsubscribe.eta', 'Email preferences', { ...view }),
+      label: (kind) => (USER_MAIL_KINDS.has(kind) ? mailKindLabel(kind) : null),
+      check: (kind, ownerId, expires, signature) =>
+        checkUnsubscribe(
+          ctx.signer,
+          { audience: 'user', ownerId, kind },
+          expires,
+          signature,
+          ctx.clock.now(),
+        ),
+      stop: (kind, ownerId) => optOut(ctx.db, { audience: 'user', ownerId, kind }, ctx.clock.now()),
     });
 
     app.post('/sign-out', async (req, reply) => {

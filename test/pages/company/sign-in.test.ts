@@ -267,7 +267,10 @@ describeEachDialect('dashboard sign-in', (get) => {
     assert.equal(inbox.status, 200);
     assert.match(inbox.body, new RegExp(post.postId));
     assert.match(inbox.body, /<video controls preload="none"/);
-    assert.match(inbox.body, /next window <time datetime="[^"]+Z">/);
+    assert.match(
+      inbox.body,
+      /approve by <time datetime="[^"]+Z">[^<]+<\/time> for its next window/,
+    );
     const src = /<source src="([^"]+)" type="video\/mp4">/.exec(inbox.body);
     assert.ok(src, 'no video source');
     const url = new URL((src[1] as string).replaceAll('&amp;', '&'));
