@@ -122,6 +122,7 @@ try {
     ['users', '/dashboard/users'],
     ['settings', '/dashboard/settings'],
     ['webhooks', '/dashboard/webhooks'],
+    ['alerts', '/dashboard/alerts'],
     ['webhook', `/dashboard/webhooks/${day.webhookId}`],
     ['workspace', '/dashboard/workspace'],
     ['usage', '/dashboard/usage'],
@@ -228,6 +229,7 @@ try {
     ['operator-setup', '/operator/setup'],
     ['operator-board', '/operator/board'],
     ['operator-log', '/operator/log'],
+    ['operator-alerts', '/operator/alerts'],
   ];
   for (const [name, path] of consolePages) {
     const res = await ops.goto(`${url}${path}`);
