@@ -41,5 +41,7 @@ export {
 export type { ChatHook, HookOwner, NewChatHook } from './chat-hooks.service.ts';
 export { clipChatText, queueChatAlert, sendTestAlert } from './chat-alerts.service.ts';
 export type { ChatAlert } from './chat-alerts.service.ts';
+export { chatHookDesk } from './chat-hook-desk.service.ts';
+export type { ChatHookDesk } from './chat-hook-desk.service.ts';
 export { chatSender } from './chat-sender.service.ts';
 export type { ChatPolicy } from './chat-sender.service.ts';

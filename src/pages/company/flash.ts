@@ -6,7 +6,7 @@ import { setScopedFlash, takeScopedFlash, type FlashScope } from '../kit/flash.t
 import { BASE } from './session.ts';
 
 /** The company dashboard's pages: the signed-in user's session. */
-const DASHBOARD_FLASH: FlashScope = {
+export const DASHBOARD_FLASH: FlashScope = {
   cookie: 'slotline_notice',
   path: BASE,
   owner: (req) => req.dashboardUser,
