@@ -7,12 +7,10 @@
 // a loopback receiver is refused without the allow list.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deliverDueMail } from '../../../src/dispatch/outbox-loop.ts';
 import {
   MAX_HOOKS,
   addChatHook,
   chatLink,
-  chatSender,
   chatText,
   getChatHook,
   listChatHooks,
@@ -25,6 +23,7 @@ import { ADMIN_CLI } from '../../../src/modules/operators/index.ts';
 import { parseAllowList } from '../../../src/media/remote-fetch.ts';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
 import { describeEachDialect } from '../../helpers/dialects.ts';
+import { deliverChat, queueAlert } from '../../helpers/chat-alerts.ts';
 import { useReceiver } from '../../helpers/webhook-receiver.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
@@ -49,8 +48,7 @@ describeEachDialect(
   'chat alerts',
   (get) => {
     const rx = useReceiver(() => get().clock.set(START));
-    const send = (t: TestApp, allow = t.config.remoteFetchAllow) =>
-      deliverDueMail(t.ctx, chatSender(t.ctx.db, t.ctx.sealer, { allow, clock: t.clock }), 'chat');
+    const send = deliverChat;
 
     test('the URL is sealed; queueChatAlert writes rows only for the side’s hooks of the kind', async () => {
       const t = get();
@@ -88,52 +86,32 @@ describeEachDialect(
       assert.ok(!JSON.stringify(all).includes('secretXYZ9'), 'the hook as read has no URL');
 
       const text = chatText`Post “${'Spring <sale>'}” failed: ${chatLink('https://slotline.test/dashboard/posts/pst_1', 'open it')}`;
-      const written = await t.ctx.db
-        .transaction()
-        .execute((tx) =>
-          queueChatAlert(
-            tx,
-            { companyId: a.companyId, kind: 'task_failed', text, dedupeKey: 'failed:tsk_1' },
-            t.clock.now(),
-          ),
-        );
+      const written = await queueAlert(t, {
+        companyId: a.companyId,
+        kind: 'task_failed',
+        text,
+        dedupeKey: 'failed:tsk_1',
+      });
       assert.equal(written, 1, 'only #ops chose task_failed in Alpha');
-      const again = await t.ctx.db
-        .transaction()
-        .execute((tx) =>
-          queueChatAlert(
-            tx,
-            { companyId: a.companyId, kind: 'task_failed', text, dedupeKey: 'failed:tsk_1' },
-            t.clock.now(),
-          ),
-        );
+      const again = await queueAlert(t, {
+        companyId: a.companyId,
+        kind: 'task_failed',
+        text,
+        dedupeKey: 'failed:tsk_1',
+      });
       assert.equal(again, 0, 'once per key and hook');
       assert.equal((await rowsOf(t, summary.hookId)).length, 0);
       assert.equal((await rowsOf(t, other.hookId)).length, 0, 'never another company’s hook');
       assert.equal((await rowsOf(t, ops.hookId)).length, 0, 'nor the operator side’s');
-      const opsWritten = await t.ctx.db.transaction().execute((tx) =>
-        queueChatAlert(
-          tx,
-          {
-            companyId: null,
-            kind: 'handoff_unclaimed',
-            text: 'Task <x> not claimed',
-            dedupeKey: 'h:1',
-          },
-          t.clock.now(),
-        ),
-      );
+      const opsWritten = await queueAlert(t, {
+        companyId: null,
+        kind: 'handoff_unclaimed',
+        text: 'Task <x> not claimed',
+        dedupeKey: 'h:1',
+      });
       assert.equal(opsWritten, 1);
       await assert.rejects(
-        t.ctx.db
-          .transaction()
-          .execute((tx) =>
-            queueChatAlert(
-              tx,
-              { companyId: null, kind: 'daily_summary', text: 'x', dedupeKey: 'h:2' },
-              t.clock.now(),
-            ),
-          ),
+        queueAlert(t, { companyId: null, kind: 'daily_summary', text: 'x', dedupeKey: 'h:2' }),
         RangeError,
       );
       // A rollback writes nothing.
@@ -182,15 +160,12 @@ describeEachDialect(
         flakyCalls += 1;
         return flakyCalls === 1 ? 500 : 200;
       };
-      await t.ctx.db
-        .transaction()
-        .execute((tx) =>
-          queueChatAlert(
-            tx,
-            { companyId: co.companyId, kind: 'approval_due', text: 'Due soon', dedupeKey: 'due:1' },
-            t.clock.now(),
-          ),
-        );
+      await queueAlert(t, {
+        companyId: co.companyId,
+        kind: 'approval_due',
+        text: 'Due soon',
+        dedupeKey: 'due:1',
+      });
       await send(t);
       const [waiting] = await rowsOf(t, flaky.hookId);
       assert.equal(waiting?.status, 'waiting');
@@ -211,15 +186,12 @@ describeEachDialect(
       assert.equal(flakyCalls, 2);
 
       // A failing hook gets no alerts; a test still goes, and its delivery clears the state.
-      const more = await t.ctx.db
-        .transaction()
-        .execute((tx) =>
-          queueChatAlert(
-            tx,
-            { companyId: co.companyId, kind: 'approval_due', text: 'Due soon', dedupeKey: 'due:2' },
-            t.clock.now(),
-          ),
-        );
+      const more = await queueAlert(t, {
+        companyId: co.companyId,
+        kind: 'approval_due',
+        text: 'Due soon',
+        dedupeKey: 'due:2',
+      });
       assert.equal(more, 1, 'only the hook that works');
       rx().answer = () => 200;
       await sendTestAlert(t.ctx, companyOwner(co.companyId), gone.hookId);

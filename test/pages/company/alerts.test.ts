@@ -7,12 +7,11 @@
 // answer like unknown ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deliverDueMail } from '../../../src/dispatch/outbox-loop.ts';
-import { chatSender, queueChatAlert } from '../../../src/modules/alerts/index.ts';
 import type { UserRole } from '../../../src/db/types.ts';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
 import { browser, hidden, pageShape, signIn, userIn } from '../../helpers/dashboard.ts';
 import { describeEachDialect } from '../../helpers/dialects.ts';
+import { deliverChat, queueAlert } from '../../helpers/chat-alerts.ts';
 import { useReceiver } from '../../helpers/webhook-receiver.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
@@ -50,12 +49,7 @@ describeEachDialect(
   'dashboard chat alerts',
   (get) => {
     const rx = useReceiver(() => get().clock.set(START));
-    const send = (t: TestApp) =>
-      deliverDueMail(
-        t.ctx,
-        chatSender(t.ctx.db, t.ctx.sealer, { allow: t.config.remoteFetchAllow, clock: t.clock }),
-        'chat',
-      );
+    const send = deliverChat;
 
     test('only admins open the pages; the settings page links there for them', async () => {
       const t = get();
@@ -171,18 +165,12 @@ describeEachDialect(
       assert.ok(!outbox.body.includes('zzsecret'));
 
       rx().answer = () => 410;
-      await t.ctx.db.transaction().execute((tx) =>
-        queueChatAlert(
-          tx,
-          {
-            companyId: co.companyId,
-            kind: 'task_failed',
-            text: 'A post failed',
-            dedupeKey: 'f:1',
-          },
-          t.clock.now(),
-        ),
-      );
+      await queueAlert(t, {
+        companyId: co.companyId,
+        kind: 'task_failed',
+        text: 'A post failed',
+        dedupeKey: 'f:1',
+      });
       await send(t);
       const failing = await admin.b.get('/dashboard/alerts');
       assert.match(failing.body, /Failing: the receiver answered 410/);

@@ -5,12 +5,12 @@
 // the outbox names the hook; a company's hook answers like an unknown one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deliverDueMail } from '../../../src/dispatch/outbox-loop.ts';
-import { addChatHook, chatSender } from '../../../src/modules/alerts/index.ts';
-import { seedCompany, type TestApp } from '../../helpers/app.ts';
+import { addChatHook } from '../../../src/modules/alerts/index.ts';
+import { seedCompany } from '../../helpers/app.ts';
 import { hidden, pageShape } from '../../helpers/dashboard.ts';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { enrolledOperator } from '../../helpers/operator.ts';
+import { deliverChat } from '../../helpers/chat-alerts.ts';
 import { useReceiver } from '../../helpers/webhook-receiver.ts';
 
 const START = '2026-03-02T10:00:00.000Z';
@@ -19,12 +19,7 @@ describeEachDialect(
   'console chat alerts',
   (get) => {
     const rx = useReceiver(() => get().clock.set(START));
-    const send = (t: TestApp) =>
-      deliverDueMail(
-        t.ctx,
-        chatSender(t.ctx.db, t.ctx.sealer, { allow: t.config.remoteFetchAllow, clock: t.clock }),
-        'chat',
-      );
+    const send = deliverChat;
 
     test('the operator side’s hooks: add, refuse, test, edit, remove, logged', async () => {
       const t = get();
