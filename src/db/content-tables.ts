@@ -349,7 +349,8 @@ export interface ServerSettingsTable {
 
 /**
  * Delivery counters of one subject (`company`, `account` or `worker`) for one UTC day of
- * release; `lat_<i>` count posted items per release-to-posted bucket (delivery-figures.rules.ts).
+ * release; `lat_<i>` count posted items per release-to-posted bucket and `claim_lat_<i>`
+ * claimed tasks per release-to-claim bucket (delivery-figures.rules.ts).
  */
 export interface DeliveryDaysTable {
   scope: string;
@@ -362,6 +363,7 @@ export interface DeliveryDaysTable {
   unconfirmed: number;
   missed: number;
   [bucket: `lat_${number}`]: number;
+  [bucket: `claim_lat_${number}`]: number;
 }
 
 /**

@@ -27,6 +27,7 @@ import { outboxOrder } from './0025-outbox-order.ts';
 import { pushSubscriptions } from './0026-push-subscriptions.ts';
 import { chatHooks } from './0027-chat-hooks.ts';
 import { notices } from './0028-notices.ts';
+import { claimLatency } from './0029-claim-latency.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const ALL: Record<string, Migration> = {
   '0026-push-subscriptions': pushSubscriptions,
   '0027-chat-hooks': chatHooks,
   '0028-notices': notices,
+  '0029-claim-latency': claimLatency,
 };
 
 export const migrationProvider: MigrationProvider = {

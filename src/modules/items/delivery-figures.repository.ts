@@ -21,6 +21,10 @@ export interface DeliveryFigureBump {
 }
 
 const BUCKET_COLUMNS = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `lat_${i}` as const);
+const CLAIM_BUCKET_COLUMNS = Array.from(
+  { length: LATENCY_BUCKETS },
+  (_, i) => `claim_lat_${i}` as const,
+);
 const COUNT_COLUMNS = ['posted', 'on_time', 'failed', 'unconfirmed', 'missed'] as const;
 
 function rowOf(b: DeliveryFigureBump): DeliveryDaysTable {
@@ -36,6 +40,7 @@ function rowOf(b: DeliveryFigureBump): DeliveryDaysTable {
     missed: b.counts.missed,
   };
   BUCKET_COLUMNS.forEach((c, i) => (row[c] = b.counts.latency[i] ?? 0));
+  CLAIM_BUCKET_COLUMNS.forEach((c, i) => (row[c] = b.counts.claimLatency[i] ?? 0));
   return row;
 }
 
@@ -54,7 +59,7 @@ export async function addToDays(tx: DbOrTx, bumps: readonly DeliveryFigureBump[]
         .columns(['scope', 'scope_id', 'day', 'company_id'])
         .doUpdateSet(
           Object.fromEntries(
-            [...COUNT_COLUMNS, ...BUCKET_COLUMNS].map((c) => [
+            [...COUNT_COLUMNS, ...BUCKET_COLUMNS, ...CLAIM_BUCKET_COLUMNS].map((c) => [
               c,
               sql<number>`${sql.ref(`delivery_days.${c}`)} + ${sql.ref(`excluded.${c}`)}`,
             ]),
@@ -81,7 +86,7 @@ export async function sumDays(
     .selectFrom('delivery_days')
     .select('scope_id')
     .select((eb) =>
-      [...COUNT_COLUMNS, ...BUCKET_COLUMNS].map((c) =>
+      [...COUNT_COLUMNS, ...BUCKET_COLUMNS, ...CLAIM_BUCKET_COLUMNS].map((c) =>
         eb.fn.sum<number | string>(sql.ref(c)).as(c),
       ),
     )
@@ -100,6 +105,7 @@ export async function sumDays(
     c.unconfirmed = Number(r.unconfirmed);
     c.missed = Number(r.missed);
     c.latency = BUCKET_COLUMNS.map((col) => Number(r[col] ?? 0));
+    c.claimLatency = CLAIM_BUCKET_COLUMNS.map((col) => Number(r[col] ?? 0));
     out.set(String(r.scope_id), c);
   }
   return out;

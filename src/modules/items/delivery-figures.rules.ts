@@ -1,13 +1,16 @@
 // Punctuality of delivery, pure: whether a post went out on time, the buckets its
-// release-to-posted time is counted in, and the figures read back from those counters.
+// release-to-posted and release-to-claim times are counted in, and the figures read back
+// from those counters.
 //
 // An item is on time when it was reported posted within the grace (60 minutes by default,
 // DELIVERY_GRACE_MINUTES) after the start of the slot it was released into. The time from
 // release to posting is kept as a histogram rather than one row per item, so a percentile
 // over 30 days of a large company reads 30 rows: it is exact to the bucket, and buckets are
-// one minute wide up to 6 minutes, then widen (upper bounds below, in minutes).
+// one minute wide up to 6 minutes, then widen (upper bounds below, in minutes). The time from
+// release to a worker's claim (the hand-off) is kept the same way, in the same buckets,
+// counted once per task when it is claimed.
 
-/** Upper bounds (minutes, inclusive) of the release-to-posted buckets; one more past them. */
+/** Upper bounds (minutes, inclusive) of the latency buckets; one more past them. */
 export const LATENCY_BOUNDS_MINUTES = [
   1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 90, 120, 150, 180, 240, 360, 480,
   720, 1440,
@@ -16,7 +19,10 @@ export const LATENCY_BOUNDS_MINUTES = [
 /** Number of buckets: one per bound, and the last for a day or more. */
 export const LATENCY_BUCKETS = LATENCY_BOUNDS_MINUTES.length + 1;
 
-/** The bucket of a release-to-posted time; a report dated before its release counts as 0. */
+/**
+ * The bucket of a release-to-posted or release-to-claim time; a report (or claim) dated before
+ * its release counts as 0.
+ */
 export function latencyBucket(ms: number): number {
   const minutes = Math.max(0, ms) / 60_000;
   for (let i = 0; i < LATENCY_BOUNDS_MINUTES.length; i++) {
@@ -37,7 +43,10 @@ export interface DeliveryFigureCounts {
   failed: number;
   unconfirmed: number;
   missed: number;
+  /** Posted items per release-to-posted bucket. */
   latency: number[];
+  /** Claimed tasks per release-to-claim bucket. */
+  claimLatency: number[];
 }
 
 export function emptyCounts(): DeliveryFigureCounts {
@@ -48,6 +57,7 @@ export function emptyCounts(): DeliveryFigureCounts {
     unconfirmed: 0,
     missed: 0,
     latency: Array.from({ length: LATENCY_BUCKETS }, () => 0),
+    claimLatency: Array.from({ length: LATENCY_BUCKETS }, () => 0),
   };
 }
 
@@ -59,12 +69,13 @@ export function addCounts(a: DeliveryFigureCounts, b: DeliveryFigureCounts): Del
   a.unconfirmed += b.unconfirmed;
   a.missed += b.missed;
   b.latency.forEach((n, i) => (a.latency[i] = (a.latency[i] ?? 0) + n));
+  b.claimLatency.forEach((n, i) => (a.claimLatency[i] = (a.claimLatency[i] ?? 0) + n));
   return a;
 }
 
 /**
  * The nearest-rank percentile `p` (0-1] of the histogram, as the upper bound of its bucket in
- * minutes; the last bucket reads as 1440 (a day or more). Null with nothing posted.
+ * minutes; the last bucket reads as 1440 (a day or more). Null with nothing counted.
  */
 export function latencyPercentile(latency: readonly number[], p: number): number | null {
   const total = latency.reduce((s, n) => s + n, 0);
@@ -91,6 +102,9 @@ export interface DeliveryFigures {
   /** Release to reported posting, minutes (bucket upper bounds); null with nothing posted. */
   releaseToPostedP50Minutes: number | null;
   releaseToPostedP95Minutes: number | null;
+  /** Release to a worker's claim, minutes (bucket upper bounds); null with nothing claimed. */
+  releaseToClaimP50Minutes: number | null;
+  releaseToClaimP95Minutes: number | null;
   /** Windows that released nothing although an item was due (made up in a later slot). */
   windowsMissed: number;
 }
@@ -107,6 +121,8 @@ export function figuresOf(c: DeliveryFigureCounts): DeliveryFigures {
     unconfirmedRatio: ratio(c.unconfirmed, delivered),
     releaseToPostedP50Minutes: latencyPercentile(c.latency, 0.5),
     releaseToPostedP95Minutes: latencyPercentile(c.latency, 0.95),
+    releaseToClaimP50Minutes: latencyPercentile(c.claimLatency, 0.5),
+    releaseToClaimP95Minutes: latencyPercentile(c.claimLatency, 0.95),
     windowsMissed: c.missed,
   };
 }

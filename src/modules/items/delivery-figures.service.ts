@@ -1,6 +1,6 @@
 // Delivery figures, the proof and punctuality of delivery: the counters the item state
-// machine moves in the transaction of each outcome (items.state.ts), and the figures read
-// from them per company, account and worker.
+// machine moves in the transaction of each outcome and of each claim (items.state.ts,
+// released-items.state.ts), and the figures read from them per company, account and worker.
 import type { DbOrTx } from '../../db/types.ts';
 import {
   addCounts,
@@ -16,7 +16,7 @@ import type { DeliveryFigureBump, DeliveryFigureScope } from './delivery-figures
 
 export type { DeliveryFigures, DeliveryFigureScope };
 
-/** One outcome of a released item, as the counters see it. */
+/** One outcome (or the claim) of a released item, as the counters see it. */
 export type DeliveryFigureOutcome = {
   companyId: string;
   accountId: string;
@@ -28,6 +28,8 @@ export type DeliveryFigureOutcome = {
   | { kind: 'failed' }
   | { kind: 'unconfirmed' }
   | { kind: 'missed' }
+  // A worker claimed the released item: counts its release-to-claim time only.
+  | { kind: 'claimed'; latencyMs: number }
 );
 
 function countsOf(o: DeliveryFigureOutcome): DeliveryFigureCounts {
@@ -48,6 +50,9 @@ function countsOf(o: DeliveryFigureOutcome): DeliveryFigureCounts {
       break;
     case 'missed':
       c.missed = 1;
+      break;
+    case 'claimed':
+      c.claimLatency[latencyBucket(o.latencyMs)] = 1;
       break;
   }
   return c;

@@ -243,22 +243,24 @@ export async function claimCandidates(
   return (await candidates.execute()).map((r) => r.id);
 }
 
-/** Stamps the claim on items still released and unclaimed; returns the ids claimed. */
+/** What a claim returns of each item it stamped: what the delivery counters need. */
+export type ClaimedItem = Pick<QueueItemsTable, 'id' | 'company_id' | 'account_id' | 'released_at'>;
+
+/** Stamps the claim on items still released and unclaimed; returns the items claimed. */
 export async function claim(
   tx: DbOrTx,
   itemIds: readonly string[],
   workerId: string,
   at: string,
-): Promise<string[]> {
-  const rows = await transition(
+): Promise<ClaimedItem[]> {
+  return transition(
     tx,
     { ids: itemIds, from: 'posting' },
     { claimed_at: at, claimed_by: workerId, updated_at: at },
   )
     .where('claimed_at', 'is', null)
-    .returning('id')
+    .returning(['id', 'company_id', 'account_id', 'released_at'])
     .execute();
-  return rows.map((r) => r.id);
 }
 
 export type ItemOutcome =

@@ -25,7 +25,8 @@ export const UNCONFIRMED_REASON =
  * A worker takes up to `limit` released items (tasks) of the accounts it operates, oldest
  * release first. Each task is claimed once: the update is conditional on it being unclaimed,
  * and on PostgreSQL concurrent claimers skip rows another claim holds. Claiming changes no
- * status (the item stays `posting`), so no post status is refreshed.
+ * status (the item stays `posting`), so no post status is refreshed; the release-to-claim
+ * counters move in the same transaction.
  *
  * Two statements, not `update ... where id in (select ... limit n for update skip locked)`:
  * PostgreSQL may plan that subquery as the inner side of a nested loop and rescan it for
@@ -40,7 +41,9 @@ export async function claimItems(
 ): Promise<string[]> {
   const ids = await repo.claimCandidates(tx, worker, limit);
   if (ids.length === 0) return [];
-  return repo.claim(tx, ids, worker.id, at);
+  const claimed = await repo.claim(tx, ids, worker.id, at);
+  await countClaims(tx, claimed, worker.id, at);
+  return claimed.map((c) => c.id);
 }
 
 /**
@@ -54,7 +57,35 @@ export async function claimItem(
   workerId: string,
   at: string,
 ): Promise<boolean> {
-  return (await repo.claim(tx, [itemId], workerId, at)).length === 1;
+  const claimed = await repo.claim(tx, [itemId], workerId, at);
+  await countClaims(tx, claimed, workerId, at);
+  return claimed.length === 1;
+}
+
+/**
+ * Counts the release-to-claim time of items just claimed, in the claim's transaction. Only
+ * the rows the conditional claim stamped come here, so a task counts once however often it
+ * is claimed again (a retry, a second device), and never after it was reported.
+ */
+async function countClaims(
+  tx: DbOrTx,
+  claimed: readonly repo.ClaimedItem[],
+  workerId: string,
+  at: string,
+): Promise<void> {
+  const outcomes: figures.DeliveryFigureOutcome[] = [];
+  for (const c of claimed) {
+    if (c.released_at === null) continue;
+    outcomes.push({
+      kind: 'claimed',
+      companyId: c.company_id,
+      accountId: c.account_id,
+      workerId,
+      releasedAt: c.released_at,
+      latencyMs: Date.parse(at) - Date.parse(c.released_at),
+    });
+  }
+  await figures.countOutcomes(tx, outcomes);
 }
 
 /**

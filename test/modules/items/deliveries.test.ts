@@ -336,6 +336,9 @@ describeEachDialect('proof and punctuality', (get) => {
       unconfirmedRatio: 0,
       releaseToPostedP50Minutes: 40,
       releaseToPostedP95Minutes: 120,
+      // Claimed a minute after release (a, b, c) and at once (d's second item).
+      releaseToClaimP50Minutes: 1,
+      releaseToClaimP95Minutes: 1,
       windowsMissed: 0,
     });
     // 30 days adds day 1's two on-time posts (3 and 20 minutes).
@@ -347,6 +350,9 @@ describeEachDialect('proof and punctuality', (get) => {
       unconfirmedRatio: 0,
       releaseToPostedP50Minutes: 20,
       releaseToPostedP95Minutes: 120,
+      // Day 1's two claims came 3 minutes after release.
+      releaseToClaimP50Minutes: 1,
+      releaseToClaimP95Minutes: 3,
       windowsMissed: 0,
     });
     assert.deepEqual(
@@ -361,6 +367,8 @@ describeEachDialect('proof and punctuality', (get) => {
       unconfirmedRatio: 0,
       releaseToPostedP50Minutes: 2,
       releaseToPostedP95Minutes: 3,
+      releaseToClaimP50Minutes: 1,
+      releaseToClaimP95Minutes: 3,
       windowsMissed: 0,
     });
     assert.deepEqual(await figures('account', d, 7), {
@@ -371,6 +379,9 @@ describeEachDialect('proof and punctuality', (get) => {
       unconfirmedRatio: 0,
       releaseToPostedP50Minutes: null,
       releaseToPostedP95Minutes: null,
+      // The unclaimed item has no claim time; the second was claimed at its release.
+      releaseToClaimP50Minutes: 1,
+      releaseToClaimP95Minutes: 1,
       windowsMissed: 0,
     });
     // The service-wide totals (the metrics scrape) include this company's items.

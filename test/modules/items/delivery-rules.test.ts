@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import {
   LATENCY_BOUNDS_MINUTES,
   LATENCY_BUCKETS,
+  addCounts,
   emptyCounts,
   figuresOf,
   firstDayOf,
@@ -12,11 +13,13 @@ import {
   latencyPercentile,
 } from '../../../src/modules/items/delivery-figures.rules.ts';
 import { LATENCY_BUCKET_COUNT } from '../../../src/db/migrations/0016-deliveries.ts';
+import { CLAIM_LATENCY_BUCKET_COUNT } from '../../../src/db/migrations/0029-claim-latency.ts';
 
 const MIN = 60_000;
 
 test('the table has a column per bucket', () => {
   assert.equal(LATENCY_BUCKETS, LATENCY_BUCKET_COUNT);
+  assert.equal(LATENCY_BUCKETS, CLAIM_LATENCY_BUCKET_COUNT);
 });
 
 test('a release-to-posted time falls in the bucket whose upper bound holds it', () => {
@@ -57,6 +60,8 @@ test('shares are of delivered items, rounded to four decimals; none delivered re
     unconfirmedRatio: null,
     releaseToPostedP50Minutes: null,
     releaseToPostedP95Minutes: null,
+    releaseToClaimP50Minutes: null,
+    releaseToClaimP95Minutes: null,
     windowsMissed: 0,
   });
   Object.assign(c, { posted: 2, onTime: 1, failed: 0, unconfirmed: 1, missed: 3 });
@@ -65,6 +70,20 @@ test('shares are of delivered items, rounded to four decimals; none delivered re
   assert.equal(f.onTimeRatio, 0.3333);
   assert.equal(f.unconfirmedRatio, 0.3333);
   assert.equal(f.windowsMissed, 3);
+});
+
+test('release-to-claim percentiles read their own histogram, apart from posting', () => {
+  const c = emptyCounts();
+  for (const m of [0.5, 3, 3, 14, 200]) c.claimLatency[latencyBucket(m * MIN)]! += 1;
+  const f = figuresOf(c);
+  assert.equal(f.releaseToClaimP50Minutes, 3);
+  assert.equal(f.releaseToClaimP95Minutes, 240);
+  assert.equal(f.releaseToPostedP50Minutes, null, 'claims alone post nothing');
+  assert.equal(f.delivered, 0, 'a claim is not an outcome');
+  const sum = addCounts(emptyCounts(), c);
+  addCounts(sum, c);
+  assert.equal(sum.claimLatency[latencyBucket(3 * MIN)], 4, 'sums add the claim buckets');
+  assert.deepEqual(sum.latency, emptyCounts().latency);
 });
 
 test('the last N days start N-1 UTC days before today', () => {
