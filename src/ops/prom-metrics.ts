@@ -41,6 +41,8 @@ export interface DeliveryAggregate {
   unconfirmedRatio: number | null;
   releaseToPostedP50Minutes: number | null;
   releaseToPostedP95Minutes: number | null;
+  releaseToClaimP50Minutes: number | null;
+  releaseToClaimP95Minutes: number | null;
   windowsMissed: number;
 }
 
@@ -245,6 +247,16 @@ export class PromMetrics implements MetricsRecorder {
       'slotline_delivery_release_to_posted_p95_minutes',
       '95th percentile of minutes from release to the reported posting',
       (f) => f.releaseToPostedP95Minutes,
+    );
+    deliveryGauge(
+      'slotline_delivery_release_to_claim_p50_minutes',
+      "Median minutes from release to a worker's claim of the task",
+      (f) => f.releaseToClaimP50Minutes,
+    );
+    deliveryGauge(
+      'slotline_delivery_release_to_claim_p95_minutes',
+      "95th percentile of minutes from release to a worker's claim of the task",
+      (f) => f.releaseToClaimP95Minutes,
     );
     deliveryGauge(
       'slotline_delivery_windows_missed',

@@ -178,6 +178,8 @@ test('delivery figures are gauges per period, aggregates only, absent while unkn
     unconfirmedRatio: 0,
     releaseToPostedP50Minutes: 20,
     releaseToPostedP95Minutes: 120,
+    releaseToClaimP50Minutes: 3,
+    releaseToClaimP95Minutes: 15,
     windowsMissed: 1,
   };
   let reads = 0;
@@ -201,6 +203,8 @@ test('delivery figures are gauges per period, aggregates only, absent while unkn
           unconfirmedRatio: null,
           releaseToPostedP50Minutes: null,
           releaseToPostedP95Minutes: null,
+          releaseToClaimP50Minutes: null,
+          releaseToClaimP95Minutes: null,
           windowsMissed: 0,
         },
         '30d': figures,
@@ -216,6 +220,9 @@ test('delivery figures are gauges per period, aggregates only, absent while unkn
   assert.equal(sample(text, 'slotline_delivery_unconfirmed_ratio{period="30d"}'), 0);
   assert.equal(sample(text, 'slotline_delivery_release_to_posted_p50_minutes{period="30d"}'), 20);
   assert.equal(sample(text, 'slotline_delivery_release_to_posted_p95_minutes{period="30d"}'), 120);
+  assert.equal(sample(text, 'slotline_delivery_release_to_claim_p50_minutes{period="30d"}'), 3);
+  assert.equal(sample(text, 'slotline_delivery_release_to_claim_p95_minutes{period="30d"}'), 15);
+  assert.equal(sample(text, 'slotline_delivery_release_to_claim_p50_minutes{period="7d"}'), null);
   assert.equal(sample(text, 'slotline_delivery_windows_missed{period="30d"}'), 1);
   assert.doesNotMatch(text, /slotline_delivery_[a-z_]+\{[^}]*(account|worker|company|item)/);
   // One reading serves the scrapes of a minute.

@@ -1,6 +1,7 @@
 // Delivery (dashboard page): how punctually the company's posts went out over the last 7 or
 // 30 days, for the company and for each of its accounts: posted on time, failed, unconfirmed,
-// release-to-posted times and windows missed. Read from the per-day delivery counters.
+// release-to-claim and release-to-posted times and windows missed. Read from the per-day
+// delivery counters.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';

@@ -28,8 +28,8 @@ export function duration(ms: number): string {
 }
 
 /**
- * A release-to-posted percentile in minutes, read as the delivery figures count it: the
- * upper bound of a bucket, 1440 meaning a day or more.
+ * A release-to-posted or release-to-claim percentile in minutes, read as the delivery
+ * figures count it: the upper bound of a bucket, 1440 meaning a day or more.
  */
 export function latency(minutes: number | null): string {
   if (minutes === null) return '—';

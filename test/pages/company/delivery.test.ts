@@ -61,6 +61,17 @@ describeEachDialect('dashboard delivery', (get) => {
     assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 2);
     t.clock.set(`${day}T11:12:00.000Z`);
     const claimed = await work('POST', '/worker/v1/tasks/claim', { limit: 2 });
+    // Claimed, nothing reported yet: the hand-off time already shows, the rest waits.
+    const handedOff = await page0.get('/dashboard/delivery');
+    assert.match(
+      handedOff.body,
+      /<span class="figure">12 min<\/span><span class="label">release to claim by a worker, median \(95 %: 12 min\)/,
+    );
+    assert.match(
+      handedOff.body,
+      /<span class="figure">—<\/span><span class="label">release to posted, median/,
+    );
+    assert.match(handedOff.body, /<span class="cell-label">Median to claim: <\/span>12 min<\/td>/);
     const taskOf = (acc: string) =>
       claimed.body.data.find((x: any) => x.accountId === acc).taskId as string;
     const proof = await t.app.inject({

@@ -273,13 +273,23 @@ describeEachDialect('operator console: setup queue, fulfilment board, figures', 
     assert.match(u[3] as string, /^Last seen: 2026-08-03 11:05 UTC 1 h 35 min ago$/);
     assert.equal(u[4], 'On time (7 days): 66.7% of 3');
     assert.equal(u[5], 'Failed (7 days): 33.3%');
-    assert.equal(u[6], 'Release to posted, median (7 days): ≤ 10 min');
+    // Every claim came 5 minutes after the release.
+    assert.equal(u[6], 'Release to claim, median (7 days): ≤ 5 min');
+    assert.equal(u[7], 'Release to posted, median (7 days): ≤ 10 min');
     const v = cellsOf(
       workers.body,
       new RegExp(`<a href="/operator/workers/${vic.workerId}">Vic</a>`),
     );
     assert.equal(v[2], 'Open tasks: 1 (0 unclaimed, 1 claimed)');
     assert.equal(v[4], 'On time (7 days): —');
+    // Vic claimed and has not reported: a hand-off time, no posting time yet.
+    assert.equal(v[6], 'Release to claim, median (7 days): ≤ 5 min');
+    assert.equal(v[7], 'Release to posted, median (7 days): —');
+    const vicPage = await b.get(`/operator/workers/${vic.workerId}`);
+    assert.match(
+      vicPage.body,
+      /<dt>Delivered, 7 days<\/dt><dd>0 · release to claim, median ≤ 5 min<\/dd>/,
+    );
 
     // The whole board.
     const board = await b.get('/operator/board');

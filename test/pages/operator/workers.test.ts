@@ -184,7 +184,8 @@ describeEachDialect('operator console: workers', (get) => {
     );
     assert.equal(cells[4], 'On time (7 days): —');
     assert.equal(cells[5], 'Failed (7 days): —');
-    assert.equal(cells[6], 'Release to posted, median (7 days): —');
+    assert.equal(cells[6], 'Release to claim, median (7 days): —');
+    assert.equal(cells[7], 'Release to posted, median (7 days): —');
     assert.match(rowHtml, new RegExp(`<span class="id">${ana}</span>`), 'the id as secondary text');
 
     const second = await submit(b, '/operator/workers', '/operator/workers', {
