@@ -3,6 +3,8 @@
 export {
   MAX_ATTEMPTS,
   MESSAGE_STATUSES,
+  PUSH_HOST_HEADER,
+  PUSH_OWNER_HEADER,
   claimMail,
   enqueueMail,
   enqueueMany,
@@ -22,6 +24,7 @@ export type {
   MessageStatus,
   OutboxMessage,
   OutgoingMail,
+  PushTarget,
   SendResult,
 } from './outbox.service.ts';
 export { smtpMailer, type Mailer } from './mail-transport.service.ts';

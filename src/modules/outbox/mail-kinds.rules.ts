@@ -7,6 +7,8 @@ const KIND_LABELS: Record<string, string> = {
   operator_reset: 'Operator sign-in reset',
   approval_due: 'Approvals due soon',
   approval_missed: 'Approval will miss its window',
+  task_released: 'New task',
+  push_test: 'Test push',
 };
 
 export function mailKindLabel(kind: string): string {

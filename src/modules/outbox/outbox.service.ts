@@ -208,6 +208,29 @@ export async function settleMail(
   return repo.settle(db, mail.id, owner, { status: 'waiting', dueAt, error: result.error });
 }
 
+/**
+ * Headers of a push row that are never sent: whose device it went to (`worker wrk_...` or
+ * `user usr_...`) and the push service's host, kept so the outbox pages can name both
+ * after the subscription itself has gone.
+ */
+export const PUSH_OWNER_HEADER = 'Push-Owner';
+export const PUSH_HOST_HEADER = 'Push-Host';
+
+/** Whose device a push went to, and its push service's host (never the endpoint). */
+export interface PushTarget {
+  audience: 'worker' | 'user';
+  ownerId: string;
+  host: string;
+}
+
+function pushTargetOf(row: OutboxMessagesTable): PushTarget | null {
+  if (row.channel !== 'push' || !row.headers) return null;
+  const headers = JSON.parse(row.headers) as Record<string, string>;
+  const [audience, ownerId] = (headers[PUSH_OWNER_HEADER] ?? '').split(' ');
+  if ((audience !== 'worker' && audience !== 'user') || !ownerId) return null;
+  return { audience, ownerId, host: headers[PUSH_HOST_HEADER] ?? 'an unknown push service' };
+}
+
 export const MESSAGE_STATUSES = ['waiting', 'sent', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -226,6 +249,8 @@ export interface OutboxMessage {
   sentAt: string | null;
   attempts: number;
   lastError: string | null;
+  /** A push's device and its owner; null for other channels. */
+  push: PushTarget | null;
 }
 
 function messageOf(row: OutboxMessagesTable): OutboxMessage {
@@ -242,6 +267,7 @@ function messageOf(row: OutboxMessagesTable): OutboxMessage {
     sentAt: row.sent_at,
     attempts: row.attempts,
     lastError: row.last_error,
+    push: pushTargetOf(row),
   };
 }
 

@@ -1,10 +1,26 @@
 // Pushes as rows: written in the transaction of what caused them (a released task, a
 // reminder), one outbox row per device of each person (channel `push`, the subscription's
 // id as its recipient), sent later by the push loop. Writing them never waits on a push
-// service, so the release path stays as fast with subscribed workers as without.
+// service, so the release path stays as fast with subscribed workers as without. Each row
+// also keeps whose device it is and the push service's host (never the endpoint, which is
+// a capability) as headers the sender does not send, so that the outbox pages can name
+// the person and the device even once the subscription has ended.
 import type { DbOrTx } from '../../db/types.ts';
-import { enqueueMany, type OutgoingMail } from '../outbox/index.ts';
+import {
+  PUSH_HOST_HEADER,
+  PUSH_OWNER_HEADER,
+  enqueueMany,
+  type OutgoingMail,
+} from '../outbox/index.ts';
 import * as repo from './push.repository.ts';
+
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return 'an unknown push service';
+  }
+}
 
 /** What the notification shows, and the page a tap opens. */
 export interface PushNotice {
@@ -64,6 +80,8 @@ export async function queuePushes(
           headers: {
             TTL: String(Math.max(0, Math.round(request.ttlSeconds))),
             Urgency: request.urgency ?? 'normal',
+            [PUSH_OWNER_HEADER]: `${audience} ${device.owner_id}`,
+            [PUSH_HOST_HEADER]: hostOf(device.endpoint),
           },
           dedupeKey: `${request.dedupeKey}:${device.id}`,
         });

@@ -12,6 +12,7 @@ export {
   roleAllows,
   signIn,
   signOut,
+  userEmails,
 } from './users.service.ts';
 export type { SessionUser, UserInfo } from './users.service.ts';
 export {

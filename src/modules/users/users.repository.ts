@@ -57,3 +57,18 @@ export async function lockCompanyUsers(tx: DbOrTx, companyId: string): Promise<U
     .forUpdate()
     .execute();
 }
+
+/** The emails of these users, of one company when given, in one read. */
+export async function emailsOf(
+  db: DbOrTx,
+  companyId: string | undefined,
+  ids: readonly string[],
+): Promise<{ id: string; email: string }[]> {
+  if (ids.length === 0) return [];
+  let q = db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('id', 'in', [...ids]);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  return q.execute();
+}

@@ -339,3 +339,16 @@ export function roleAllows(role: UserRole, needed: UserRole): boolean {
   const rank = { viewer: 0, editor: 1, admin: 2 } as const;
   return rank[role] >= rank[needed];
 }
+
+/**
+ * Users' emails by id, in one read: of `companyId` only when given (a company's pages), of
+ * any company otherwise (the console); a user since removed is left out.
+ */
+export async function userEmails(
+  db: DbOrTx,
+  companyId: string | undefined,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(userIds)];
+  return new Map((await repo.emailsOf(db, companyId, ids)).map((u) => [u.id, u.email]));
+}

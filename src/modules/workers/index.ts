@@ -69,5 +69,6 @@ export {
   rotateWorkerToken,
   updateWorker,
   verifyWorkerToken,
+  workerNames,
 } from './workers.service.ts';
 export type { IssuedWorker, WorkerInfo } from './workers.service.ts';

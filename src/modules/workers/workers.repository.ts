@@ -79,3 +79,16 @@ export async function simulatedWorkers(db: DbOrTx) {
     .orderBy('id')
     .execute();
 }
+
+/** The names of these workers, in one read (the outbox pages' push rows). */
+export async function namesOf(
+  db: DbOrTx,
+  ids: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('workers')
+    .select(['id', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+}

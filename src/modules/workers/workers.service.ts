@@ -250,3 +250,12 @@ export async function listSimulatedWorkers(db: Db): Promise<WorkerPrincipal[]> {
   const rows = await repo.simulatedWorkers(db);
   return rows.map((r) => ({ workerId: r.id, name: r.name, timezone: r.timezone }));
 }
+
+/** Workers' names by id, in one read; a worker since deleted is left out. */
+export async function workerNames(
+  db: DbOrTx,
+  workerIds: readonly string[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(workerIds)];
+  return new Map((await repo.namesOf(db, ids)).map((w) => [w.id, w.name]));
+}
