@@ -1,13 +1,18 @@
-// Outbox (dashboard page, admins only): the mail Slotline wrote to the company's people and
-// the chat alerts it posted to the company's hooks (named by their label and masked URL),
-// newest first: to whom, what, when, and whether it was delivered, is waiting for another
-// try, or failed and why. Never a message's body, whose links are secrets.
+// Outbox (dashboard page, admins only): the mail Slotline wrote to the company's people,
+// the chat alerts it posted to the company's hooks (named by their label and masked URL)
+// and the phone pushes of its tasks and reminders (named by the worker's name or the
+// person's email and the device's push service), newest first: to whom, what, when, and
+// whether it was delivered, is waiting for another try, or failed and why. Never a
+// message's body, whose links are secrets. Pushes are left out of the default view (see
+// kit/outbox-list.ts for why); every read is of this company's rows only.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { chatHookNames } from '../../modules/alerts/index.ts';
 import { listMessages, mailKindLabel } from '../../modules/outbox/index.ts';
-import { OutboxQuery, statusPage } from '../kit/outbox-list.ts';
+import { userEmails } from '../../modules/users/index.ts';
+import { workerNames } from '../../modules/workers/index.ts';
+import { OutboxQuery, pushOwners, pushRecipient, statusPage } from '../kit/outbox-list.ts';
 import { page } from './layout.ts';
 import { BASE, userOf } from './session.ts';
 
@@ -19,22 +24,30 @@ export function outboxPages(ctx: AppContext) {
       { config: { role: 'admin' as const }, schema: { querystring: OutboxQuery } },
       async (req, reply) => {
         const me = userOf(req);
-        const list = await statusPage(`${BASE}/outbox`, req.query, (status, before, limit) =>
-          listMessages(
-            ctx.db,
-            {
-              companyId: me.companyId,
-              channels: ['email', 'chat'],
-              ...(status ? { status } : {}),
-            },
-            { before, limit },
-          ),
+        const list = await statusPage(
+          `${BASE}/outbox`,
+          req.query,
+          (status, channels, before, limit) =>
+            listMessages(
+              ctx.db,
+              {
+                companyId: me.companyId,
+                channels,
+                ...(status ? { status } : {}),
+              },
+              { before, limit },
+            ),
         );
         const hooks = await chatHookNames(
           ctx.db,
           me.companyId,
           list.rows.flatMap((m) => (m.channel === 'chat' ? [m.to] : [])),
         );
+        const owners = pushOwners(list.rows);
+        const names = {
+          workers: await workerNames(ctx.db, owners.workers),
+          users: await userEmails(ctx.db, me.companyId, owners.users),
+        };
         return page(req, reply, 'outbox.eta', 'Outbox', {
           ...list,
           rows: list.rows.map((m) =>
@@ -44,7 +57,13 @@ export function outboxPages(ctx: AppContext) {
                   to: hooks.get(m.to) ?? 'a chat hook since removed',
                   kindLabel: m.kind === 'chat_test' ? 'Chat test' : 'Chat alert',
                 }
-              : { ...m, kindLabel: mailKindLabel(m.kind) },
+              : m.channel === 'push'
+                ? {
+                    ...m,
+                    to: pushRecipient(m.push, names),
+                    kindLabel: `Phone push, ${mailKindLabel(m.kind).toLowerCase()}`,
+                  }
+                : { ...m, kindLabel: mailKindLabel(m.kind) },
           ),
           mailOn: ctx.mailing !== null,
         });
