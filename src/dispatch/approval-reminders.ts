@@ -3,13 +3,13 @@
 // then. When that window opens within the company's lead time (2 hours unless changed), the
 // company's approvers are reminded, everything newly due in one message; when it opens
 // within 30 minutes, its admins are told it will be missed. Each goes by mail (to people who
-// did not turn the kind off), to their pushed devices and to the company's chat alerts, and
-// is written with a mark per item and window in one transaction, so that it goes out once
-// per item and window whichever dispatcher runs the pass. Runs with the dispatcher, at most
-// once a minute.
+// did not turn the kind off), to their pushed devices and to the company's chat alerts
+// (notice-fanout.ts), and is written with a mark per item and window in one transaction, so
+// that it goes out once per item and window whichever dispatcher runs the pass. Runs with
+// the dispatcher, at most once a minute.
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
-import { chatLink, chatText, queueChatAlert } from '../modules/alerts/index.ts';
+import { chatLink, chatText } from '../modules/alerts/index.ts';
 import { nextWindowAt } from '../modules/accounts/index.ts';
 import { pendingApprovalItems, type PendingApprovalRow } from '../modules/items/index.ts';
 import {
@@ -17,13 +17,11 @@ import {
   approvalMissedMail,
   deleteMarksBefore,
   markNew,
-  optedOut,
-  unsubscribeUrl,
   type WaitingItem,
 } from '../modules/notify/index.ts';
-import { mailDateTime, sendMail } from '../modules/outbox/index.ts';
-import { queuePush } from '../modules/push/index.ts';
+import { mailDateTime } from '../modules/outbox/index.ts';
 import { companyApprovers } from '../modules/users/index.ts';
+import { fanOut } from './notice-fanout.ts';
 
 /** An item's window this close is escalated to the company's admins. */
 export const ESCALATE_MS = 30 * 60_000;
@@ -150,71 +148,52 @@ async function tell(
   const key = `${kind}:${told.map((d) => `${d.row.id}@${d.windowStart}`).join(',')}`;
   const inboxUrl = `${ctx.config.publicUrl}${INBOX}`;
   const people = await companyApprovers(tx, companyId, kind === 'approval_missed');
-  const ids = people.map((p) => p.id);
-
-  if (ctx.mailing) {
-    const off = await optedOut(tx, 'user', ids, kind, 'email');
-    for (const person of people.filter((p) => !off.has(p.id))) {
-      const facts = {
-        companyName: first.company_name,
-        email: person.email,
-        timezone: person.timezone,
-        items: waiting,
-        inboxUrl,
-        unsubscribeUrl: unsubscribeUrl(
-          ctx.signer,
-          { audience: 'user', ownerId: person.id, kind },
-          now,
-        ),
-        leadMinutes: first.approval_lead_minutes,
-      };
-      await sendMail(
-        tx,
-        { companyId, kind, to: person.email, dedupeKey: `${key}:${person.id}` },
-        kind === 'approval_due' ? approvalDueMail(facts) : approvalMissedMail(facts),
-        now,
-      );
-    }
-  }
-
-  const offPush = await optedOut(tx, 'user', ids, kind, 'push');
   const n = told.length;
   const title =
     kind === 'approval_due'
       ? `${n} ${n === 1 ? 'post waits' : 'posts wait'} for approval`
       : `${n === 1 ? 'A post' : `${n} posts`} will miss ${n === 1 ? 'its window' : 'their windows'}`;
   const names = [...new Set(told.map((d) => `@${d.row.username}`))].join(', ');
-  await queuePush(
-    tx,
-    {
-      audience: 'user',
-      ownerIds: ids.filter((id) => !offPush.has(id)),
-      companyId,
-      kind,
-      notice: {
-        title,
-        body: `${names}: approve before the window opens.`,
-        url: INBOX,
-        tag: `${kind}-${companyId}`,
-      },
-      dedupeKey: key,
-      // Kept by the push service until the window opens: after it, the news is stale.
-      ttlSeconds: Math.max(60, (Date.parse(first.windowStart) - now.getTime()) / 1000),
-      urgency: kind === 'approval_missed' ? 'high' : 'normal',
-    },
-    now,
-  );
-
   const lines = told
     .map((d) => `• @${d.row.username} (${d.row.platform}), window ${mailDateTime(d.windowStart)}`)
     .join('\n');
-  await queueChatAlert(
+  await fanOut(
+    ctx,
     tx,
     {
+      audience: 'user',
       companyId,
       kind,
-      text: chatText`*${title}* for ${first.company_name}. ${chatLink(inboxUrl, 'Open approvals')}\n${lines}`,
+      urgent: kind === 'approval_missed',
       dedupeKey: key,
+      people,
+      mail: (person, unsubscribe) => {
+        const facts = {
+          companyName: first.company_name,
+          email: person.email,
+          timezone: person.timezone,
+          items: waiting,
+          inboxUrl,
+          unsubscribeUrl: unsubscribe,
+          leadMinutes: first.approval_lead_minutes,
+        };
+        return kind === 'approval_due' ? approvalDueMail(facts) : approvalMissedMail(facts);
+      },
+      push: {
+        notice: {
+          title,
+          body: `${names}: approve before the window opens.`,
+          url: INBOX,
+          tag: `${kind}-${companyId}`,
+        },
+        // Kept by the push service until the window opens: after it, the news is stale.
+        ttlSeconds: Math.max(60, (Date.parse(first.windowStart) - now.getTime()) / 1000),
+      },
+      chat: {
+        companyId,
+        kind,
+        text: chatText`*${title}* for ${first.company_name}. ${chatLink(inboxUrl, 'Open approvals')}\n${lines}`,
+      },
     },
     now,
   );
