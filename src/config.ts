@@ -88,6 +88,16 @@ export interface Config {
    * (TASK_REPORT_TIMEOUT_SECONDS): counted from release while unclaimed, from the claim after.
    */
   readonly taskReportTimeoutMs: number;
+  /**
+   * A released task not claimed this long is pushed to its worker again and shown to the
+   * operator side (HANDOFF_UNCLAIMED_MINUTES, 1 to 240, default 15).
+   */
+  readonly handoffUnclaimedMs: number;
+  /**
+   * A claimed task whose report deadline is this close reminds its worker
+   * (REPORT_REMINDER_MINUTES, 1 to 240, default 30).
+   */
+  readonly reportReminderMs: number;
   /** Whether the service process drives its simulated workers (SIMULATOR=on|off, default on). */
   readonly simulator: boolean;
   /** Where media bytes live: local disk under dataDir/blobs, or an S3-compatible bucket. */
@@ -273,6 +283,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
     webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100),
     taskReportTimeoutMs: int(env, 'TASK_REPORT_TIMEOUT_SECONDS', 7_200, 60, 7 * 86_400) * 1000,
+    handoffUnclaimedMs: int(env, 'HANDOFF_UNCLAIMED_MINUTES', 15, 1, 240) * 60_000,
+    reportReminderMs: int(env, 'REPORT_REMINDER_MINUTES', 30, 1, 240) * 60_000,
     simulator: onOff(env, 'SIMULATOR', true),
     storage,
     metricsPort: metricsPort === 0 ? null : metricsPort,

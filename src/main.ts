@@ -129,6 +129,9 @@ export async function serve(config: Config): Promise<void> {
         if (r.approvals && r.approvals.reminded + r.approvals.escalated > 0) {
           logger.info(r.approvals, 'reminded approvers of items whose window is near');
         }
+        if (r.handoffs && r.handoffs.unclaimed + r.handoffs.reportDue > 0) {
+          logger.info(r.handoffs, 'told of tasks not claimed and reports due soon');
+        }
       },
       onError: (err) => logger.error({ err }, 'dispatch pass failed'),
     });

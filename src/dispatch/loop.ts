@@ -1,12 +1,14 @@
 // Runs the dispatcher on a timer in the service process (or alone, `slotline
 // dispatch`). One pass at a time; a failed pass is reported and the next one runs.
 // A pass releases what is due, then fails released tasks past their report deadline and
-// pending uploads past theirs, then reminds approvers of items whose window is near.
+// pending uploads past theirs, then reminds approvers of items whose window is near and
+// checks the hand-offs (tasks not claimed, reports due soon).
 import type { AppContext } from '../context.ts';
 import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
 import { failOverdueTasks, failStalledUploads, type DeadlineResult } from './deadlines.ts';
 import { remindApprovalsNow, type ApprovalReminderResult } from './approval-reminders.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
+import { checkHandoffsNow, type HandoffResult } from './handoff.ts';
 
 /** What a pass reports; the per-release lags go to the metrics only, not to logs. */
 export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
@@ -15,6 +17,8 @@ export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
   expiredUploads: number;
   /** Approval reminders written this pass; null when the last minute's pass covered it. */
   approvals: ApprovalReminderResult | null;
+  /** Hand-off notices written this pass; null when the last minute's pass covered it. */
+  handoffs: HandoffResult | null;
 }
 
 /** One dispatcher pass at `now`: releases, then report and upload deadlines. */
@@ -25,11 +29,12 @@ export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResu
     const overdue = await failOverdueTasks(ctx, now);
     const expiredUploads = await failStalledUploads(ctx, now);
     const approvals = await remindApprovalsNow(ctx, now);
+    const handoffs = await checkHandoffsNow(ctx, now);
     ctx.metrics.dispatchPass(
       { released: released.released, lagSeconds, deadlinesMissed: overdue },
       (performance.now() - started) / 1000,
     );
-    return { ...released, overdue, expiredUploads, approvals };
+    return { ...released, overdue, expiredUploads, approvals, handoffs };
   } catch (err) {
     ctx.metrics.dispatchFailed();
     throw err;

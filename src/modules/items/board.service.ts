@@ -30,6 +30,11 @@ export interface BoardTask {
   reportBy: string | null;
   overdue: boolean;
   dueSoon: boolean;
+  /**
+   * Unclaimed tasks past the hand-off time (HANDOFF_UNCLAIMED_MINUTES): whole minutes since
+   * release; null otherwise.
+   */
+  unclaimedMinutes: number | null;
   /** Failed tasks: when they failed, and why. */
   failedAt: string | null;
   failureReason: string | null;
@@ -40,9 +45,17 @@ export type FulfilmentBoard = Record<BoardSection, { count: number; tasks: Board
 
 const SECTIONS: BoardSection[] = ['unclaimed', 'claimed', 'unconfirmed', 'failed'];
 
-function taskOf(row: BoardRow, open: boolean, now: number, timeoutMs: number): BoardTask {
+function taskOf(
+  row: BoardRow,
+  open: boolean,
+  now: number,
+  timeoutMs: number,
+  handoffMs: number | null,
+): BoardTask {
   const from = Date.parse(row.claimed_at ?? row.released_at);
   const reportBy = open ? from + timeoutMs : null;
+  const waited = now - Date.parse(row.released_at);
+  const unclaimed = open && row.claimed_at === null && handoffMs !== null && waited >= handoffMs;
   return {
     itemId: row.id,
     postId: row.post_id,
@@ -59,6 +72,7 @@ function taskOf(row: BoardRow, open: boolean, now: number, timeoutMs: number): B
     reportBy: reportBy === null ? null : new Date(reportBy).toISOString(),
     overdue: reportBy !== null && reportBy <= now,
     dueSoon: reportBy !== null && reportBy > now && reportBy - now <= DUE_SOON_MS,
+    unclaimedMinutes: unclaimed ? Math.floor(waited / 60_000) : null,
     failedAt: open ? null : row.updated_at,
     failureReason: row.failure_reason,
     caption: row.caption,
@@ -69,7 +83,14 @@ function taskOf(row: BoardRow, open: boolean, now: number, timeoutMs: number): B
 export async function fulfilmentBoard(
   db: DbOrTx,
   filter: BoardFilter,
-  opts: { now: Date; reportTimeoutMs: number; days?: number; limit?: number },
+  opts: {
+    now: Date;
+    reportTimeoutMs: number;
+    /** Unclaimed tasks this old are marked as not claimed; none without it. */
+    handoffMs?: number;
+    days?: number;
+    limit?: number;
+  },
 ): Promise<FulfilmentBoard> {
   const now = opts.now.getTime();
   const since = new Date(now - (opts.days ?? 7) * 86_400_000).toISOString();
@@ -87,7 +108,10 @@ export async function fulfilmentBoard(
   SECTIONS.forEach((section, i) => {
     const open = section === 'unclaimed' || section === 'claimed';
     const { count, rows } = sections[i] as { count: number; rows: BoardRow[] };
-    out[section] = { count, tasks: rows.map((r) => taskOf(r, open, now, opts.reportTimeoutMs)) };
+    out[section] = {
+      count,
+      tasks: rows.map((r) => taskOf(r, open, now, opts.reportTimeoutMs, opts.handoffMs ?? null)),
+    };
   });
   return out;
 }

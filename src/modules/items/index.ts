@@ -33,11 +33,12 @@ export {
   findTasks,
   openTaskCounts,
   openTaskIds,
+  openTasksIn,
   pendingApprovalItems,
   postedByWorker,
   postedOfAccount,
 } from './task-reads.service.ts';
-export type { PendingApprovalRow, TaskRow } from './task-reads.service.ts';
+export type { OpenTaskRow, PendingApprovalRow, TaskRow } from './task-reads.service.ts';
 export {
   calendarDetails,
   calendarQueued,

@@ -180,3 +180,55 @@ export async function pendingApprovalItems(db: DbOrTx, limit: number, after?: st
 }
 
 export type PendingApprovalRow = Awaited<ReturnType<typeof pendingApprovalItems>>[number];
+
+/** An open task as a notice about it needs it: its account, company and worker. */
+export interface OpenTaskRow {
+  id: string;
+  company_id: string;
+  company_name: string;
+  account_id: string;
+  username: string;
+  platform: string;
+  timezone: string;
+  worker_id: string | null;
+  claimed_by: string | null;
+  released_at: string;
+  claimed_at: string | null;
+}
+
+/**
+ * Open tasks (`posting`) by id after `after`, at most `limit`: with `claimed` false those
+ * nobody claimed, released in [`from`, `to`]; with `claimed` true those claimed in that range.
+ */
+export async function openTasksIn(
+  db: DbOrTx,
+  opts: { claimed: boolean; from: string; to: string; limit: number; after?: string },
+): Promise<OpenTaskRow[]> {
+  const column = opts.claimed ? 'queue_items.claimed_at' : 'queue_items.released_at';
+  let q = db
+    .selectFrom('queue_items')
+    .innerJoin('accounts', 'accounts.id', 'queue_items.account_id')
+    .innerJoin('companies', 'companies.id', 'queue_items.company_id')
+    .select([
+      'queue_items.id',
+      'queue_items.company_id',
+      'companies.name as company_name',
+      'queue_items.account_id',
+      'accounts.username',
+      'accounts.platform',
+      'accounts.timezone',
+      'accounts.worker_id',
+      'queue_items.claimed_by',
+      'queue_items.released_at',
+      'queue_items.claimed_at',
+    ])
+    .where('queue_items.status', '=', 'posting')
+    .where(column, '>=', opts.from)
+    .where(column, '<=', opts.to);
+  q = opts.claimed
+    ? q.where('queue_items.claimed_at', 'is not', null)
+    : q.where('queue_items.claimed_at', 'is', null);
+  if (opts.after !== undefined) q = q.where('queue_items.id', '>', opts.after);
+  const rows = await q.orderBy('queue_items.id').limit(opts.limit).execute();
+  return rows as OpenTaskRow[];
+}

@@ -6,3 +6,10 @@ export { checkUnsubscribe, optIn, optOut, unsubscribeUrl } from './unsubscribe.s
 export type { Unsubscribe } from './unsubscribe.service.ts';
 export { approvalDueMail, approvalMissedMail, itemLine, leadWords } from './approval-mail.rules.ts';
 export type { ApprovalFacts, WaitingItem } from './approval-mail.rules.ts';
+export {
+  accountDisconnectedMail,
+  handoffUnclaimedMail,
+  taskFailedMail,
+  taskUnconfirmedMail,
+} from './outcome-mail.rules.ts';
+export type { AccountFacts, MailTo, TaskFacts } from './outcome-mail.rules.ts';

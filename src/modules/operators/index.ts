@@ -34,6 +34,7 @@ export {
   createOperator,
   disableOperator,
   listOperators,
+  operatorRecipients,
   resetOperator,
 } from './operators.service.ts';
 export type { OperatorInfo } from './operators.service.ts';

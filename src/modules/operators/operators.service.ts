@@ -116,6 +116,15 @@ export async function listOperators(db: Db): Promise<OperatorInfo[]> {
   return (await repo.listOperators(db)).map(operatorInfo);
 }
 
+/** Who the operator side's notices are mailed to: the enabled operators who finished enrolment. */
+export async function operatorRecipients(
+  db: DbOrTx,
+): Promise<{ id: string; email: string; timezone: null }[]> {
+  return (await repo.listOperators(db))
+    .filter((r) => r.disabled_at === null && r.totp_enabled_at !== null)
+    .map((r) => ({ id: r.id, email: r.email, timezone: null }));
+}
+
 async function operatorByEmail(db: DbOrTx, email: string): Promise<OperatorsTable> {
   const row = await repo.findByEmail(db, normalOperatorEmail(email));
   if (!row) throw new OperatorAccountError(`operator ${email.trim()} does not exist`);

@@ -9,6 +9,11 @@ const KIND_LABELS: Record<string, string> = {
   approval_missed: 'Approval will miss its window',
   task_released: 'New task',
   push_test: 'Test push',
+  handoff_unclaimed: 'Task not claimed',
+  task_failed: 'Post failed',
+  task_unconfirmed: 'Post not confirmed',
+  account_disconnected: 'Account disconnected',
+  daily_summary: 'Daily summary',
 };
 
 export function mailKindLabel(kind: string): string {

@@ -81,10 +81,16 @@ export async function boardOverview(
   clock: Clock,
   filter: { companyId?: string; workerId?: string },
   reportTimeoutMs: number,
+  handoffMs?: number,
 ): Promise<BoardView> {
   const now = clock.now();
   const [board, disconnected, workers] = await Promise.all([
-    fulfilmentBoard(db, filter, { now, reportTimeoutMs, limit: CONSOLE_SECTION_ROWS }),
+    fulfilmentBoard(db, filter, {
+      now,
+      reportTimeoutMs,
+      ...(handoffMs === undefined ? {} : { handoffMs }),
+      limit: CONSOLE_SECTION_ROWS,
+    }),
     disconnectedAccounts(db, filter, { limit: CONSOLE_SECTION_ROWS }),
     listWorkers(db),
   ]);

@@ -201,7 +201,13 @@ export function fulfilmentPages(ctx: AppContext) {
       if (filter.workerId && !worker)
         throw new ActionRefused('not_found', 'There is no worker with this id.');
       const [view, companies, workers] = await Promise.all([
-        boardOverview(ctx.db, ctx.clock, filter, ctx.config.taskReportTimeoutMs),
+        boardOverview(
+          ctx.db,
+          ctx.clock,
+          filter,
+          ctx.config.taskReportTimeoutMs,
+          ctx.config.handoffUnclaimedMs,
+        ),
         listCompanies(ctx.db),
         listWorkers(ctx.db),
       ]);
