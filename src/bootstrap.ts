@@ -21,6 +21,7 @@ import { RequestMeter, planOf } from './modules/usage/index.ts';
 import { verifiedKey, verifyKey, KeyUse } from './modules/keys/index.ts';
 import { verifyWorkerToken } from './modules/workers/index.ts';
 import { loadVapidKeys } from './modules/push/index.ts';
+import { outcomeNotices } from './dispatch/outcomes.ts';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -95,6 +96,8 @@ export async function openContext(
       mailing: config.mail.smtpUrl === null ? null : { publicUrl: config.publicUrl },
       vapid,
     };
+    // Outcomes are told through the dispatcher's notice fan-out, which needs the context.
+    ctx.outcomes = outcomeNotices(ctx);
     // The batchers' timers run for the context's life, whatever serves it (an app, a command).
     meter.start();
     keyUse.start();

@@ -1,6 +1,6 @@
 import type { Access } from './access.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/types.ts';
+import type { Db, DbOrTx } from './db/types.ts';
 import type { Clock } from './lib/clock.ts';
 import type { MetricsRecorder } from './lib/metrics.ts';
 import type { CursorCodec } from './lib/cursor.ts';
@@ -44,6 +44,27 @@ export interface VapidKeys {
   subject: string;
 }
 
+/** Something people are told went wrong, written with the change that made it. */
+export interface Outcome {
+  kind: 'task_failed' | 'task_unconfirmed' | 'account_disconnected';
+  companyId: string;
+  /** The task (queue item) or the account. */
+  subjectId: string;
+  /** What makes it one occasion: the task's release, the account's report time. */
+  occasion: string;
+  /** The worker's words, when it gave some. */
+  reason: string | null;
+}
+
+/**
+ * Writes the notices of outcomes (mail, push, chat, as outbox rows) in the caller's
+ * transaction, once per subject and occasion. The modules whose changes are outcomes call
+ * it; the dispatcher's notice fan-out implements it, wired by the composition root.
+ */
+export interface OutcomeNotices {
+  tell(tx: DbOrTx, outcomes: readonly Outcome[], at: Date): Promise<void>;
+}
+
 /** Everything a route or service needs, built once by the composition root. */
 export interface AppContext {
   db: Db;
@@ -68,4 +89,6 @@ export interface AppContext {
   mailing: Mailing | null;
   /** Signs Web Push requests; its public key is what browsers subscribe with. */
   vapid: VapidKeys;
+  /** Tells people of outcomes; without it (a bare context in a test), nobody is told. */
+  outcomes?: OutcomeNotices;
 }

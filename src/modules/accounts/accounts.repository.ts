@@ -287,7 +287,7 @@ export async function findAccountsByIds(db: DbOrTx, ids: readonly string[]) {
   if (ids.length === 0) return [];
   return db
     .selectFrom('accounts')
-    .select(['id', 'company_id', 'worker_id', 'username', 'timezone'])
+    .select(['id', 'company_id', 'worker_id', 'username', 'platform', 'timezone'])
     .where('id', 'in', [...ids])
     .execute();
 }

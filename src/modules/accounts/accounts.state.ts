@@ -93,6 +93,18 @@ async function applyChange(
     };
     await recordEvents(tx, [{ companyId, type: 'account.status_changed', data }], at);
   }
+  // A worker reporting the account disconnected is an outcome people are told of, with it.
+  if (
+    change.source === 'worker' &&
+    change.status === 'disconnected' &&
+    row.worker_status !== 'disconnected'
+  ) {
+    await ctx.outcomes?.tell(
+      tx,
+      [{ kind: 'account_disconnected', companyId, subjectId: accountId, occasion: at, reason }],
+      new Date(at),
+    );
+  }
   return { row: { ...row, ...fields, updated_at: at }, changed: true };
 }
 

@@ -64,6 +64,7 @@ export {
   failUnreported,
   finishItem,
 } from './released-items.state.ts';
+export type { FailedUnreported } from './released-items.state.ts';
 export {
   cancelItems,
   enqueueItems,

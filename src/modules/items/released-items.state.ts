@@ -147,6 +147,15 @@ export async function finishItem(
   return true;
 }
 
+/** An item failed for want of a report, and whether it had been claimed (unconfirmed). */
+export interface FailedUnreported {
+  id: string;
+  postId: string;
+  companyId: string;
+  releasedAt: string;
+  claimed: boolean;
+}
+
 /**
  * Fails released items with no report by the deadline: unclaimed ones released at or before
  * `before`, claimed ones claimed at or before it (the deadline runs from the claim once there
@@ -158,9 +167,9 @@ export async function failUnreported(
   before: string,
   at: string,
   limit: number,
-): Promise<{ id: string; postId: string; claimed: boolean }[]> {
+): Promise<FailedUnreported[]> {
   const stale = await repo.unreported(tx, before, limit);
-  const failed: { id: string; postId: string; claimed: boolean }[] = [];
+  const failed: FailedUnreported[] = [];
   const finished: repo.FinishedItem[] = [];
   const events: NewEvent[] = [];
   for (const claimed of [false, true]) {
@@ -168,7 +177,15 @@ export async function failUnreported(
     if (ids.length === 0) continue;
     const reason = claimed ? UNCONFIRMED_REASON : UNCLAIMED_REASON;
     const moved = await repo.failReleased(tx, ids, claimed, reason, at);
-    for (const r of moved) failed.push({ id: r.id, postId: r.post_id, claimed });
+    for (const r of moved) {
+      failed.push({
+        id: r.id,
+        postId: r.post_id,
+        companyId: r.company_id,
+        releasedAt: r.released_at ?? at,
+        claimed,
+      });
+    }
     finished.push(...moved);
     events.push(...itemChanged(claimed ? 'post.item.unconfirmed' : 'post.item.failed', moved));
   }

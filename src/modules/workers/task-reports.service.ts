@@ -191,6 +191,22 @@ export async function reportResult(
     if (ok && outcome.outcome === 'posted') {
       await notePosted(tx, row.account_id, outcome.postedAt, at);
     }
+    // A failure is an outcome the company's people (and the operators) are told of, with it.
+    if (ok && outcome.outcome === 'failed') {
+      await ctx.outcomes?.tell(
+        tx,
+        [
+          {
+            kind: 'task_failed',
+            companyId: row.company_id,
+            subjectId: row.id,
+            occasion: row.released_at as string,
+            reason: outcome.reason,
+          },
+        ],
+        now,
+      );
+    }
     return ok;
   };
   // A screenshot sent with the report is checked only once the report is known to be

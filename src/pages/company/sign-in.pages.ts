@@ -28,7 +28,14 @@ import { page } from './layout.ts';
 import { BASE, COMPANY_SUSPENDED, redirect, signInCookies, userOf } from './session.ts';
 
 /** The mail a company's people may stop: everything but security messages. */
-const USER_MAIL_KINDS = new Set(['approval_due', 'approval_missed']);
+const USER_MAIL_KINDS = new Set([
+  'approval_due',
+  'approval_missed',
+  'task_failed',
+  'task_unconfirmed',
+  'account_disconnected',
+  'daily_summary',
+]);
 
 /** A safe dashboard path (no open redirect, nothing a Location refuses), else the inbox. */
 function nextOf(next: string | undefined): string {
