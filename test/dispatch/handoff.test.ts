@@ -116,6 +116,18 @@ describeEachDialect(
         `Task for @${username} not claimed for 16 min · Harbour Deli`,
       );
       assert.match(mails[0]?.text ?? '', /http:\/\/slotline\.test\/operator\/board/);
+      // The operator's one-click unsubscribe (RFC 8058) stops this kind of mail.
+      const list = mails[0]?.headers.get('list') as { unsubscribe?: { url?: string } };
+      const stop = new URL(list.unsubscribe?.url ?? '');
+      assert.equal(stop.pathname, `/operator/unsubscribe/handoff_unclaimed/${op.operatorId}`);
+      const oneClick = await t.app.inject({
+        method: 'POST',
+        url: `${stop.pathname}${stop.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      assert.equal(oneClick.statusCode, 200, oneClick.body);
+      assert.match(oneClick.body, /Emails stopped/);
       await deliverDueMail(
         t.ctx,
         chatSender(t.ctx.db, t.ctx.sealer, { allow: t.config.remoteFetchAllow, clock: t.clock }),

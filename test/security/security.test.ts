@@ -701,7 +701,9 @@ describeEachDialect('security suite', (get) => {
 // company user's cookie, an API key), a session half-way through signing in opens only its
 // own step, and every state-changing request without its CSRF token is refused, changing
 // nothing.
-type Step = 'none' | 'password' | 'enrol' | 'full' | 'any' | 'asset';
+// `signed`: an unsubscribe link, whose signature is its whole authority (no session, no
+// form token: a mail reader's one-click POST has neither); unsigned, it changes nothing.
+type Step = 'none' | 'password' | 'enrol' | 'full' | 'any' | 'asset' | 'signed';
 const CONSOLE_ROUTES: Record<string, Step> = {
   'GET /operator': 'full',
   'GET /operator/': 'full',
@@ -717,6 +719,8 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'POST /operator/sign-out': 'any',
   'GET /operator/forgot': 'none',
   'POST /operator/forgot': 'none',
+  'GET /operator/unsubscribe/:kind/:ownerId': 'signed',
+  'POST /operator/unsubscribe/:kind/:ownerId': 'signed',
   'GET /operator/welcome': 'none',
   'POST /operator/welcome': 'none',
   'GET /operator/welcome/authenticator': 'enrol',
@@ -792,7 +796,9 @@ describeEachDialect('operator console security', (get) => {
       .replace(':companyId', companyId)
       .replace(':workerId', workerId)
       .replace(':accountId', accountId)
-      .replace(':hookId', hookId);
+      .replace(':hookId', hookId)
+      .replace(':kind', 'task_failed')
+      .replace(':ownerId', 'opr_forged');
   const snapshot = async (t: TestApp) =>
     JSON.stringify(
       await Promise.all(
@@ -896,6 +902,13 @@ describeEachDialect('operator console security', (get) => {
       ['a forged cookie', { cookie: `slotline_operator=${'a'.repeat(52)}` }],
     ];
     for (const [method, path, step] of routes) {
+      if (step === 'signed') {
+        // Without its signature the link opens nothing and stops nothing.
+        const res = await t.app.inject({ method, url: url(path) });
+        assert.equal(res.statusCode, 404, `${method} ${path} unsigned`);
+        assert.match(res.body, /This link does not work/);
+        continue;
+      }
       if (step === 'none' || step === 'asset') continue;
       for (const [who, headers] of outsiders) {
         const res = await t.app.inject({
@@ -954,7 +967,7 @@ describeEachDialect('operator console security', (get) => {
       enrol: enrolling,
     };
     for (const [method, path, step] of routes) {
-      if (method !== 'POST') continue;
+      if (method !== 'POST' || step === 'signed') continue;
       const b = step === 'none' ? browser(t, '203.0.113.53') : (sessionFor[step] as Browser);
       if (step === 'none')
         await b.get(path === '/operator/welcome' ? '/operator/welcome?token=x' : path);

@@ -18,6 +18,9 @@ import {
 } from '../kit/sign-in.ts';
 import { safeTarget } from '../kit/targets.ts';
 import { forgotRoutes } from '../kit/forgot.ts';
+import { unsubscribeRoutes } from '../kit/unsubscribe.ts';
+import { checkUnsubscribe, optOut } from '../../modules/notify/index.ts';
+import { mailKindLabel } from '../../modules/outbox/index.ts';
 import {
   OPERATOR_RECOVER_LINK_MS,
   TOTP_PERIOD_SECONDS,
@@ -29,6 +32,9 @@ import {
 import { SignInRefused } from '../../modules/sign-in/index.ts';
 import { consolePage } from './layout.ts';
 import { OPERATOR_BASE, OPERATOR_FLASH, sessionOf, signInCookies } from './session.ts';
+
+/** The mail operators may stop: everything but security messages. */
+const OPERATOR_MAIL_KINDS = new Set(['handoff_unclaimed', 'task_failed', 'account_disconnected']);
 
 const CodeForm = Type.Object({
   code: Type.Optional(Type.String()),
@@ -175,6 +181,24 @@ export function signInPages(ctx: AppContext, secure: boolean) {
         ctx.mailing
           ? requestOperatorRecovery(ctx.db, ctx.clock, ctx.mailing, { email, address })
           : 0,
+    });
+
+    unsubscribeRoutes(app, {
+      config: anonymous,
+      path: `${OPERATOR_BASE}/unsubscribe`,
+      render: (req, reply, view) =>
+        consolePage(req, reply, 'unsubscribe.eta', 'Email preferences', { ...view }),
+      label: (kind) => (OPERATOR_MAIL_KINDS.has(kind) ? mailKindLabel(kind) : null),
+      check: (kind, ownerId, expires, signature) =>
+        checkUnsubscribe(
+          ctx.signer,
+          { audience: 'operator', ownerId, kind },
+          expires,
+          signature,
+          ctx.clock.now(),
+        ),
+      stop: (kind, ownerId) =>
+        optOut(ctx.db, { audience: 'operator', ownerId, kind }, ctx.clock.now()),
     });
 
     app.post('/sign-out', { config: { operatorStep: 'any' } }, async (req, reply) => {
