@@ -2,13 +2,14 @@
 // dispatch`). One pass at a time; a failed pass is reported and the next one runs.
 // A pass releases what is due, then fails released tasks past their report deadline and
 // pending uploads past theirs, then reminds approvers of items whose window is near and
-// checks the hand-offs (tasks not claimed, reports due soon).
+// checks the hand-offs (tasks not claimed, reports due soon) and the daily summaries.
 import type { AppContext } from '../context.ts';
 import { startPeriodic, type PassReport, type Periodic } from '../lib/periodic.ts';
 import { failOverdueTasks, failStalledUploads, type DeadlineResult } from './deadlines.ts';
 import { remindApprovalsNow, type ApprovalReminderResult } from './approval-reminders.ts';
 import { releaseDue, type DispatchResult } from './dispatcher.ts';
 import { checkHandoffsNow, type HandoffResult } from './handoff.ts';
+import { sendDailySummariesNow } from './daily-summary.ts';
 
 /** What a pass reports; the per-release lags go to the metrics only, not to logs. */
 export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
@@ -19,6 +20,8 @@ export interface PassResult extends Omit<DispatchResult, 'lagSeconds'> {
   approvals: ApprovalReminderResult | null;
   /** Hand-off notices written this pass; null when the last minute's pass covered it. */
   handoffs: HandoffResult | null;
+  /** Companies sent their daily summary this pass; null when the last minute's pass ran. */
+  summaries: number | null;
 }
 
 /** One dispatcher pass at `now`: releases, then report and upload deadlines. */
@@ -30,11 +33,12 @@ export async function dispatchPass(ctx: AppContext, now: Date): Promise<PassResu
     const expiredUploads = await failStalledUploads(ctx, now);
     const approvals = await remindApprovalsNow(ctx, now);
     const handoffs = await checkHandoffsNow(ctx, now);
+    const summaries = await sendDailySummariesNow(ctx, now);
     ctx.metrics.dispatchPass(
       { released: released.released, lagSeconds, deadlinesMissed: overdue },
       (performance.now() - started) / 1000,
     );
-    return { ...released, overdue, expiredUploads, approvals, handoffs };
+    return { ...released, overdue, expiredUploads, approvals, handoffs, summaries };
   } catch (err) {
     ctx.metrics.dispatchFailed();
     throw err;

@@ -128,3 +128,8 @@ export async function sendTestAlert(
     return hookOf(row);
   });
 }
+
+/** The companies with a hook that would receive an alert of `kind` now. */
+export function companiesWantingAlert(db: DbOrTx, kind: AlertKind): Promise<string[]> {
+  return repo.companiesWithKind(db, kind);
+}

@@ -88,3 +88,16 @@ export async function deleteHook(
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The companies with a working hook that chose `kind` (kinds are a JSON list of names). */
+export async function companiesWithKind(db: DbOrTx, kind: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('chat_hooks')
+    .select('company_id')
+    .distinct()
+    .where('company_id', 'is not', null)
+    .where('failing_since', 'is', null)
+    .where('kinds', 'like', `%"${kind}"%`)
+    .execute();
+  return rows.map((r) => r.company_id as string);
+}

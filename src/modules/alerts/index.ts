@@ -39,7 +39,12 @@ export {
   removeChatHook,
 } from './chat-hooks.service.ts';
 export type { ChatHook, HookOwner, NewChatHook } from './chat-hooks.service.ts';
-export { clipChatText, queueChatAlert, sendTestAlert } from './chat-alerts.service.ts';
+export {
+  clipChatText,
+  companiesWantingAlert,
+  queueChatAlert,
+  sendTestAlert,
+} from './chat-alerts.service.ts';
 export type { ChatAlert } from './chat-alerts.service.ts';
 export { chatHookDesk } from './chat-hook-desk.service.ts';
 export type { ChatHookDesk } from './chat-hook-desk.service.ts';

@@ -30,6 +30,7 @@ export type {
   QueueRow,
 } from './item-reads.service.ts';
 export {
+  dayTally,
   findTasks,
   openTaskCounts,
   openTaskIds,
@@ -38,7 +39,7 @@ export {
   postedByWorker,
   postedOfAccount,
 } from './task-reads.service.ts';
-export type { OpenTaskRow, PendingApprovalRow, TaskRow } from './task-reads.service.ts';
+export type { DayTally, OpenTaskRow, PendingApprovalRow, TaskRow } from './task-reads.service.ts';
 export {
   calendarDetails,
   calendarQueued,

@@ -232,3 +232,58 @@ export async function openTasksIn(
   const rows = await q.orderBy('queue_items.id').limit(opts.limit).execute();
   return rows as OpenTaskRow[];
 }
+
+/** A company's day in numbers: what was released in a range, and what waits now. */
+export interface DayTally {
+  released: number;
+  posted: number;
+  onTime: number;
+  failed: number;
+  unconfirmed: number;
+  /** Now: queued for a window, and waiting for approval. */
+  queued: number;
+  awaitingApproval: number;
+}
+
+/** The tally of the company's items released in [`from`, `to`), and what waits now. */
+export async function dayTally(
+  db: DbOrTx,
+  companyId: string,
+  from: string,
+  to: string,
+  unconfirmedReason: string,
+): Promise<DayTally> {
+  // Grouped, so a company's busy day costs a few rows, not one per item.
+  const groups = await db
+    .selectFrom('queue_items')
+    .select([
+      'status',
+      'on_time',
+      'failure_reason',
+      (eb) => eb.fn.countAll<number | string>().as('n'),
+    ])
+    .where('company_id', '=', companyId)
+    .where('released_at', '>=', from)
+    .where('released_at', '<', to)
+    .groupBy(['status', 'on_time', 'failure_reason'])
+    .execute();
+  const sum = (keep: (g: (typeof groups)[number]) => boolean) =>
+    groups.filter(keep).reduce((n, g) => n + Number(g.n), 0);
+  const waiting = await db
+    .selectFrom('queue_items')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('company_id', '=', companyId)
+    .where('status', 'in', ['queued', 'pending_approval'])
+    .groupBy('status')
+    .execute();
+  const count = (status: string) => Number(waiting.find((w) => w.status === status)?.n ?? 0);
+  return {
+    released: sum(() => true),
+    posted: sum((g) => g.status === 'posted'),
+    onTime: sum((g) => g.status === 'posted' && Number(g.on_time) === 1),
+    failed: sum((g) => g.status === 'failed' && g.failure_reason !== unconfirmedReason),
+    unconfirmed: sum((g) => g.status === 'failed' && g.failure_reason === unconfirmedReason),
+    queued: count('queued'),
+    awaitingApproval: count('pending_approval'),
+  };
+}
