@@ -21,7 +21,7 @@ import {
 import type { MailContent } from '../modules/outbox/index.ts';
 import { operatorRecipients } from '../modules/operators/index.ts';
 import { companyApprovers } from '../modules/users/index.ts';
-import { fanOut } from './notice-fanout.ts';
+import { fanOut, type Recipient } from './notice-fanout.ts';
 
 const BOARD_PATH = '/operator/board';
 
@@ -71,7 +71,14 @@ export async function tellOutcomes(
   const operators = told.some((o) => o.kind !== 'task_unconfirmed')
     ? await operatorRecipients(tx)
     : [];
-  for (const d of described) await tell(ctx, tx, d, operators, now);
+  // Read once per company of the batch: a deadline pass may fail hundreds of one company's.
+  const people = new Map<string, Awaited<ReturnType<typeof companyApprovers>>>();
+  for (const id of new Set(described.map((d) => d.outcome.companyId))) {
+    people.set(id, await companyApprovers(tx, id));
+  }
+  for (const d of described) {
+    await tell(ctx, tx, d, people.get(d.outcome.companyId) ?? [], operators, now);
+  }
   return described.length;
 }
 
@@ -152,7 +159,8 @@ async function tell(
   ctx: AppContext,
   tx: DbOrTx,
   d: Told,
-  operators: readonly { id: string; email: string; timezone: string | null }[],
+  people: readonly Recipient[],
+  operators: readonly Recipient[],
   now: Date,
 ): Promise<void> {
   const { kind, companyId, subjectId, occasion } = d.outcome;
@@ -167,7 +175,7 @@ async function tell(
       kind,
       urgent: false,
       dedupeKey: key,
-      people: await companyApprovers(tx, companyId),
+      people,
       mail: (person, unsubscribeUrl) =>
         d.mail({
           email: person.email,
