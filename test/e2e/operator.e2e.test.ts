@@ -235,6 +235,8 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
     assert.equal(posted.status, 201, JSON.stringify(posted.body));
     t.clock.set('2026-03-02T11:00:00.000Z');
     assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 1);
+    // Past the hand-off time: the board says how long the task waits for its worker.
+    t.clock.set('2026-03-02T11:16:00.000Z');
     await createWorker(t.ctx.db, t.ctx.clock, { name: 'Second Sam', timezone: 'Asia/Tokyo' });
 
     await nav('Setup');
@@ -245,6 +247,7 @@ describe('operator console in a browser', { skip: missing ?? false, timeout: 240
     await nav('Board');
     await page.waitForURL(`${url}/operator/board`);
     await page.getByRole('heading', { name: /Released, not claimed/ }).waitFor();
+    await page.getByText('Not claimed for 16 min').waitFor();
     await check('board');
     await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Existing Studio' });
     await page.getByLabel('Worker', { exact: true }).selectOption({ label: 'Phone Pat' });
