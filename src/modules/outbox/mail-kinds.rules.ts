@@ -14,6 +14,7 @@ const KIND_LABELS: Record<string, string> = {
   task_unconfirmed: 'Post not confirmed',
   account_disconnected: 'Account disconnected',
   daily_summary: 'Daily summary',
+  report_due: 'Report due soon',
 };
 
 export function mailKindLabel(kind: string): string {
