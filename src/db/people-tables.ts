@@ -244,3 +244,23 @@ export interface NotifyOptOutsTable {
   channel: 'email' | 'push';
   created_at: string;
 }
+
+/** A person's "send me these" for a kind that is off unless turned on (migration 0030). */
+export interface NotifyOptInsTable {
+  audience: 'user' | 'operator' | 'worker';
+  owner_id: string;
+  kind: string;
+  channel: 'email' | 'push';
+  created_at: string;
+}
+
+/** A person's quiet hours, local HH:MM (migration 0030); no row: none. */
+export interface NotifyQuietHoursTable {
+  audience: 'user' | 'operator' | 'worker';
+  owner_id: string;
+  quiet_start: string;
+  quiet_end: string;
+  /** The zone they are read in when the person has none of their own. */
+  timezone: string | null;
+  updated_at: string;
+}

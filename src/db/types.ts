@@ -32,7 +32,9 @@ import type {
   ActivityLogTable,
   ChatHooksTable,
   NoticeMarksTable,
+  NotifyOptInsTable,
   NotifyOptOutsTable,
+  NotifyQuietHoursTable,
   OperatorLinksTable,
   OperatorLogTable,
   OperatorRecoveryCodesTable,
@@ -95,6 +97,8 @@ export interface Database {
   chat_hooks: ChatHooksTable;
   notice_marks: NoticeMarksTable;
   notify_opt_outs: NotifyOptOutsTable;
+  notify_opt_ins: NotifyOptInsTable;
+  notify_quiet_hours: NotifyQuietHoursTable;
 }
 
 export type Db = Kysely<Database>;

@@ -28,6 +28,7 @@ import { pushSubscriptions } from './0026-push-subscriptions.ts';
 import { chatHooks } from './0027-chat-hooks.ts';
 import { notices } from './0028-notices.ts';
 import { claimLatency } from './0029-claim-latency.ts';
+import { notifyPreferences } from './0030-notify-preferences.ts';
 
 /** Every migration in order; names are never changed once released. */
 const ALL: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const ALL: Record<string, Migration> = {
   '0027-chat-hooks': chatHooks,
   '0028-notices': notices,
   '0029-claim-latency': claimLatency,
+  '0030-notify-preferences': notifyPreferences,
 };
 
 export const migrationProvider: MigrationProvider = {

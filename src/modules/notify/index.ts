@@ -1,5 +1,6 @@
 // The notify module's face: what was already told (so that a reminder goes out once per
-// occasion), and who asked not to be told (opt-outs and the signed unsubscribe links).
+// occasion), who asked not to be told (opt-outs and the signed unsubscribe links), and
+// each person's kinds, channels and quiet hours (recipientsFor, the notifications pages).
 export { deleteMarksBefore, markNew, optedOut } from './notices.service.ts';
 export type { Mark } from './notices.service.ts';
 export { checkUnsubscribe, optIn, optOut, unsubscribeUrl } from './unsubscribe.service.ts';
@@ -13,3 +14,20 @@ export {
   taskUnconfirmedMail,
 } from './outcome-mail.rules.ts';
 export type { AccountFacts, MailTo, TaskFacts } from './outcome-mail.rules.ts';
+export {
+  AUDIENCES,
+  PERSONAL_CHANNELS,
+  clockMinutes,
+  kindOf,
+  kindsOf,
+  sendTimeFor,
+  supports,
+} from './notify-kinds.rules.ts';
+export type { Audience, NotifyKind, PersonalChannel, QuietHours } from './notify-kinds.rules.ts';
+export { preferencesOf, recipientsFor, savePreferences } from './preferences.service.ts';
+export type {
+  KindChoice,
+  Preferences,
+  PreferencesInput,
+  RecipientsRequest,
+} from './preferences.service.ts';
