@@ -40,6 +40,8 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
   /** At most one message is ever written per key. */
   dedupeKey?: string;
+  /** Not sent before this (the end of the person's quiet hours); at once when absent or past. */
+  dueAt?: Date;
 }
 
 export interface ClaimedMail {
@@ -96,6 +98,7 @@ export async function enqueueMany(
 
 function rowOf(mail: OutgoingMail, at: Date): OutboxMessagesTable {
   const iso = at.toISOString();
+  const due = mail.dueAt && mail.dueAt.getTime() > at.getTime() ? mail.dueAt.toISOString() : iso;
   return {
     id: newId('msg', at.getTime()),
     company_id: mail.companyId,
@@ -109,7 +112,7 @@ function rowOf(mail: OutgoingMail, at: Date): OutboxMessagesTable {
     headers: mail.headers ? JSON.stringify(mail.headers) : null,
     status: 'waiting',
     created_at: iso,
-    due_at: iso,
+    due_at: due,
     attempts: 0,
     lease_owner: null,
     lease_until: null,
@@ -126,6 +129,8 @@ export interface MailEnvelope {
   kind: string;
   to: string;
   dedupeKey?: string;
+  /** Held until then (quiet hours); at once when absent or past. */
+  dueAt?: Date;
 }
 
 /** Renders `content` in the service's layout and writes it in the caller's transaction. */

@@ -41,8 +41,13 @@ export interface PushRequest {
   notice: PushNotice;
   /** At most one push per key and device. */
   dedupeKey: string;
-  /** Seconds the push service keeps it for a device that is offline. */
+  /**
+   * Seconds the push service keeps it for a device that is offline, counted from when it is
+   * sent (the push service's clock starts when it receives it), not from when it is queued.
+   */
   ttlSeconds: number;
+  /** Held in the outbox until then (the end of the owners' quiet hours); at once if absent. */
+  dueAt?: Date;
   urgency?: 'normal' | 'high';
 }
 
@@ -84,6 +89,7 @@ export async function queuePushes(
             [PUSH_HOST_HEADER]: hostOf(device.endpoint),
           },
           dedupeKey: `${request.dedupeKey}:${device.id}`,
+          ...(request.dueAt ? { dueAt: request.dueAt } : {}),
         });
       }
     }
