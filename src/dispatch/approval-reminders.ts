@@ -2,11 +2,13 @@
 // of its account at or after its earliest-release floor, which it misses unless approved by
 // then. When that window opens within the company's lead time (2 hours unless changed), the
 // company's approvers are reminded, everything newly due in one message; when it opens
-// within 30 minutes, its admins are told it will be missed. Each goes by mail (to people who
-// did not turn the kind off), to their pushed devices and to the company's chat alerts
-// (notice-fanout.ts), and is written with a mark per item and window in one transaction, so
-// that it goes out once per item and window whichever dispatcher runs the pass. Runs with
-// the dispatcher, at most once a minute.
+// within 30 minutes, its admins are told it will be missed. Each goes by mail and to the
+// pushed devices of the people who keep the kind on for that channel (a reminder held by
+// someone's quiet hours until after the window is not sent to them; the escalation is
+// urgent and goes through quiet hours), and to the company's chat alerts (notice-fanout.ts),
+// and is written with a mark per item and window in one transaction, so that it goes out
+// once per item and window whichever dispatcher runs the pass. Runs with the dispatcher, at
+// most once a minute.
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { chatLink, chatText } from '../modules/alerts/index.ts';
@@ -166,6 +168,8 @@ async function tell(
       kind,
       urgent: kind === 'approval_missed',
       dedupeKey: key,
+      // A reminder held past the window by someone's quiet hours is news no more.
+      staleAt: new Date(first.windowStart),
       people,
       mail: (person, unsubscribe) => {
         const facts = {
@@ -186,7 +190,7 @@ async function tell(
           url: INBOX,
           tag: `${kind}-${companyId}`,
         },
-        // Kept by the push service until the window opens: after it, the news is stale.
+        // Kept until the window opens (staleAt): this is its span from now.
         ttlSeconds: Math.max(60, (Date.parse(first.windowStart) - now.getTime()) / 1000),
       },
       chat: {

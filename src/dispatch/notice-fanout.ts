@@ -1,21 +1,19 @@
 // One notice, every channel: a mail to each person, a push to each of their devices and a
 // chat alert to the hooks of the side that chose the kind, all written as outbox rows in the
 // caller's transaction. Who gets it on which channel, and when, is decided in one place,
-// deliverable(): today the people's opt-outs (notify_opt_outs) and kinds that are off unless
-// someone turned them on; a preference store with quiet hours answers the same question the
-// same way (a map from person to the time to send), so swapping it in changes nothing else.
+// deliverable(): each person's notification preferences (the kinds and channels they keep
+// on, quiet hours in their own timezone that hold a message until they end unless it is
+// urgent). A notice that is stale after a moment (a reminder about a window) goes to nobody
+// whose quiet hours would hold it past that moment, and its push lives until then.
 import type { AppContext } from '../context.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { queueChatAlert, type AlertKind, type ChatMarkup } from '../modules/alerts/index.ts';
-import { optedOut, unsubscribeUrl } from '../modules/notify/index.ts';
+import { recipientsFor, unsubscribeUrl } from '../modules/notify/index.ts';
 import { sendMail, type MailContent } from '../modules/outbox/index.ts';
 import { queuePush, type PushNotice } from '../modules/push/index.ts';
 
 export type Audience = 'user' | 'operator' | 'worker';
 export type NoticeChannel = 'email' | 'push';
-
-/** Kinds nobody receives by mail or push unless they turned them on. */
-const DEFAULT_OFF = new Set(['daily_summary']);
 
 export interface DeliveryQuestion {
   audience: Audience;
@@ -27,20 +25,24 @@ export interface DeliveryQuestion {
 }
 
 /**
- * The seam: who among `ownerIds` gets `kind` on `channel`, and when. Each person left out
- * turned it off (or never turned a default-off kind on); everyone else is sent it at `now`.
+ * The seam: who among `ownerIds` gets `kind` on `channel`, and when: now, or when their
+ * quiet hours end. Each person left out turned it off (or never turned a default-off kind
+ * on). Two queries per thousand people, however many there are.
  */
-export async function deliverable(
+export function deliverable(
   tx: DbOrTx,
   q: DeliveryQuestion,
   now: Date,
 ): Promise<Map<string, Date>> {
-  const out = new Map<string, Date>();
-  if (q.ownerIds.length === 0 || DEFAULT_OFF.has(q.kind)) return out;
-  const off = await optedOut(tx, q.audience, q.ownerIds, q.kind, q.channel);
-  for (const id of q.ownerIds) if (!off.has(id)) out.set(id, now);
-  return out;
+  return recipientsFor(tx, q, now);
 }
+
+/** Each side's page where a person chooses what they receive. */
+const PREFERENCES: Readonly<Record<Audience, string>> = {
+  user: '/dashboard/notifications',
+  operator: '/operator/notifications',
+  worker: '/dashboard/worker/notifications',
+};
 
 /** A person a notice may be mailed to. */
 export interface Recipient {
@@ -57,6 +59,11 @@ export interface Notice {
   urgent: boolean;
   /** One key per notice: each person, device and hook gets at most one message per key. */
   dedupeKey: string;
+  /**
+   * When the news is stale (the window a reminder is about): nobody is sent it later, and a
+   * push is kept by the push service until then. Without it, `push.ttlSeconds` holds.
+   */
+  staleAt?: Date;
   /** Who is mailed (with `mail`) and whose devices are pushed (with `push`). */
   people: readonly Recipient[];
   /** The mail, per person, with the person's unsubscribe link for the kind. */
@@ -82,8 +89,9 @@ export async function fanOut(
 ): Promise<Fanned> {
   const done: Fanned = { mails: 0, pushes: 0, chats: 0 };
   const ids = notice.people.map((p) => p.id);
-  const ask = (channel: NoticeChannel) =>
-    deliverable(
+  const stale = notice.staleAt?.getTime() ?? Infinity;
+  const ask = async (channel: NoticeChannel) => {
+    const when = await deliverable(
       tx,
       {
         audience: notice.audience,
@@ -94,6 +102,11 @@ export async function fanOut(
       },
       now,
     );
+    return new Map([...when].filter(([, at]) => at.getTime() < stale));
+  };
+  /** Held until `at` when that is later than now. */
+  const held = (at: Date) => (at.getTime() > now.getTime() ? { dueAt: at } : {});
+  const preferencesUrl = `${ctx.config.publicUrl}${PREFERENCES[notice.audience]}`;
 
   if (notice.mail && ctx.mailing) {
     const when = await ask('email');
@@ -112,9 +125,10 @@ export async function fanOut(
           kind: notice.kind,
           to: person.email,
           dedupeKey: `${notice.dedupeKey}:${person.id}`,
+          ...held(at),
         },
-        notice.mail(person, link),
-        at,
+        withPreferences(notice.mail(person, link), preferencesUrl),
+        now,
       );
       if (id !== null) done.mails++;
     }
@@ -137,10 +151,11 @@ export async function fanOut(
           kind: notice.kind,
           notice: push.notice,
           dedupeKey: notice.dedupeKey,
-          ttlSeconds: push.ttlSeconds,
+          ttlSeconds: stale === Infinity ? push.ttlSeconds : Math.max(60, (stale - time) / 1000),
           urgency: notice.urgent ? 'high' : 'normal',
+          ...held(new Date(time)),
         },
-        new Date(time),
+        now,
       );
     }
   }
@@ -158,4 +173,10 @@ export async function fanOut(
     );
   }
   return done;
+}
+
+/** A notice mail's footer links to the person's notifications page beside its unsubscribe. */
+function withPreferences(mail: MailContent, preferencesUrl: string): MailContent {
+  if ('security' in mail.stop || mail.stop.preferencesUrl) return mail;
+  return { ...mail, stop: { ...mail.stop, preferencesUrl } };
 }

@@ -3,7 +3,9 @@
 // it, the approvers (admins and editors, not viewers or disabled users) get one mail naming
 // the waiting post and its window, once per item and window however many passes run; within
 // 30 minutes the admins alone are told it will be missed; the mail's one-click unsubscribe
-// (RFC 8058) stops that kind for that person only, and a forged link changes nothing.
+// (RFC 8058) stops that kind for that person only, and a forged link changes nothing. Quiet
+// hours hold a reminder until they end, or drop it when they end after the window; the
+// escalation goes through them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -13,6 +15,7 @@ import {
 } from '../../src/dispatch/approval-reminders.ts';
 import { dispatchPass } from '../../src/dispatch/loop.ts';
 import { pendingApprovalItems } from '../../src/modules/items/index.ts';
+import { savePreferences } from '../../src/modules/notify/index.ts';
 import { disableUser } from '../../src/modules/users/index.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { browser, hidden, signIn, userIn } from '../helpers/dashboard.ts';
@@ -196,6 +199,65 @@ describeEachDialect(
       await remindApprovals(t.ctx, at(t, deadline - 29 * 60_000));
       // A reminder to each approver, and the admin's escalation.
       assert.deepEqual(await quay(), [admin.email, admin.email, editor.email]);
+    });
+
+    test('quiet hours hold a reminder, drop a stale one, and let the escalation through', async () => {
+      const t = get();
+      t.clock.set('2031-06-05T00:30:00.000Z');
+      const co = await seedCompany(t, { name: 'Pier Bakery' });
+      const admin = await userIn(t, co.companyId, 'admin', 'ada@pier.example');
+      const editor = await userIn(t, co.companyId, 'editor', 'ed@pier.example');
+      const [accountId] = (await makeActiveAccounts(t, client(t, co.key), 1)) as [string];
+      const postId = await waitingPost(t, co.key, accountId, 'Rye');
+      const deadline = await deadlineOf(t, postId);
+      const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+      const remindAt = deadline - 119 * 60_000;
+      const every = [
+        'approval_due:email',
+        'approval_due:push',
+        'approval_missed:email',
+        'approval_missed:push',
+      ];
+      // The admin's quiet hours end an hour later, the editor's after the window (UTC each):
+      // the admin's reminder waits for their end, the editor's is not sent at all.
+      const quiet = async (userId: string, endMs: number) =>
+        savePreferences(
+          t.ctx.db,
+          'user',
+          userId,
+          {
+            on: every,
+            quiet: { start: hhmm(remindAt - 60_000), end: hhmm(endMs), timezone: 'UTC' },
+          },
+          t.clock.now(),
+        );
+      await quiet(admin.user.userId, remindAt + 60 * 60_000);
+      await quiet(editor.user.userId, deadline + 10 * 60_000);
+      const pier = () =>
+        t.ctx.db
+          .selectFrom('outbox_messages')
+          .select(['recipient', 'kind', 'due_at'])
+          .where('channel', '=', 'email')
+          .where('recipient', 'like', '%@pier.example')
+          .orderBy('kind')
+          .execute();
+      assert.ok((await remindApprovals(t.ctx, at(t, remindAt))).reminded >= 1);
+      assert.deepEqual(await pier(), [
+        {
+          recipient: admin.email,
+          kind: 'approval_due',
+          due_at: new Date(remindAt + 3_600_000).toISOString(),
+        },
+      ]);
+      // Within the admin's quiet hours still, the escalation goes at once.
+      const escalateAt = deadline - 20 * 60_000;
+      assert.ok((await remindApprovals(t.ctx, at(t, escalateAt))).escalated >= 1);
+      const missed = (await pier()).find((r) => r.kind === 'approval_missed');
+      assert.deepEqual(missed, {
+        recipient: admin.email,
+        kind: 'approval_missed',
+        due_at: new Date(escalateAt).toISOString(),
+      });
     });
 
     test('the dispatcher runs the pass at most once a minute', async () => {

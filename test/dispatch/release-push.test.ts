@@ -2,11 +2,13 @@
 // writes one push per device in its transaction (none for a worker without devices, none
 // twice for one task), and the push loop delivers it to a stand-in push service that checks
 // VAPID and decrypts: "New task for @account, window 09:00, report by 10:00" in the
-// worker's time, with the task's page to open.
+// worker's time, with the task's page to open. A worker who turned new tasks off gets none;
+// one in quiet hours gets it when they end, in their own timezone.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
+import { savePreferences } from '../../src/modules/notify/index.ts';
 import { pushSender } from '../../src/modules/push/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { client, seedCompany } from '../helpers/app.ts';
@@ -87,6 +89,67 @@ describeEachDialect(
         assert.equal(notice.url, `/dashboard/worker/tasks/${task.taskId}`);
         assert.equal(r.urgency, 'high');
       }
+    });
+
+    test('turned off: no push; quiet hours: held until they end', async () => {
+      const t = get();
+      t.clock.set('2026-03-05T06:30:00.000Z');
+      const call = client(t, (await seedCompany(t)).key);
+      const [held, off] = (await makeActiveAccounts(t, call, 2)) as [string, string];
+      const sleeper = await createWorker(t.ctx.db, t.ctx.clock, {
+        name: 'Pia',
+        timezone: 'Europe/Berlin',
+      });
+      const muted = await createWorker(t.ctx.db, t.ctx.clock, {
+        name: 'Ole',
+        timezone: 'Europe/Berlin',
+      });
+      await assignAccounts(t.ctx.db, t.ctx.clock, sleeper.workerId, [held]);
+      await assignAccounts(t.ctx.db, t.ctx.clock, muted.workerId, [off]);
+      for (const w of [sleeper, muted]) {
+        const phone = service.device();
+        const res = await client(t, w.token)('PUT', '/worker/v1/push-subscription', {
+          endpoint: phone.endpoint,
+          keys: phone.keys,
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      }
+      // Pia is quiet until 08:30 her time; Ole turned new tasks off.
+      const now = t.clock.now();
+      await savePreferences(
+        t.ctx.db,
+        'worker',
+        sleeper.workerId,
+        {
+          on: ['task_released:push', 'report_due:push'],
+          quiet: { start: '22:00', end: '08:30', timezone: null },
+        },
+        now,
+      );
+      await savePreferences(t.ctx.db, 'worker', muted.workerId, { on: [], quiet: null }, now);
+      const video = await readyUpload(t, call, 'h264-noaudio.mp4');
+      const made = await call('POST', '/v2/posts', {
+        media: [video],
+        accountIds: [held, off],
+        skipApproval: true,
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+
+      t.clock.set('2026-03-05T07:00:30.000Z'); // 08:00:30 in Berlin
+      assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 2);
+      const rows = await t.ctx.db
+        .selectFrom('outbox_messages')
+        .innerJoin('push_subscriptions as s', 's.id', 'outbox_messages.recipient')
+        .select(['recipient', 'due_at', 'headers'])
+        .where('channel', '=', 'push')
+        .where('kind', '=', 'task_released')
+        .where('s.owner_id', 'in', [sleeper.workerId, muted.workerId])
+        .execute();
+      assert.equal(rows.length, 1, 'Pia’s push only');
+      assert.equal(rows[0]?.due_at, '2026-03-05T07:30:00.000Z');
+      const ttl = Number((JSON.parse(rows[0]?.headers ?? '{}') as { TTL: string }).TTL);
+      const reportBy = Date.parse('2026-03-05T07:00:30.000Z') + t.config.taskReportTimeoutMs;
+      assert.equal(ttl, Math.round((reportBy - Date.parse('2026-03-05T07:30:00.000Z')) / 1000));
     });
   },
   { env: { REMOTE_FETCH_ALLOW: '127.0.0.1' } },
