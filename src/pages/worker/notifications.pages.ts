@@ -1,14 +1,17 @@
 // Notifications in the workers' app: the service worker (served here so that its scope is
 // the app), this phone's push subscription (made by the page's script from a button, never
 // on load, and registered here as through PUT /worker/v1/push-subscription), the worker's
-// devices with a way to remove each, a test push, and the version of the task list that
-// the tasks page asks for to refresh itself without a tap.
+// devices with a way to remove each, a test push, which kinds of notification the worker
+// gets and their quiet hours (in the worker's own timezone; reports about to be late come
+// through them), and the version of the task list that the tasks page asks for to refresh
+// itself without a tap.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { preferencesOf, savePreferences } from '../../modules/notify/index.ts';
 import {
   RemoveBody,
   SubscriptionBody,
@@ -22,6 +25,15 @@ import {
 import { taskListVersion } from '../../modules/workers/index.ts';
 import { sourceFolder } from '../kit/assets.ts';
 import { setScopedFlash, takeScopedFlash } from '../kit/flash.ts';
+import type { FieldError } from '../kit/form-errors.ts';
+import {
+  PrefsForm,
+  prefsRows,
+  readPrefs,
+  savedMessage,
+  stateOf,
+  type PrefsFormState,
+} from '../kit/notify-prefs.ts';
 import { redirect } from '../kit/session.ts';
 import { WORKER_BASE, WORKER_FLASH, sessionOf, workerPage } from './layout.ts';
 
@@ -67,13 +79,36 @@ export function workerNotificationPages(ctx: AppContext) {
         .send(await script);
     });
 
-    app.get('/notifications', async (req, reply) => {
+    async function notificationsPage(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      refused?: { state: PrefsFormState; errors: FieldError[] },
+    ) {
+      const worker = sessionOf(req).worker;
       const devices = await devicesOf(ctx.db, ownerOf(req));
+      const saved = await preferencesOf(ctx.db, 'worker', worker.workerId);
+      const state = refused?.state ?? stateOf(saved, worker.timezone);
       return workerPage(req, reply, ctx.clock.now(), 'notifications.eta', 'Notifications', {
         publicKey: ctx.vapid.publicKey,
         devices: devices.map((d: PushDevice) => ({ ...d, label: deviceLabel(d.endpoint) })),
         done: takeScopedFlash(ctx, req, reply, WORKER_FLASH),
+        prefs: { rows: prefsRows(saved.kinds, state.on), state, zone: worker.timezone },
+        errors: refused?.errors ?? [],
       });
+    }
+
+    app.get('/notifications', async (req, reply) => notificationsPage(req, reply));
+
+    app.post('/notifications/preferences', { schema: { body: PrefsForm } }, async (req, reply) => {
+      const worker = sessionOf(req).worker;
+      const checked = readPrefs(req.body, { own: worker.timezone });
+      if (!checked.ok) {
+        reply.code(400);
+        return notificationsPage(req, reply, checked);
+      }
+      await savePreferences(ctx.db, 'worker', worker.workerId, checked.input, ctx.clock.now());
+      setScopedFlash(ctx, req, reply, savedMessage(checked.state, worker.timezone), WORKER_FLASH);
+      return redirect(req, reply, PAGE);
     });
 
     // The page's script sends this phone's subscription as JSON, with the CSRF header.
