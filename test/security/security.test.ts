@@ -743,6 +743,8 @@ const CONSOLE_ROUTES: Record<string, Step> = {
   'GET /operator/alerts/:hookId/remove': 'full',
   'POST /operator/alerts/:hookId/remove': 'full',
   'POST /operator/alerts/:hookId/test': 'full',
+  'GET /operator/notifications': 'full',
+  'POST /operator/notifications': 'full',
   'GET /operator/workers': 'full',
   'POST /operator/workers': 'full',
   'GET /operator/workers/:workerId': 'full',

@@ -14,6 +14,7 @@ import { registerPageFamily } from '../kit/plugin.ts';
 import { checkCsrf, errorPageOf, redirect } from '../kit/session.ts';
 import { resolveOperatorSession } from '../../modules/operators/index.ts';
 import { alertPages } from './alerts.pages.ts';
+import { notificationPages } from './notifications.pages.ts';
 import { companyPages } from './companies.pages.ts';
 import { fulfilmentPages } from './fulfilment.pages.ts';
 import { consolePage } from './layout.ts';
@@ -95,5 +96,6 @@ export function operatorPlugin(ctx: AppContext) {
     await app.register(logPages(ctx));
     await app.register(outboxPages(ctx));
     await app.register(alertPages(ctx));
+    await app.register(notificationPages(ctx));
   };
 }
