@@ -39,6 +39,7 @@ import {
 } from './session.ts';
 import { signInPages } from './sign-in.pages.ts';
 import { settingsPages } from './settings.pages.ts';
+import { notificationPages } from './notifications.pages.ts';
 import { userPages } from './users.pages.ts';
 import { tagPages } from './tags.pages.ts';
 import { deliveryPages } from './delivery.pages.ts';
@@ -154,6 +155,7 @@ export function dashboardPlugin(ctx: AppContext, options: DashboardOptions = {})
     await app.register(workspacePages(ctx));
     await app.register(userPages(ctx));
     await app.register(settingsPages(ctx));
+    await app.register(notificationPages(ctx));
     await app.register(alertPages(ctx));
     await app.register(accountAnalyticsPages(ctx));
     await app.register(exportPages(ctx));
