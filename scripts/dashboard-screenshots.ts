@@ -121,6 +121,7 @@ try {
     ['keys', '/dashboard/keys'],
     ['users', '/dashboard/users'],
     ['settings', '/dashboard/settings'],
+    ['notifications', '/dashboard/notifications'],
     ['webhooks', '/dashboard/webhooks'],
     ['alerts', '/dashboard/alerts'],
     ['webhook', `/dashboard/webhooks/${day.webhookId}`],
@@ -230,6 +231,7 @@ try {
     ['operator-board', '/operator/board'],
     ['operator-log', '/operator/log'],
     ['operator-alerts', '/operator/alerts'],
+    ['operator-notifications', '/operator/notifications'],
   ];
   for (const [name, path] of consolePages) {
     const res = await ops.goto(`${url}${path}`);

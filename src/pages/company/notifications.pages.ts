@@ -25,10 +25,11 @@ import { browserTimezone } from './time.ts';
 const HERE = `${BASE}/notifications`;
 
 /** The zone quiet hours are read in: the user's chosen one, else the browser's, else UTC. */
-function zoneOf(req: FastifyRequest): { zone: string; chosen: boolean } {
+function zoneOf(req: FastifyRequest): { zone: string; source: 'chosen' | 'browser' | 'none' } {
   const own = userOf(req).timezone;
-  if (own && validTimezone(own)) return { zone: own, chosen: true };
-  return { zone: browserTimezone(req) ?? 'UTC', chosen: false };
+  if (own && validTimezone(own)) return { zone: own, source: 'chosen' };
+  const browser = browserTimezone(req);
+  return browser ? { zone: browser, source: 'browser' } : { zone: 'UTC', source: 'none' };
 }
 
 export function notificationPages(ctx: AppContext) {
@@ -39,13 +40,13 @@ export function notificationPages(ctx: AppContext) {
   ) {
     const me = userOf(req);
     const saved = await preferencesOf(ctx.db, 'user', me.userId);
-    const { zone, chosen } = zoneOf(req);
+    const { zone, source } = zoneOf(req);
     const state = refused?.state ?? stateOf(saved, zone);
     return page(req, reply, 'notifications.eta', 'Your notifications', {
       rows: prefsRows(saved.kinds, state.on),
       state,
       zone,
-      chosenZone: chosen,
+      zoneSource: source,
       done: takeFlash(ctx, req, reply),
       errors: refused?.errors ?? [],
     });

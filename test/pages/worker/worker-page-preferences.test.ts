@@ -33,7 +33,7 @@ describeEachDialect('workers app notification choices', (get) => {
     assert.match(page.body, /In your timezone, <strong>Europe\/Berlin<\/strong>/);
     assert.match(
       page.body,
-      /Reports due<\/span><span class="meta"[^>]*> [^<]* Comes during quiet hours too\./,
+      /Reports due<\/span><br><span class="meta"[^>]*>[^<]* Comes during quiet hours too\./,
     );
     assert.doesNotMatch(page.body, /id="quiet-on"[^>]* checked/);
     const csrf = hidden(page.body, '_csrf');
