@@ -1,16 +1,22 @@
 // The daily summary, off by default: once a company's day has reached SUMMARY_HOUR in its
 // timezone (its default timezone, UTC without one), what yesterday delivered (released,
 // posted, on time, failed, unconfirmed) and what waits today (queued, awaiting approval) goes
-// to the company's chat hooks that chose the kind. By mail only to people who turned it on
-// (the fan-out's seam answers nobody for a default-off kind until such a choice exists). A
+// to the company's chat hooks that chose the kind, and by mail to its admins and editors
+// who turned it on on their notifications page (nobody else: the kind is off by default). A
 // mark per company and local date makes it go out once whichever dispatcher runs the pass.
 // Runs with the dispatcher, at most once a minute.
 import type { AppContext } from '../context.ts';
 import { chatLink, chatText, companiesWantingAlert } from '../modules/alerts/index.ts';
 import { getCompany } from '../modules/companies/index.ts';
-import { UNCONFIRMED_REASON, dayTally, type DayTally } from '../modules/items/index.ts';
-import { markNew } from '../modules/notify/index.ts';
-import { companyApprovers } from '../modules/users/index.ts';
+import { UNCONFIRMED_REASON, dayTally } from '../modules/items/index.ts';
+import {
+  dailySummaryMail,
+  markNew,
+  ownersOptedIn,
+  yesterdayWords,
+  type SummaryFacts,
+} from '../modules/notify/index.ts';
+import { companiesOfUsers, companyApprovers } from '../modules/users/index.ts';
 import { localDateString, wallDayNumber, wallToInstant, zoneOf } from '../schedule/local-time.ts';
 import { fanOut } from './notice-fanout.ts';
 
@@ -33,14 +39,19 @@ export async function sendDailySummariesNow(ctx: AppContext, now: Date): Promise
   return sendDailySummaries(ctx, now);
 }
 
-function percent(part: number, whole: number): string {
-  return whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`;
+/** The companies a summary may go to: a hook chose it, or someone turned its mail on. */
+async function summaryCompanies(ctx: AppContext): Promise<string[]> {
+  const byHook = await companiesWantingAlert(ctx.db, KIND);
+  const mailing = ctx.mailing
+    ? await companiesOfUsers(ctx.db, await ownersOptedIn(ctx.db, 'user', KIND, 'email'))
+    : [];
+  return [...new Set([...byHook, ...mailing])];
 }
 
 /** Sends the summaries due at `now`; answers how many companies were newly told. */
 export async function sendDailySummaries(ctx: AppContext, now: Date): Promise<number> {
   let sent = 0;
-  for (const companyId of await companiesWantingAlert(ctx.db, KIND)) {
+  for (const companyId of await summaryCompanies(ctx)) {
     const company = await getCompany(ctx.db, companyId);
     if (!company || company.suspendedAt) continue;
     const timezone = company.defaultTimezone ?? 'UTC';
@@ -62,6 +73,11 @@ export async function sendDailySummaries(ctx: AppContext, now: Date): Promise<nu
       );
       if (marked.length === 0) return false;
       const tally = await dayTally(tx, companyId, from, to, UNCONFIRMED_REASON);
+      const facts: SummaryFacts = {
+        companyName: company.name,
+        date: localDateString(today - 1),
+        ...tally,
+      };
       const url = `${ctx.config.publicUrl}/dashboard`;
       await fanOut(
         ctx,
@@ -73,7 +89,9 @@ export async function sendDailySummaries(ctx: AppContext, now: Date): Promise<nu
           urgent: false,
           dedupeKey: `${KIND}:${companyId}@${todayDate}`,
           people: await companyApprovers(tx, companyId),
-          chat: { companyId, kind: KIND, text: summaryText(company.name, tally, url) },
+          mail: (person, unsubscribeUrl) =>
+            dailySummaryMail(facts, { email: person.email, url, unsubscribeUrl }),
+          chat: { companyId, kind: KIND, text: summaryText(facts, url) },
         },
         now,
       );
@@ -84,10 +102,6 @@ export async function sendDailySummaries(ctx: AppContext, now: Date): Promise<nu
   return sent;
 }
 
-function summaryText(companyName: string, t: DayTally, url: string) {
-  const yesterday =
-    t.released === 0
-      ? 'nothing was released'
-      : `${t.released} released, ${t.posted} posted (${t.onTime} on time, ${percent(t.onTime, t.posted)}), ${t.failed} failed, ${t.unconfirmed} not confirmed`;
-  return chatText`*Daily summary for ${companyName}*\nYesterday: ${yesterday}.\nToday: ${t.queued} queued, ${t.awaitingApproval} awaiting approval. ${chatLink(url, 'Open the dashboard')}`;
+function summaryText(f: SummaryFacts, url: string) {
+  return chatText`*Daily summary for ${f.companyName}*\nYesterday: ${yesterdayWords(f)}.\nToday: ${f.queued} queued, ${f.awaitingApproval} awaiting approval. ${chatLink(url, 'Open the dashboard')}`;
 }

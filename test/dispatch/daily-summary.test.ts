@@ -1,13 +1,15 @@
 // The daily summary, on both databases with a fake clock and a chat receiver: off unless a
 // company's hook chose it; once the company's day reaches 08:00 in its timezone, yesterday's
 // deliveries (posted, on time, failed) and what waits today go to that hook, once per local
-// day however many passes run, and to nobody by mail.
+// day however many passes run, and to nobody by mail; by mail only to the admins and
+// editors who turned it on, in a company with no hook at all.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sendDailySummaries } from '../../src/dispatch/daily-summary.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
 import { addChatHook, chatSender } from '../../src/modules/alerts/index.ts';
+import { savePreferences } from '../../src/modules/notify/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { userIn } from '../helpers/dashboard.ts';
@@ -108,6 +110,50 @@ describeEachDialect(
       );
       assert.match(text, /Today: 0 queued, 1 awaiting approval\./);
       assert.deepEqual(await mailbox.deliver(t), [], 'no mail: nobody turned the summary on');
+    });
+
+    test('mailed only to the people who turned it on, with no hook at all', async () => {
+      const t = get();
+      t.clock.set('2026-03-10T06:30:00.000Z');
+      const co = await seedCompany(t, { name: 'Quay Coffee' });
+      const ada = await userIn(t, co.companyId, 'admin', 'ada@quay.example');
+      await userIn(t, co.companyId, 'editor', 'eve@quay.example');
+      const other = await seedCompany(t, { name: 'Other' });
+      await userIn(t, other.companyId, 'admin', 'oli@other.example');
+      // Other tests' companies may be told too: only the mail of this one counts here.
+      await sendDailySummaries(t.ctx, at(t, '2026-03-20T08:01:00.000Z'));
+      assert.deepEqual(await mailbox.deliver(t), [], 'nobody turned it on yet');
+      await savePreferences(
+        t.ctx.db,
+        'user',
+        ada.user.userId,
+        { on: ['daily_summary:email'], quiet: null },
+        t.clock.now(),
+      );
+      assert.ok((await sendDailySummaries(t.ctx, at(t, '2026-03-20T08:02:00.000Z'))) >= 1);
+      assert.equal(await sendDailySummaries(t.ctx, at(t, '2026-03-20T09:00:00.000Z')), 0);
+      const mails = await mailbox.deliver(t);
+      assert.deepEqual(
+        mails.map((m) => (m.to && !Array.isArray(m.to) ? m.to.text : '')),
+        ['ada@quay.example'],
+        'only the one who turned it on; never another company',
+      );
+      const [mail] = mails;
+      assert.match(mail?.subject ?? '', /^Daily summary · Quay Coffee · 2026-03-19$/);
+      assert.match(mail?.text ?? '', /Yesterday \(2026-03-19\): nothing was released\./);
+      assert.match(mail?.text ?? '', /Today: 0 queued for a window, 0 awaiting approval\./);
+      // One click on its List-Unsubscribe turns the summary off again: no mail the next day.
+      const list = mail?.headers.get('list') as { unsubscribe?: { url?: string } } | undefined;
+      const url = new URL(list?.unsubscribe?.url ?? '');
+      const oneClick = await t.app.inject({
+        method: 'POST',
+        url: `${url.pathname}${url.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      assert.equal(oneClick.statusCode, 200);
+      await sendDailySummaries(t.ctx, at(t, '2026-03-21T08:01:00.000Z'));
+      assert.deepEqual(await mailbox.deliver(t), [], 'turned off from the mail');
     });
   },
   { env: { ...mailbox.env, REMOTE_FETCH_ALLOW: '127.0.0.1' } },

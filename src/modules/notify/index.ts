@@ -14,6 +14,8 @@ export {
   taskUnconfirmedMail,
 } from './outcome-mail.rules.ts';
 export type { AccountFacts, MailTo, TaskFacts } from './outcome-mail.rules.ts';
+export { dailySummaryMail, yesterdayWords } from './summary-mail.rules.ts';
+export type { SummaryFacts } from './summary-mail.rules.ts';
 export {
   AUDIENCES,
   PERSONAL_CHANNELS,
@@ -24,7 +26,12 @@ export {
   supports,
 } from './notify-kinds.rules.ts';
 export type { Audience, NotifyKind, PersonalChannel, QuietHours } from './notify-kinds.rules.ts';
-export { preferencesOf, recipientsFor, savePreferences } from './preferences.service.ts';
+export {
+  ownersOptedIn,
+  preferencesOf,
+  recipientsFor,
+  savePreferences,
+} from './preferences.service.ts';
 export type {
   KindChoice,
   Preferences,

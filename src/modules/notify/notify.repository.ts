@@ -67,20 +67,28 @@ export async function optedOut(
   return new Set(rows.map((r) => r.owner_id));
 }
 
-export async function insertOptOut(db: DbOrTx, row: NotifyOptOutsTable): Promise<void> {
+/** The two tables of a person's choices: "stop these" and "send me these". */
+type ChoiceTable = 'notify_opt_outs' | 'notify_opt_ins';
+
+export async function insertChoice(
+  db: DbOrTx,
+  table: ChoiceTable,
+  row: NotifyOptOutsTable,
+): Promise<void> {
   await db
-    .insertInto('notify_opt_outs')
+    .insertInto(table)
     .values(row)
     .onConflict((oc) => oc.columns(['audience', 'owner_id', 'kind', 'channel']).doNothing())
     .execute();
 }
 
-export async function deleteOptOut(
+export async function deleteChoice(
   db: DbOrTx,
+  table: ChoiceTable,
   key: Omit<NotifyOptOutsTable, 'created_at'>,
 ): Promise<void> {
   await db
-    .deleteFrom('notify_opt_outs')
+    .deleteFrom(table)
     .where('audience', '=', key.audience)
     .where('owner_id', '=', key.owner_id)
     .where('kind', '=', key.kind)
@@ -218,4 +226,21 @@ export async function replaceChoices(
     .values({ audience, owner_id: ownerId, ...values })
     .onConflict((oc) => oc.columns(['audience', 'owner_id']).doUpdateSet(values))
     .execute();
+}
+
+/** Every owner of `audience` who turned `kind` on on `channel`. */
+export async function ownersOptedIn(
+  db: DbOrTx,
+  audience: Audience,
+  kind: string,
+  channel: Channel,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('notify_opt_ins')
+    .select('owner_id')
+    .where('audience', '=', audience)
+    .where('kind', '=', kind)
+    .where('channel', '=', channel)
+    .execute();
+  return rows.map((r) => r.owner_id);
 }

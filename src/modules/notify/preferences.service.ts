@@ -61,6 +61,16 @@ export async function recipientsFor(
   return out;
 }
 
+/** Everyone of `audience` who turned a default-off `kind` on for `channel` (a daily summary). */
+export function ownersOptedIn(
+  db: DbOrTx,
+  audience: Audience,
+  kind: string,
+  channel: PersonalChannel,
+): Promise<string[]> {
+  return repo.ownersOptedIn(db, audience, kind, channel);
+}
+
 /** One kind as a person's notifications page shows it, with each channel's switch. */
 export interface KindChoice extends NotifyKind {
   on: Record<PersonalChannel, boolean>;

@@ -4,6 +4,7 @@
 // a mail reader's one-click POST (`List-Unsubscribe=One-Click`) turns the kind off at once.
 import type { DbOrTx, NotifyOptOutsTable } from '../../db/types.ts';
 import type { UrlSigner } from '../../lib/signing.ts';
+import { kindOf } from './notify-kinds.rules.ts';
 import * as repo from './notify.repository.ts';
 
 /** How long an unsubscribe link works. */
@@ -42,23 +43,31 @@ export function checkUnsubscribe(
   return signer.check(pathOf(u), expires, signature, now);
 }
 
-/** Turns the kind's mail off for the person (again: nothing changes). */
+/**
+ * Turns the kind's mail off for the person (again: nothing changes): an opt-out for kinds on
+ * by default, and no more opt-in for kinds off by default (a daily summary turned on).
+ */
 export async function optOut(db: DbOrTx, u: Unsubscribe, now: Date): Promise<void> {
-  await repo.insertOptOut(db, {
+  const key = {
     audience: u.audience,
     owner_id: u.ownerId,
     kind: u.kind,
-    channel: 'email',
-    created_at: now.toISOString(),
-  });
+    channel: 'email' as const,
+  };
+  await repo.deleteChoice(db, 'notify_opt_ins', key);
+  await repo.insertChoice(db, 'notify_opt_outs', { ...key, created_at: now.toISOString() });
 }
 
-/** Turns it back on. */
-export async function optIn(db: DbOrTx, u: Unsubscribe): Promise<void> {
-  await repo.deleteOptOut(db, {
+/** Turns it back on: no opt-out, and an opt-in again for a kind off by default. */
+export async function optIn(db: DbOrTx, u: Unsubscribe, now: Date): Promise<void> {
+  const key = {
     audience: u.audience,
     owner_id: u.ownerId,
     kind: u.kind,
-    channel: 'email',
-  });
+    channel: 'email' as const,
+  };
+  await repo.deleteChoice(db, 'notify_opt_outs', key);
+  if (kindOf(u.audience, u.kind)?.defaultOn === false) {
+    await repo.insertChoice(db, 'notify_opt_ins', { ...key, created_at: now.toISOString() });
+  }
 }

@@ -3,6 +3,7 @@
 export {
   ROLES,
   UserError,
+  companiesOfUsers,
   createUser,
   disableUser,
   findUserByEmail,

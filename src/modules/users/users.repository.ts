@@ -59,6 +59,19 @@ export async function lockCompanyUsers(tx: DbOrTx, companyId: string): Promise<U
 }
 
 /** The emails of these users, of one company when given, in one read. */
+/** The companies of the users with `ids` who are not disabled. */
+export async function companiesOfUsers(db: DbOrTx, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select('company_id')
+    .distinct()
+    .where('id', 'in', [...ids])
+    .where('disabled_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.company_id);
+}
+
 export async function emailsOf(
   db: DbOrTx,
   companyId: string | undefined,

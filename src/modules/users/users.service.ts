@@ -352,3 +352,13 @@ export async function userEmails(
   const ids = [...new Set(userIds)];
   return new Map((await repo.emailsOf(db, companyId, ids)).map((u) => [u.id, u.email]));
 }
+
+/** The companies that have any of these users (enabled), each once; any number of ids. */
+export async function companiesOfUsers(db: DbOrTx, userIds: readonly string[]): Promise<string[]> {
+  const ids = [...new Set(userIds)];
+  const out = new Set<string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    for (const c of await repo.companiesOfUsers(db, ids.slice(i, i + 1000))) out.add(c);
+  }
+  return [...out];
+}
