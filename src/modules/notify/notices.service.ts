@@ -29,5 +29,5 @@ export function optedOut(
   kind: string,
   channel: NotifyOptOutsTable['channel'],
 ): Promise<Set<string>> {
-  return repo.optedOut(db, audience, ownerIds, kind, channel);
+  return repo.listedIn(db, 'notify_opt_outs', audience, ownerIds, kind, channel);
 }

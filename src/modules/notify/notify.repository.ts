@@ -47,9 +47,16 @@ export async function deleteMarksBefore(db: DbOrTx, before: string): Promise<voi
 type Audience = NotifyOptOutsTable['audience'];
 type Channel = NotifyOptOutsTable['channel'];
 
-/** The owners among `ownerIds` who turned `kind` off on `channel`. */
-export async function optedOut(
+/** The two tables of a person's choices: "stop these" and "send me these". */
+type ChoiceTable = 'notify_opt_outs' | 'notify_opt_ins';
+
+/**
+ * The owners among `ownerIds` listed in `table` for `kind` on `channel`: those who turned
+ * it off (opt-outs), or turned on a kind that is off by default (opt-ins).
+ */
+export async function listedIn(
   db: DbOrTx,
+  table: ChoiceTable,
   audience: Audience,
   ownerIds: readonly string[],
   kind: string,
@@ -57,7 +64,7 @@ export async function optedOut(
 ): Promise<Set<string>> {
   if (ownerIds.length === 0) return new Set();
   const rows = await db
-    .selectFrom('notify_opt_outs')
+    .selectFrom(table)
     .select('owner_id')
     .where('audience', '=', audience)
     .where('owner_id', 'in', [...ownerIds])
@@ -66,9 +73,6 @@ export async function optedOut(
     .execute();
   return new Set(rows.map((r) => r.owner_id));
 }
-
-/** The two tables of a person's choices: "stop these" and "send me these". */
-type ChoiceTable = 'notify_opt_outs' | 'notify_opt_ins';
 
 export async function insertChoice(
   db: DbOrTx,
@@ -94,26 +98,6 @@ export async function deleteChoice(
     .where('kind', '=', key.kind)
     .where('channel', '=', key.channel)
     .execute();
-}
-
-/** The owners among `ownerIds` who turned `kind` on on `channel` (kinds off by default). */
-export async function optedIn(
-  db: DbOrTx,
-  audience: Audience,
-  ownerIds: readonly string[],
-  kind: string,
-  channel: Channel,
-): Promise<Set<string>> {
-  if (ownerIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('notify_opt_ins')
-    .select('owner_id')
-    .where('audience', '=', audience)
-    .where('owner_id', 'in', [...ownerIds])
-    .where('kind', '=', kind)
-    .where('channel', '=', channel)
-    .execute();
-  return new Set(rows.map((r) => r.owner_id));
 }
 
 /** Quiet hours of the owners who have some, with the timezone of each person. */

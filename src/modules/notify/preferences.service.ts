@@ -47,9 +47,8 @@ export async function recipientsFor(
   for (let i = 0; i < owners.length; i += OWNERS_PER_QUERY) {
     const part = owners.slice(i, i + OWNERS_PER_QUERY);
     const { audience, kind, channel } = request;
-    const listed = defaultOn
-      ? await repo.optedOut(db, audience, part, kind, channel)
-      : await repo.optedIn(db, audience, part, kind, channel);
+    const table = defaultOn ? 'notify_opt_outs' : 'notify_opt_ins';
+    const listed = await repo.listedIn(db, table, audience, part, kind, channel);
     const taking = part.filter((id) => listed.has(id) !== defaultOn);
     for (const id of taking) out.set(id, now);
     if (urgent || taking.length === 0) continue;
