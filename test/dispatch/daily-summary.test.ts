@@ -7,8 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sendDailySummaries } from '../../src/dispatch/daily-summary.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
-import { addChatHook, chatSender } from '../../src/modules/alerts/index.ts';
+import { addChatHook } from '../../src/modules/alerts/index.ts';
 import { savePreferences } from '../../src/modules/notify/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
@@ -16,6 +15,7 @@ import { userIn } from '../helpers/dashboard.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { startMailbox } from '../helpers/mail.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
+import { deliverChat } from '../helpers/chat-alerts.ts';
 import { useReceiver } from '../helpers/webhook-receiver.ts';
 
 const mailbox = await startMailbox();
@@ -84,12 +84,7 @@ describeEachDialect(
         accountIds: [one],
       });
       await mailbox.deliver(t);
-      const send = () =>
-        deliverDueMail(
-          t.ctx,
-          chatSender(t.ctx.db, t.ctx.sealer, { allow: t.config.remoteFetchAllow, clock: t.clock }),
-          'chat',
-        );
+      const send = () => deliverChat(t);
       await send();
       rx().received.length = 0;
 

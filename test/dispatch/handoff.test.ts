@@ -9,17 +9,16 @@ import assert from 'node:assert/strict';
 import { checkHandoffs, HANDOFF_PASS_MS } from '../../src/dispatch/handoff.ts';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { dispatchPass } from '../../src/dispatch/loop.ts';
-import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
-import { addChatHook, chatSender } from '../../src/modules/alerts/index.ts';
+import { addChatHook } from '../../src/modules/alerts/index.ts';
 import { ADMIN_CLI } from '../../src/modules/operators/index.ts';
-import { pushSender } from '../../src/modules/push/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { recipients, startMailbox } from '../helpers/mail.ts';
 import { enrolledOperator, operatorSignIn } from '../helpers/operator.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
-import { startPushService } from '../helpers/push-service.ts';
+import { deliverPushes, startPushService } from '../helpers/push-service.ts';
+import { deliverChat } from '../helpers/chat-alerts.ts';
 import { useReceiver } from '../helpers/webhook-receiver.ts';
 
 const mailbox = await startMailbox();
@@ -37,16 +36,9 @@ function at(t: TestApp, ms: number): Date {
 }
 
 async function pushes(t: TestApp) {
-  const before = service.received.length;
-  await deliverDueMail(
-    t.ctx,
-    pushSender(t.ctx.db, { vapid: t.ctx.vapid, allow: t.config.remoteFetchAllow }),
-    'push',
+  return (await deliverPushes(t, service)).map(
+    (r) => JSON.parse(r.payload) as { title: string; body: string; url: string },
   );
-  assert.deepEqual(service.problems, []);
-  return service.received
-    .slice(before)
-    .map((r) => JSON.parse(r.payload) as { title: string; body: string; url: string });
 }
 
 describeEachDialect(
@@ -128,11 +120,7 @@ describeEachDialect(
       });
       assert.equal(oneClick.statusCode, 200, oneClick.body);
       assert.match(oneClick.body, /Emails stopped/);
-      await deliverDueMail(
-        t.ctx,
-        chatSender(t.ctx.db, t.ctx.sealer, { allow: t.config.remoteFetchAllow, clock: t.clock }),
-        'chat',
-      );
+      await deliverChat(t);
       assert.equal(rx().received.length, 1);
       const chat = JSON.parse(rx().received[0]?.body ?? '{}') as { text: string };
       assert.match(chat.text, new RegExp(`Task for @${username} not claimed for 16 min`));

@@ -8,11 +8,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
 import { failOverdueTasks } from '../../src/dispatch/deadlines.ts';
-import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
-import { addChatHook, chatSender } from '../../src/modules/alerts/index.ts';
+import { addChatHook } from '../../src/modules/alerts/index.ts';
 import { optOut } from '../../src/modules/notify/index.ts';
 import { ADMIN_CLI } from '../../src/modules/operators/index.ts';
-import { pushSender, saveSubscription } from '../../src/modules/push/index.ts';
+import { saveSubscription } from '../../src/modules/push/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { client, seedCompany, type TestApp } from '../helpers/app.ts';
 import { userIn } from '../helpers/dashboard.ts';
@@ -20,7 +19,8 @@ import { describeEachDialect } from '../helpers/dialects.ts';
 import { recipients, startMailbox } from '../helpers/mail.ts';
 import { enrolledOperator } from '../helpers/operator.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
-import { startPushService } from '../helpers/push-service.ts';
+import { deliverPushes, startPushService } from '../helpers/push-service.ts';
+import { deliverChat } from '../helpers/chat-alerts.ts';
 import { useReceiver } from '../helpers/webhook-receiver.ts';
 
 const mailbox = await startMailbox();
@@ -33,16 +33,9 @@ after(async () => {
 const RELEASE = Date.parse('2026-03-10T07:00:30.000Z');
 
 async function pushes(t: TestApp) {
-  const before = service.received.length;
-  await deliverDueMail(
-    t.ctx,
-    pushSender(t.ctx.db, { vapid: t.ctx.vapid, allow: t.config.remoteFetchAllow }),
-    'push',
+  return (await deliverPushes(t, service)).map(
+    (r) => JSON.parse(r.payload) as { title: string; body: string; url: string },
   );
-  assert.deepEqual(service.problems, []);
-  return service.received
-    .slice(before)
-    .map((r) => JSON.parse(r.payload) as { title: string; body: string; url: string });
 }
 
 describeEachDialect(
@@ -110,12 +103,7 @@ describeEachDialect(
         assert.equal(res.status, 200, JSON.stringify(res.body));
         return res.body.data[0].taskId as string;
       };
-      const sendChats = () =>
-        deliverDueMail(
-          t.ctx,
-          chatSender(t.ctx.db, t.ctx.sealer, { allow: t.config.remoteFetchAllow, clock: t.clock }),
-          'chat',
-        );
+      const sendChats = () => deliverChat(t);
 
       // Failed: the admin (not the editor who opted out) and the operator by mail; the admin's
       // phone; both hooks.

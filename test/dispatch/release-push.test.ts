@@ -7,14 +7,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { releaseDue } from '../../src/dispatch/dispatcher.ts';
-import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
 import { savePreferences } from '../../src/modules/notify/index.ts';
-import { pushSender } from '../../src/modules/push/index.ts';
 import { assignAccounts, createWorker } from '../../src/modules/workers/index.ts';
 import { client, seedCompany } from '../helpers/app.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { makeActiveAccounts, readyUpload } from '../helpers/posts.ts';
-import { deviceId, startPushService } from '../helpers/push-service.ts';
+import { deliverPushes, deviceId, startPushService } from '../helpers/push-service.ts';
 
 const service = await startPushService();
 after(() => service.close());
@@ -68,14 +66,7 @@ describeEachDialect(
       assert.equal(rows.length, 2, 'one per device of the pushed account’s worker, none for Ole');
       await releaseDue(t.ctx, t.clock.now());
 
-      const before = service.received.length;
-      await deliverDueMail(
-        t.ctx,
-        pushSender(t.ctx.db, { vapid: t.ctx.vapid, allow: t.config.remoteFetchAllow }),
-        'push',
-      );
-      assert.deepEqual(service.problems, []);
-      const got = service.received.slice(before);
+      const got = await deliverPushes(t, service);
       assert.deepEqual(got.map((r) => r.deviceId).sort(), phones.map(deviceId).sort());
       const task = (await work('GET', '/worker/v1/tasks')).body.data[0] as { taskId: string };
       for (const r of got) {

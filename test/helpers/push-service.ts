@@ -14,6 +14,9 @@ import {
 } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deliverDueMail } from '../../src/dispatch/outbox-loop.ts';
+import { pushSender } from '../../src/modules/push/index.ts';
+import type { TestApp } from './app.ts';
 
 /** A device the test made: the subscription JSON its browser would give, and its secret key. */
 export interface Device {
@@ -170,4 +173,19 @@ export async function startPushService(): Promise<PushService> {
 /** The id of a device of this service, from its endpoint. */
 export function deviceId(device: Device): string {
   return device.endpoint.slice(device.endpoint.lastIndexOf('/') + 1);
+}
+
+/**
+ * One pass of the push outbox through the real sender (its guard admitting what the test
+ * app's REMOTE_FETCH_ALLOW admits): the pushes the service received in it, none refused.
+ */
+export async function deliverPushes(t: TestApp, service: PushService): Promise<ReceivedPush[]> {
+  const before = service.received.length;
+  await deliverDueMail(
+    t.ctx,
+    pushSender(t.ctx.db, { vapid: t.ctx.vapid, allow: t.config.remoteFetchAllow }),
+    'push',
+  );
+  assert.deepEqual(service.problems, []);
+  return service.received.slice(before);
 }
