@@ -119,8 +119,12 @@ async function releasePass(dialect: Dialect, subscribed: boolean): Promise<numbe
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('channel', '=', 'push')
         .executeTakeFirstOrThrow();
-      const expected = subscribed ? ACCOUNTS : 0;
-      if (Number(pushes.n) !== expected) throw new Error(`${pushes.n} pushes, not ${expected}`);
+      // One push per worker and chunk of releases: a worker's ten tasks go in one push, or in
+      // two when its accounts fall into two chunks.
+      const n = Number(pushes.n);
+      if (subscribed ? n < WORKERS || n > 2 * WORKERS : n !== 0) {
+        throw new Error(`${n} pushes for ${WORKERS} workers`);
+      }
       return ms;
     } finally {
       await opened.close();
@@ -331,16 +335,21 @@ async function releaseToPush() {
       await seedWorkers(ctx.db, due.accountIds, `${receiver.origin}`);
       const t0 = performance.now();
       const r = await releaseDue(ctx, clock.now());
-      // One device per worker, so one push per task released.
+      // One device per worker, and one push per worker for its tasks of the pass.
+      const written = await ctx.db
+        .selectFrom('outbox_messages')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('channel', '=', 'push')
+        .executeTakeFirstOrThrow();
       const deadline = Date.now() + 60_000;
-      while (receiver.arrived.length < r.released && Date.now() < deadline) {
+      while (receiver.arrived.length < Number(written.n) && Date.now() < deadline) {
         await new Promise((res) => setTimeout(res, 20));
       }
       const latencies = receiver.arrived.map((at) => at - t0);
       const p50 = quantile(latencies, 0.5);
       const p99 = quantile(latencies, 0.99);
       console.log(
-        `  release to push received, ${latencies.length} pushes from one pass of ${r.released} releases: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target p99 < ${LATENCY_TARGET_MS} ms: ${p99 < LATENCY_TARGET_MS ? 'PASS' : 'FAIL'})`,
+        `  release to push received, ${latencies.length} pushes (one per worker) from one pass of ${r.released} releases: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target p99 < ${LATENCY_TARGET_MS} ms: ${p99 < LATENCY_TARGET_MS ? 'PASS' : 'FAIL'})`,
       );
       return { pushes: latencies.length, p50Ms: p50, p99Ms: p99, pass: p99 < LATENCY_TARGET_MS };
     } finally {

@@ -2,7 +2,8 @@
 // writes one push per device in its transaction (none for a worker without devices, none
 // twice for one task), and the push loop delivers it to a stand-in push service that checks
 // VAPID and decrypts: "New task for @account, window 09:00, report by 10:00" in the
-// worker's time, with the task's page to open. A worker who turned new tasks off gets none;
+// worker's time, with the task's page to open; a worker's several tasks of one pass in one
+// push per device, naming the accounts and opening the task list. A worker who turned new tasks off gets none;
 // one in quiet hours gets it when they end, in their own timezone.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,6 +81,49 @@ describeEachDialect(
         assert.equal(notice.url, `/dashboard/worker/tasks/${task.taskId}`);
         assert.equal(r.urgency, 'high');
       }
+    });
+
+    test('a worker’s tasks of one pass go in one push per device', async () => {
+      const t = get();
+      t.clock.set('2026-03-05T06:30:00.000Z');
+      const call = client(t, (await seedCompany(t)).key);
+      const ids = await makeActiveAccounts(t, call, 4);
+      const worker = await createWorker(t.ctx.db, t.ctx.clock, {
+        name: 'Pia',
+        timezone: 'Europe/Berlin',
+      });
+      await assignAccounts(t.ctx.db, t.ctx.clock, worker.workerId, ids);
+      const phone = service.device();
+      const work = client(t, worker.token);
+      const sub = await work('PUT', '/worker/v1/push-subscription', {
+        endpoint: phone.endpoint,
+        keys: phone.keys,
+      });
+      assert.equal(sub.status, 200, JSON.stringify(sub.body));
+      const made = await call('POST', '/v2/posts', {
+        media: [await readyUpload(t, call, 'image.png')],
+        accountIds: ids,
+        skipApproval: true,
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      t.clock.set('2026-03-05T07:00:30.000Z');
+      assert.equal((await releaseDue(t.ctx, t.clock.now())).released, 4);
+      const got = await deliverPushes(t, service);
+      assert.equal(got.length, 1, 'one push, not one per account');
+      const notice = JSON.parse(got[0]?.payload ?? '{}') as {
+        title: string;
+        body: string;
+        url: string;
+      };
+      assert.equal(notice.title, '4 new tasks');
+      assert.match(
+        notice.body,
+        /^4 new tasks: @\S+, @\S+, @\S+ and 1 more, window 08:00, report by \d\d:\d\d$/,
+      );
+      assert.equal(notice.url, '/dashboard/worker/tasks');
+      // Released once: a second pass writes nothing more.
+      await releaseDue(t.ctx, t.clock.now());
+      assert.deepEqual(await deliverPushes(t, service), []);
     });
 
     test('turned off: no push; quiet hours: held until they end', async () => {
