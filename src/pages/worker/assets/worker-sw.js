@@ -1,17 +1,27 @@
-// The workers' app's service worker, served at /dashboard/worker/sw.js so that its scope is
-// the app. A push (a released task, a reminder) shows a notification and tells the app's
-// open pages, which then refresh their task list; tapping the notification opens the page
-// the push names, in an open window of the app when there is one.
-const APP = '/dashboard/worker/';
-const HOME = `${APP}tasks`;
+// The apps' one service worker: served at /dashboard/worker/sw.js for the workers' app and
+// at /dashboard/sw.js for the dashboard, each registered with its own scope, which is how
+// it knows its app. The scopes nest (/dashboard/worker/ is inside /dashboard/): each
+// registration has its own push subscription, and the dashboard's opens no workers' page
+// nor takes over a workers' window. A push (a released task, a reminder, an approval due)
+// shows a notification and tells the app's open pages, which may refresh; tapping the
+// notification opens the page the push names, in an open window of the app when there is
+// one, and only a same-origin page of the app: anything else opens the app's home.
+const WORKER_APP = '/dashboard/worker/';
+const APP = new URL(self.registration.scope).pathname;
+const HOME = APP === WORKER_APP ? `${APP}tasks` : APP;
 const ICON = '/dashboard/assets/worker-icon-192.png';
+
+/** Whether a path belongs to this registration's app (the dashboard's leaves the workers'). */
+function inApp(path) {
+  return path.startsWith(APP) && (APP === WORKER_APP || !path.startsWith(WORKER_APP));
+}
 
 /** The page a push may open: a path of the app, nothing else. */
 function pageOf(url) {
   if (typeof url !== 'string') return HOME;
   try {
     const target = new URL(url, self.location.origin);
-    if (target.origin !== self.location.origin || !target.pathname.startsWith(APP)) return HOME;
+    if (target.origin !== self.location.origin || !inApp(target.pathname)) return HOME;
     return target.pathname + target.search;
   } catch {
     return HOME;
@@ -63,7 +73,7 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const open = windows.find((c) => new URL(c.url).pathname.startsWith(APP));
+      const open = windows.find((c) => inApp(new URL(c.url).pathname));
       if (!open) {
         await self.clients.openWindow(url);
         return;
