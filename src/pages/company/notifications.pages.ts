@@ -68,6 +68,7 @@ export function notificationPages(ctx: AppContext) {
     const devices = await devicesOf(ctx.db, ownerOf(req));
     return page(req, reply, 'notifications.eta', 'Your notifications', {
       publicKey: ctx.vapid.publicKey,
+      pushPanel: true,
       devices: devices.length,
       rows: prefsRows(saved.kinds, state.on),
       state,

@@ -90,6 +90,7 @@ export function workerNotificationPages(ctx: AppContext) {
       const state = refused?.state ?? stateOf(saved, worker.timezone);
       return workerPage(req, reply, ctx.clock.now(), 'notifications.eta', 'Notifications', {
         publicKey: ctx.vapid.publicKey,
+        pushPanel: true,
         devices: devices.map((d: PushDevice) => ({ ...d, label: deviceLabel(d.endpoint) })),
         done: takeScopedFlash(ctx, req, reply, WORKER_FLASH),
         prefs: { rows: prefsRows(saved.kinds, state.on), state, zone: worker.timezone },

@@ -322,14 +322,11 @@ document.addEventListener('htmx:beforeSwap', (e) => {
 
 // Push on this device (the dashboard's Your notifications): the service worker is
 // registered with the dashboard's scope only on that page, and permission is asked only
-// from its button. The subscription is sent to the dashboard with the form's CSRF token.
+// from its button (push-panel.js). The subscription is sent with the form's CSRF token.
 (() => {
   const panel = document.querySelector('[data-dashboard-push]');
-  const on = panel && panel.querySelector('[data-push-on]');
-  const off = panel && panel.querySelector('[data-push-off]');
-  if (!panel || !on || !off) return;
+  if (!panel || !window.slotlinePushPanel) return;
   const APP = '/dashboard';
-  const csrf = (document.querySelector('input[name=_csrf]') || {}).value || '';
   const canPush =
     'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
   const registration = canPush
@@ -338,73 +335,14 @@ document.addEventListener('htmx:beforeSwap', (e) => {
         .then((reg) => (reg.active ? reg : navigator.serviceWorker.ready.then(() => reg)))
     : null;
   if (registration) registration.catch(() => undefined);
-  const keyBytes = (base64url) =>
-    Uint8Array.from(atob(base64url.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-  const send = (method, body) =>
-    fetch(`${APP}/push-subscription`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  const show = (state, text) => {
-    panel.querySelectorAll('[data-push-state]').forEach((p) => {
-      p.hidden = p.dataset.pushState !== state;
-      if (state === 'error' && p.dataset.pushState === 'error') p.textContent = text || '';
-    });
-    on.hidden = !(state === 'off' || state === 'error');
-    off.hidden = state !== 'on';
-    panel.dataset.pushNow = state;
-  };
-  const why = (err) => (err && err.message ? err.message : String(err));
-  const refresh = async () => {
-    if (!registration) return show('unsupported');
-    if (Notification.permission === 'denied') return show('blocked');
-    const reg = await registration;
-    const sub = await reg.pushManager.getSubscription();
-    if (sub && Notification.permission === 'granted') {
-      // Sent again on each visit: the server keeps the freshest keys of this device.
-      await send('PUT', sub.toJSON()).catch(() => undefined);
-      return show('on');
-    }
-    return show('off');
-  };
-  on.addEventListener('click', async () => {
-    on.disabled = true;
-    try {
-      const permission = await Notification.requestPermission();
-      if (permission !== 'granted') return show(permission === 'denied' ? 'blocked' : 'off');
-      const reg = await registration;
-      const sub =
-        (await reg.pushManager.getSubscription()) ||
-        (await reg.pushManager.subscribe({
-          userVisibleOnly: true,
-          applicationServerKey: keyBytes(panel.dataset.key),
-        }));
-      const answer = await send('PUT', sub.toJSON());
-      if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
-      window.location.reload();
-    } catch (err) {
-      show('error', `Push could not be turned on (${why(err)}). Try again; mail still comes.`);
-    } finally {
-      on.disabled = false;
-    }
+  window.slotlinePushPanel(panel, {
+    base: APP,
+    csrf: (document.querySelector('input[name=_csrf]') || {}).value || '',
+    registration,
+    unsupported: 'unsupported',
+    failed: (turning, why) =>
+      turning === 'on'
+        ? `Push could not be turned on (${why}). Try again; mail still comes.`
+        : `Push could not be turned off (${why}). Try again.`,
   });
-  off.addEventListener('click', async () => {
-    off.disabled = true;
-    try {
-      const reg = await registration;
-      const sub = await reg.pushManager.getSubscription();
-      if (sub) {
-        await send('DELETE', { endpoint: sub.endpoint });
-        await sub.unsubscribe();
-      }
-      window.location.reload();
-    } catch (err) {
-      show('error', `Push could not be turned off (${why(err)}). Try again.`);
-    } finally {
-      off.disabled = false;
-    }
-  });
-  refresh().catch((err) => show('error', why(err)));
 })();

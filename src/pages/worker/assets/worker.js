@@ -116,93 +116,22 @@
       : null;
   if (registration) registration.catch(() => undefined);
 
-  function keyBytes(base64url) {
-    const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
-    return Uint8Array.from(text, (c) => c.charCodeAt(0));
-  }
-  function send(method, body) {
-    return fetch(`${APP}/push-subscription`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  }
-
-  // "On this phone": the state of this phone's subscription, and the buttons that change it.
+  // "On this phone": the state of this phone's subscription, and the buttons that change it
+  // (push-panel.js, shared with the dashboard).
   const panel = document.querySelector('[data-push]');
-  if (panel) {
-    const on = panel.querySelector('[data-push-on]');
-    const off = panel.querySelector('[data-push-off]');
-    const show = (state, text) => {
-      panel.querySelectorAll('[data-push-state]').forEach((p) => {
-        p.hidden = p.dataset.pushState !== state;
-        if (state === 'error' && p.dataset.pushState === 'error') p.textContent = text || '';
-      });
-      on.hidden = !(state === 'off' || state === 'error');
-      off.hidden = state !== 'on';
-    };
+  if (panel && window.slotlinePushPanel) {
     const standalone = window.matchMedia('(display-mode: standalone)').matches;
     const ios = /iPhone|iPad|iPod/.test(navigator.userAgent);
-    const refresh = async () => {
-      if (!canPush || !registration) return show(ios && !standalone ? 'ios' : 'unsupported');
-      if (Notification.permission === 'denied') return show('blocked');
-      const reg = await registration;
-      const sub = await reg.pushManager.getSubscription();
-      if (sub && Notification.permission === 'granted') {
-        // Sent again on each visit: the server keeps the freshest keys of this phone.
-        await send('PUT', sub.toJSON()).catch(() => undefined);
-        return show('on');
-      }
-      return show('off');
-    };
-    on.addEventListener('click', async () => {
-      on.disabled = true;
-      try {
-        const permission = await Notification.requestPermission();
-        if (permission !== 'granted') {
-          show(permission === 'denied' ? 'blocked' : 'off');
-          return;
-        }
-        const reg = await registration;
-        const sub =
-          (await reg.pushManager.getSubscription()) ||
-          (await reg.pushManager.subscribe({
-            userVisibleOnly: true,
-            applicationServerKey: keyBytes(panel.dataset.key),
-          }));
-        const answer = await send('PUT', sub.toJSON());
-        if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
-        window.location.reload();
-      } catch (err) {
-        show(
-          'error',
-          `Notifications could not be turned on (${err && err.message ? err.message : err}). Try again, or keep the app open: the task list updates by itself.`,
-        );
-      } finally {
-        on.disabled = false;
-      }
+    window.slotlinePushPanel(panel, {
+      base: APP,
+      csrf,
+      registration: canPush ? registration : null,
+      unsupported: ios && !standalone ? 'ios' : 'unsupported',
+      failed: (turning, why) =>
+        turning === 'on'
+          ? `Notifications could not be turned on (${why}). Try again, or keep the app open: the task list updates by itself.`
+          : `Notifications could not be turned off (${why}). Try again.`,
     });
-    off.addEventListener('click', async () => {
-      off.disabled = true;
-      try {
-        const reg = await registration;
-        const sub = await reg.pushManager.getSubscription();
-        if (sub) {
-          await send('DELETE', { endpoint: sub.endpoint });
-          await sub.unsubscribe();
-        }
-        window.location.reload();
-      } catch (err) {
-        show(
-          'error',
-          `Notifications could not be turned off (${err && err.message ? err.message : err}). Try again.`,
-        );
-      } finally {
-        off.disabled = false;
-      }
-    });
-    refresh().catch((err) => show('error', String(err && err.message ? err.message : err)));
   }
 
   // The tasks page keeps itself current: it asks for the list's version every 30 seconds
