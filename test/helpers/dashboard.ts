@@ -79,6 +79,28 @@ export function browser(t: TestApp, ip = '203.0.113.7'): Browser {
   });
 }
 
+/** A JSON request as a page's script sends it: the browser's cookies and the CSRF header. */
+export function scriptRequest(
+  t: TestApp,
+  b: Browser,
+  method: 'PUT' | 'DELETE',
+  url: string,
+  body: unknown,
+  csrf?: string,
+) {
+  const cookie = [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return t.app.inject({
+    method,
+    url,
+    headers: {
+      cookie,
+      'content-type': 'application/json',
+      ...(csrf ? { 'x-csrf-token': csrf } : {}),
+    },
+    payload: JSON.stringify(body),
+  });
+}
+
 /** A cookie jar over real HTTP to `base`; pass one jar to several bases to share a session. */
 export function httpBrowser(base: string, cookies?: Map<string, string>): Browser {
   return cookieBrowser(async (method, url, headers, payload) => {

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedCompany, type TestApp } from '../../helpers/app.ts';
-import { browser, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
+import { browser, signIn, userIn, type Browser, scriptRequest } from '../../helpers/dashboard.ts';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 
 const BASE = '/dashboard';
@@ -32,17 +32,7 @@ async function signedIn(t: TestApp, companyId: string) {
 
 /** A JSON request of the page's script: the session's cookies and the CSRF header. */
 function send(t: TestApp, b: Browser, method: 'PUT' | 'DELETE', body: unknown, csrf?: string) {
-  const cookie = [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return t.app.inject({
-    method,
-    url: `${BASE}/push-subscription`,
-    headers: {
-      cookie,
-      'content-type': 'application/json',
-      ...(csrf ? { 'x-csrf-token': csrf } : {}),
-    },
-    payload: JSON.stringify(body),
-  });
+  return scriptRequest(t, b, method, `${BASE}/push-subscription`, body, csrf);
 }
 
 describeEachDialect('dashboard push', (get) => {

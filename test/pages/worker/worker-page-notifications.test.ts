@@ -7,7 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../../helpers/dialects.ts';
 import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
-import { browser, hidden, workerSignIn, type Browser } from '../../helpers/dashboard.ts';
+import {
+  browser,
+  hidden,
+  workerSignIn,
+  type Browser,
+  scriptRequest,
+} from '../../helpers/dashboard.ts';
 import { makeActiveAccounts, readyUpload } from '../../helpers/posts.ts';
 import { releaseDue } from '../../../src/dispatch/dispatcher.ts';
 import { deviceLabel } from '../../../src/pages/worker/notifications.pages.ts';
@@ -34,17 +40,7 @@ async function signedIn(t: TestApp, name: string) {
 
 /** A JSON request of the page's script: the session's cookies and the CSRF header. */
 function send(t: TestApp, b: Browser, method: 'PUT' | 'DELETE', body: unknown, csrf?: string) {
-  const cookie = [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return t.app.inject({
-    method,
-    url: `${BASE}/push-subscription`,
-    headers: {
-      cookie,
-      'content-type': 'application/json',
-      ...(csrf ? { 'x-csrf-token': csrf } : {}),
-    },
-    payload: JSON.stringify(body),
-  });
+  return scriptRequest(t, b, method, `${BASE}/push-subscription`, body, csrf);
 }
 
 test('devices are named by their browser’s push service', () => {
