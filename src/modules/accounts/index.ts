@@ -8,7 +8,7 @@ export {
   WORKER_STATUSES,
   notPlannedReason,
 } from './account-status.rules.ts';
-export type { WorkerStatus } from './account-status.rules.ts';
+export type { NotPlannedReason, WorkerStatus } from './account-status.rules.ts';
 export {
   accountsOfWorker,
   assignAccounts,

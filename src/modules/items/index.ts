@@ -7,6 +7,7 @@ export {
   changePriority,
   itemPlaces,
   reject,
+  setReleaseFloor,
 } from './items.service.ts';
 export type { PostPriorityResult } from './items.service.ts';
 export {
@@ -16,6 +17,7 @@ export {
   itemsOfPosts,
   lockOpenItems,
   pageQueue,
+  planningOfAccounts,
   queuedItems,
   queuedOfAccountsIn,
   rejectedAccounts,
@@ -23,6 +25,7 @@ export {
   releasesSince,
 } from './item-reads.service.ts';
 export type {
+  AccountPlanningRow,
   DeliveryRecordRow,
   ItemWithAccount,
   PlanningRow,

@@ -141,6 +141,38 @@ export async function releasedBetween(
     .execute();
 }
 
+/** The `queued` items and the releases in [from, to) of several of the company's accounts. */
+export async function planningOfAccounts(
+  db: DbOrTx,
+  companyId: string,
+  accountIds: readonly string[],
+  from: string,
+  to: string,
+): Promise<{ queued: AccountPlanningRow[]; released: AccountPlanningRow[] }> {
+  if (accountIds.length === 0) return { queued: [], released: [] };
+  const ids = [...new Set(accountIds)];
+  const [queued, released] = await Promise.all([
+    db
+      .selectFrom('queue_items')
+      .select([...PLANNING_COLUMNS, 'account_id'])
+      .where('company_id', '=', companyId)
+      .where('account_id', 'in', ids)
+      .where('status', '=', 'queued')
+      .execute(),
+    db
+      .selectFrom('queue_items')
+      .select([...PLANNING_COLUMNS, 'account_id'])
+      .where('company_id', '=', companyId)
+      .where('account_id', 'in', ids)
+      .where('released_at', '>=', from)
+      .where('released_at', '<', to)
+      .execute(),
+  ]);
+  return { queued, released };
+}
+
+export type AccountPlanningRow = PlanningRow & { account_id: string };
+
 /**
  * Every `queued` item of the accounts in the given statuses (those that receive releases)
  * of companies not suspended (whose posts wait, untouched, until they are resumed): the

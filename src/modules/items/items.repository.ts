@@ -355,6 +355,25 @@ export async function setPriority(
 }
 
 /**
+ * Sets the earliest-release floor (SPEC 2.2 `scheduledAfter`) of an item not yet released;
+ * null clears it. Returns whether the item was still open to it.
+ */
+export async function setFloor(
+  tx: DbOrTx,
+  companyId: string,
+  itemId: string,
+  floor: string | null,
+  at: string,
+): Promise<boolean> {
+  const res = await transition(
+    tx,
+    { companyId, id: itemId, from: CANCELLABLE },
+    { scheduled_after: floor, updated_at: at },
+  ).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/**
  * Sets the priority of the post's items not yet released (the company's); returns the
  * account of each item changed.
  */

@@ -151,6 +151,43 @@ export async function changePriority(
   });
 }
 
+/**
+ * Moves an item not yet released to another window by setting its earliest-release floor
+ * (SPEC 2.2 `scheduledAfter`) to the window's start, or clears the floor (`null`: the next
+ * free window). The caller has checked that the window is free (the queue module's plan);
+ * recorded in the activity log as `item.window_moved`. Another company's item is unknown.
+ */
+export async function setReleaseFloor(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  itemId: string,
+  floor: Date | null,
+  actor: Actor,
+): Promise<'changed' | 'not_found' | 'released'> {
+  const now = clock.now();
+  const value = floor === null ? null : floor.toISOString();
+  return db.transaction().execute(async (tx) => {
+    const item = await reads.findItem(tx, companyId, itemId);
+    if (!item) return 'not_found';
+    if (!(await repo.setFloor(tx, companyId, itemId, value, now.toISOString()))) {
+      return 'released';
+    }
+    await recordActivity(
+      tx,
+      companyId,
+      actor,
+      {
+        action: 'item.window_moved',
+        target: itemId,
+        detail: `${item.scheduled_after ?? 'next free window'} -> ${value ?? 'next free window'}`,
+      },
+      now,
+    );
+    return 'changed';
+  });
+}
+
 export type PostPriorityResult =
   | { outcome: 'changed'; accountIds: string[] }
   | { outcome: 'not_found' }

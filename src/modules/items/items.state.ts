@@ -25,6 +25,8 @@ export interface PostItemsRequest {
   at: string;
   skipApproval?: boolean;
   priority?: number;
+  /** Each account's earliest-release floor (SPEC 2.2 `scheduledAfter`), chosen in the dashboard. */
+  floors?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -48,7 +50,7 @@ export function newPostItems(
     priority: request.priority ?? 0,
     queued_at: at,
     approved_at: status === 'queued' ? at : null,
-    scheduled_after: null,
+    scheduled_after: request.floors?.get(accountId) ?? null,
     released_at: null,
     posted_at: null,
     post_url: null,

@@ -21,6 +21,7 @@ export async function queuePostAs(
   postId: string,
   input: QueuePostInput,
   actor: Actor,
+  floors?: ReadonlyMap<string, string>,
 ): Promise<PostOut> {
   const company = await getCompanyRow(ctx.db, companyId);
   if (!company) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
@@ -30,7 +31,7 @@ export async function queuePostAs(
     scopes: new Set(['posts:write']),
     plan: company.plan,
   };
-  return (await queuePost(ctx, principal, postId, input, undefined, actor)).post;
+  return (await queuePost(ctx, principal, postId, input, undefined, actor, floors)).post;
 }
 
 /** What names a post where it is mentioned: its caption and media kind. */

@@ -36,7 +36,7 @@ import {
   type MediaKind,
 } from './post-checks.service.ts';
 import type { NewEvent } from '../webhooks/index.ts';
-import { viewReadPost, viewWritten } from './posts.view.ts';
+import { viewReadPost, viewWritten, withPlannedSlots } from './posts.view.ts';
 import { addRenderJob } from './carousel-render.jobs.ts';
 import { mediaJobsWritten } from '../media-jobs/index.ts';
 
@@ -70,6 +70,8 @@ export async function createPost(
   idempotencyKey: string | undefined,
   /** Who creates it, for the activity log (a dashboard user); API keys' creates are not logged. */
   actor?: Actor,
+  /** Each account's earliest-release floor chosen in the dashboard (SPEC 2.2 `scheduledAfter`). */
+  floors?: ReadonlyMap<string, string>,
 ): Promise<Written> {
   const companyId = principal.companyId;
   const checked = await checkPost(ctx, companyId, input);
@@ -92,6 +94,7 @@ export async function createPost(
       mediaReady,
       skipApproval: input.skipApproval,
       priority: input.priority,
+      floors,
     },
     input.accountIds,
   );
@@ -186,15 +189,13 @@ export async function createPost(
   // A grouped commit may land after the job's own wake-up: the loop is woken again now.
   if (kind === 'carousel') mediaJobsWritten(ctx.db);
   const thumbnail = uploads.get(post.thumbnail_upload_id as string);
-  return {
-    post: viewWritten(
-      ctx,
-      { post, items, groups: groupRows },
-      accounts,
-      !!thumbnail?.thumbnail_key,
-    ),
-    replay: false,
-  };
+  const written = viewWritten(
+    ctx,
+    { post, items, groups: groupRows },
+    accounts,
+    !!thumbnail?.thumbnail_key,
+  );
+  return { post: await withPlannedSlots(ctx, companyId, written), replay: false };
 }
 
 export async function readPost(
@@ -204,7 +205,11 @@ export async function readPost(
 ): Promise<PostOut> {
   const found = await repo.findPostView(ctx.db, companyId, postId);
   if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
-  return viewReadPost(ctx, found.post, found.thumbnailReady);
+  return withPlannedSlots(
+    ctx,
+    companyId,
+    await viewReadPost(ctx, found.post, found.thumbnailReady),
+  );
 }
 
 /** Post metadata a create or queue call may also set, when the post is still editable. */
@@ -231,6 +236,8 @@ export async function queuePost(
   input: QueuePostInput,
   idempotencyKey: string | undefined,
   actor?: Actor,
+  /** Each account's earliest-release floor chosen in the dashboard (SPEC 2.2 `scheduledAfter`). */
+  floors?: ReadonlyMap<string, string>,
 ): Promise<Written> {
   const companyId = principal.companyId;
   if (!(await repo.findPost(ctx.db, companyId, postId))) {
@@ -300,6 +307,7 @@ export async function queuePost(
           at,
           skipApproval: input.skipApproval,
           priority: input.priority,
+          floors,
         },
         input.accountIds,
         existing,

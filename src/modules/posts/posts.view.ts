@@ -4,6 +4,7 @@ import type { PostContentGroupsTable, PostsTable, QueueItemsTable } from '../../
 import { mediaPath, uploadThumbnailKey, uploadsWithThumbnail } from '../uploads/index.ts';
 import { itemsOfPosts, type ItemWithAccount } from '../items/index.ts';
 import { groupsOfPosts } from '../tags/index.ts';
+import { plannedSlotsOfPost } from '../planning/index.ts';
 import { findPostView } from './posts.repository.ts';
 import { ApiError } from '../../errors.ts';
 import type { KeyedRead } from '../../db/versioned-memo.ts';
@@ -173,6 +174,24 @@ export function toPost(ctx: AppContext, b: PostBundle, thumbnailReady: boolean):
 }
 
 /**
+ * SPEC 2.2 `scheduledSlotStart` on each `queued` account entry of the post: the planner's
+ * window for its item (modules/planning), as the account's queue shows it.
+ */
+export async function withPlannedSlots(
+  ctx: AppContext,
+  companyId: string,
+  post: PostOut,
+): Promise<PostOut> {
+  if (!post.accounts.some((a) => a.status === 'queued')) return post;
+  const slots = await plannedSlotsOfPost(ctx.db, ctx.clock, companyId, post.postId);
+  for (const a of post.accounts) {
+    const slot = a.status === 'queued' ? slots.get(a.accountId) : undefined;
+    if (slot !== undefined) a.scheduledSlotStart = slot;
+  }
+  return post;
+}
+
+/**
  * A post as the API shows it when read, with what its thumbnail URL is made
  * from: the URL expires, and thumbnailUrlUntil signs it again at any time.
  */
@@ -274,13 +293,18 @@ export function postRead(
   postId: string,
 ): KeyedRead<ViewedPost> {
   return {
-    key: `post\n${companyId}\n${postId}`,
+    // Planned slots change as slots start, on whole minutes, even without a write.
+    key: `post\n${companyId}\n${postId}\n${Math.floor(ctx.clock.now().getTime() / 60_000)}`,
     read: async () => {
       const found = await findPostView(ctx.db, companyId, postId);
       if (!found) throw new ApiError('post_not_found', `Post ${postId} does not exist`);
       // The thumbnail readiness read with the post, as readPost uses it.
       const ready = found.thumbnailReady;
-      const post = await viewReadPost(ctx, found.post, ready);
+      const post = await withPlannedSlots(
+        ctx,
+        companyId,
+        await viewReadPost(ctx, found.post, ready),
+      );
       return { post, source: thumbnailSource(found.post), ready };
     },
   };

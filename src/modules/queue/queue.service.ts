@@ -1,73 +1,13 @@
 // The queue of one publishing account (SPEC 2.6, 4.4; DECISIONS 5 and 7): its items that are
 // not final, in release order, with the planned window start of every `queued` item.
-import type { Clock } from '../../lib/clock.ts';
-import type { Db } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
-import type { AccountsTable } from '../../db/types.ts';
 import { cursorScope } from '../../lib/cursor.ts';
-import { effectiveSchedule, parseStoredWindows } from '../../schedule/schedule-rules.ts';
-import {
-  effectiveReadyAt,
-  localDateOf,
-  localDayBounds,
-  planSlots,
-  type QueueEntry,
-  type ReleaseRecord,
-} from '../../schedule/windows.ts';
 import { getAccountRow, notPlannedReason } from '../accounts/index.ts';
 import { getCompanyRow } from '../companies/index.ts';
 import { postThumbnailUrl, readyThumbnails } from '../posts/index.ts';
 import type { QueueItemOut, QueueQueryInput } from './queue.schemas.ts';
 import * as items from '../items/index.ts';
-
-function toEntry(row: items.PlanningRow): QueueEntry {
-  return {
-    id: row.id,
-    priority: row.priority,
-    queuedAt: Date.parse(row.queued_at),
-    // An item that needed approval became ready when it was approved (release-order.ts).
-    readyAt: Date.parse(row.approved_at ?? row.queued_at),
-    scheduledAfter: row.scheduled_after === null ? null : Date.parse(row.scheduled_after),
-  };
-}
-
-/**
- * SPEC 2.6 `scheduledSlotStart` of every `queued` item of the account, by queue item id:
- * planSlots over the whole queue with the account's effective schedule and timezone, seeded
- * with the releases of its current local day so used and missed windows count (windows.ts
- * decision 10).
- */
-export async function plannedSlotStarts(
-  db: Db,
-  account: AccountsTable,
-  companyScheduleJson: string | null,
-  now: Date,
-): Promise<Map<string, string>> {
-  const { windows } = effectiveSchedule(
-    parseStoredWindows(account.schedule_windows),
-    parseStoredWindows(companyScheduleJson),
-  );
-  const day = localDayBounds(localDateOf(now, account.timezone), account.timezone);
-  const [queued, released] = await Promise.all([
-    items.queuedItems(db, account.company_id, account.id),
-    items.releasedBetween(
-      db,
-      account.company_id,
-      account.id,
-      day.start.toISOString(),
-      day.end.toISOString(),
-    ),
-  ]);
-  const out = new Map<string, string>();
-  if (queued.length === 0) return out;
-  const releases: ReleaseRecord[] = released.map((r) => ({
-    at: Date.parse(r.released_at as string),
-    readyAt: effectiveReadyAt(toEntry(r)),
-  }));
-  const plan = planSlots(queued.map(toEntry), windows, account.timezone, now, releases);
-  for (const p of plan) out.set(p.id, p.scheduledSlotStart.toISOString());
-  return out;
-}
+import { plannedSlotStarts } from '../planning/index.ts';
 
 /**
  * One page of the account's open items. Order: `posting` items first (already released), then
@@ -137,31 +77,4 @@ export async function listAccountQueue(
     data,
     nextCursor: rows.length > limit && last ? ctx.cursors.encode(scope, key(last), now) : null,
   };
-}
-
-/**
- * SPEC 2.2 `scheduledSlotStart` of the post's `queued` items, by account id: each account's
- * plan over its whole queue (plannedSlotStarts), for the accounts that receive releases.
- */
-export async function plannedSlotsOfPost(
-  db: Db,
-  clock: Clock,
-  companyId: string,
-  postId: string,
-): Promise<Map<string, string>> {
-  const now = clock.now();
-  const queued = (await items.itemsOfPost(db, companyId, postId)).filter(
-    (i) => i.status === 'queued',
-  );
-  const out = new Map<string, string>();
-  if (queued.length === 0) return out;
-  const company = await getCompanyRow(db, companyId);
-  for (const item of queued) {
-    const account = await getAccountRow(db, companyId, item.account_id);
-    if (notPlannedReason(account.status) !== null) continue;
-    const slots = await plannedSlotStarts(db, account, company?.schedule_windows ?? null, now);
-    const slot = slots.get(item.id);
-    if (slot !== undefined) out.set(item.account_id, slot);
-  }
-  return out;
 }

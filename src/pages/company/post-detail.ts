@@ -20,7 +20,7 @@ import {
   itemsOfPost,
 } from '../../modules/items/index.ts';
 import { postDeliveryRecords, readPost, type PostOut } from '../../modules/posts/index.ts';
-import { plannedSlotsOfPost } from '../../modules/queue/index.ts';
+import { plannedSlotsOfPost } from '../../modules/planning/index.ts';
 import { listAllTags } from '../../modules/tags/index.ts';
 import { listUsers, roleAllows } from '../../modules/users/index.ts';
 import { takeFlash } from './flash.ts';
