@@ -37,11 +37,21 @@ import { setFlash } from './flash.ts';
 import { fieldError, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { BASE, actorOf, redirect, userOf } from './session.ts';
+import { clockface, displayTimezone } from './time.ts';
+import { comingDays, floorsOf, whenOf, windowRows, type WhenForm } from './window-choice.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** A carousel of 10 slides of 6 text boxes of 500 characters each, as a form, fits. */
 const FORM_BYTES = 1024 * 1024;
 const ComposeQuery = Type.Object({ kind: Type.Optional(Type.String()) });
+/** The composer's window preview: the chosen accounts and the window choice (window-choice.ts). */
+const WindowsQuery = Type.Record(
+  Type.String({ maxLength: 80 }),
+  Type.Union([
+    Type.String({ maxLength: 40 }),
+    Type.Array(Type.String({ maxLength: 40 }), { maxItems: 100 }),
+  ]),
+);
 const ComposeForm = Type.Record(
   Type.String(),
   Type.Union([Type.String(), Type.Array(Type.String())]),
@@ -143,6 +153,17 @@ function createdNotice(status: string, accounts: number, replay: boolean): strin
   return `Post created for ${n}: it waits for approval.`;
 }
 
+/** The priority the form gives, for planning (0 when it is not a whole number in bounds). */
+function priorityOf(text: string): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 && n <= LIMITS.priority ? n : 0;
+}
+
+/** The day choice defaults to today, in the reader's time. */
+function withDay(when: WhenForm, reader: ReturnType<typeof clockface>, now: Date): WhenForm {
+  return when.day ? when : { ...when, day: reader.localDate(now.toISOString()) };
+}
+
 export function composePages(ctx: AppContext) {
   async function composePage(
     req: FastifyRequest,
@@ -163,7 +184,25 @@ export function composePages(ctx: AppContext) {
     const chosen = new Set(state.accounts);
     const tagged = new Set(state.tags);
     const byField = new Map(errors.map((e) => [e.field, e.message]));
+    const reader = clockface(displayTimezone(req));
+    const when = whenOf(req.method === 'POST' ? (req.body as FormBody) : undefined);
+    const rows = await windowRows(
+      ctx,
+      companyId,
+      state.accounts,
+      when,
+      reader,
+      priorityOf(state.priority),
+    );
     return page(req, reply, 'compose.eta', 'New post', {
+      whenChoice: {
+        when: withDay(when, reader, ctx.clock.now()),
+        days: comingDays(reader, ctx.clock.now()),
+        rows,
+        pending: !state.skipApproval,
+        zone: reader.zoneName(),
+        rowsUrl: `${BASE}/compose/windows`,
+      },
       form: state,
       errors,
       errorOf: (field: string) => byField.get(field) ?? null,
@@ -269,6 +308,30 @@ export function composePages(ctx: AppContext) {
       },
     );
 
+    // The window preview the page's script asks for as accounts and choices change.
+    app.get(
+      '/compose/windows',
+      { config: editor, schema: { querystring: WindowsQuery } },
+      async (req, reply) => {
+        const user = userOf(req);
+        const query = req.query;
+        const accounts = [query.account ?? []].flat().slice(0, LIMITS.accounts);
+        const reader = clockface(displayTimezone(req));
+        const rows = await windowRows(
+          ctx,
+          user.companyId,
+          accounts,
+          whenOf(query),
+          reader,
+          priorityOf(typeof query.priority === 'string' ? query.priority : '0'),
+        );
+        return reply
+          .header('cache-control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .view('window-rows.eta', { rows, pending: query.skipApproval !== 'true' });
+      },
+    );
+
     app.post(
       '/compose',
       { config: editor, bodyLimit: FORM_BYTES, schema: { body: ComposeForm } },
@@ -303,9 +366,24 @@ export function composePages(ctx: AppContext) {
           reply.code(400);
           return composePage(req, reply, state, refused);
         }
+        const reader = clockface(displayTimezone(req));
+        const when = floorsOf(
+          await windowRows(
+            ctx,
+            user.companyId,
+            state.accounts,
+            whenOf(body),
+            reader,
+            input.priority ?? 0,
+          ),
+        );
+        if (when.errors.length > 0) {
+          reply.code(400);
+          return composePage(req, reply, state, when.errors);
+        }
         let written;
         try {
-          written = await createPost(ctx, principal, input, state.key, actorOf(user));
+          written = await createPost(ctx, principal, input, state.key, actorOf(user), when.floors);
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
           if (err.code === 'idempotency_key_mismatch' || err.code === 'idempotency_key_in_use') {

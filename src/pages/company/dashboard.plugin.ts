@@ -25,6 +25,7 @@ import { importPages } from './import.pages.ts';
 import { page } from './layout.ts';
 import { accountPages } from './accounts.pages.ts';
 import { postPages } from './posts.pages.ts';
+import { itemWindowPages } from './item-window.pages.ts';
 import { schedulePages } from './schedule.pages.ts';
 import { keyPages } from './keys.pages.ts';
 import {
@@ -63,6 +64,8 @@ const COMPANY_ASSETS: AssetSet = {
     // The post composer's script (its page loads it), and the push panel of the dashboard's
     // and the workers' app's notifications pages.
     path === '/compose.js' ||
+    // The window choice of the composer, the queue form and the post page.
+    path === '/windows.js' ||
     path === '/push-panel.js',
 };
 
@@ -144,6 +147,7 @@ export function dashboardPlugin(ctx: AppContext, options: DashboardOptions = {})
     await app.register(outboxPages(ctx));
     await app.register(calendarPages(ctx));
     await app.register(postPages(ctx));
+    await app.register(itemWindowPages(ctx));
     await app.register(composePages(ctx));
     await app.register(composeMediaPages(ctx));
     await app.register(importPages(ctx));

@@ -211,6 +211,7 @@ export async function renderPost(
       releasedIn: releasedIn.get(a.accountId) ?? null,
       priority: item?.priority ?? 0,
       open: isCancellable(a.status),
+      itemId: item?.id ?? null,
       pending: a.status === 'pending_approval',
       approvedBy: item?.approved_by ? personLabel(item.approved_by, emails) : null,
       rejected,

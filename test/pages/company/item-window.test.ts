@@ -1,0 +1,141 @@
+// Moving an item to another window from the dashboard, through HTTP on both databases: the
+// move page names what is in each window, a free window moves the item there (the API's
+// scheduledSlotStart and the account queue agree), taken, full and non-window times are
+// refused in words, JSON for the calendar's script, the floor cleared again, and another
+// company's item, a viewer and a missing CSRF token refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachDialect } from '../../helpers/dialects.ts';
+import { client, seedCompany, type TestApp } from '../../helpers/app.ts';
+import { browser, hidden, signIn, userIn, type Browser } from '../../helpers/dashboard.ts';
+import { makeAccounts, readyUpload, setAccountStatus } from '../../helpers/posts.ts';
+import { listActivity } from '../../../src/modules/activity/index.ts';
+import type { UserRole } from '../../../src/db/types.ts';
+
+let ips = 0;
+
+async function session(t: TestApp, companyId: string, role: UserRole = 'editor') {
+  const u = await userIn(t, companyId, role);
+  const b: Browser = browser(t, `198.51.100.${(++ips % 250) + 1}`);
+  assert.equal((await signIn(b, u.email, u.password)).status, 303);
+  const csrf = hidden((await b.get('/dashboard/posts')).body, '_csrf');
+  return { b, csrf };
+}
+
+describeEachDialect('moving an item to another window', (get) => {
+  async function setup() {
+    const t = get();
+    t.clock.set('2026-03-02T10:00:00.000Z');
+    const co = await seedCompany(t);
+    const call = client(t, co.key);
+    const [account] = (await makeAccounts(call, 1)) as [string];
+    await setAccountStatus(t, [account]);
+    const schedule = await call('PATCH', `/v2/accounts/${account}/schedule`, {
+      schedule: { windows: ['08:00', '14:00'] },
+    });
+    assert.equal(schedule.status, 200);
+    const video = await readyUpload(t, call, 'h264-noaudio.mp4');
+    const make = async (caption: string) => {
+      const r = await call('POST', '/v2/posts', {
+        media: [video],
+        accountIds: [account],
+        caption,
+        skipApproval: true,
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return r.body as { postId: string; accounts: { queueItemId?: string }[] };
+    };
+    const first = await make('Spring menu launch');
+    const second = await make('Behind the counter');
+    const queue = await call('GET', `/v2/accounts/${account}/queue`);
+    const itemOf = (postId: string) =>
+      (queue.body.data as { postId: string; queueItemId: string }[]).find(
+        (i) => i.postId === postId,
+      )?.queueItemId as string;
+    return { t, co, call, account, first, second, itemOf };
+  }
+
+  test('a free window moves the item; taken and non-window times are refused in words', async () => {
+    const { t, co, call, account, first, second, itemOf } = await setup();
+    const item = itemOf(second.postId);
+    const s = await session(t, co.companyId);
+    const before = await call('GET', `/v2/posts/${second.postId}`);
+    assert.equal(before.body.accounts[0].scheduledSlotStart, '2026-03-03T08:00:00.000Z');
+
+    const pageRes = await s.b.get(`/dashboard/items/${item}/window`);
+    assert.equal(pageRes.status, 200, pageRes.body);
+    assert.match(pageRes.body, /taken by “Spring menu launch”/);
+    assert.match(pageRes.body, /name="at" value="2026-03-03T14:00:00.000Z"/);
+
+    const taken = await s.b.post(`/dashboard/items/${item}/window`, {
+      _csrf: s.csrf,
+      at: '2026-03-02T14:00:00.000Z',
+    });
+    assert.equal(taken.status, 409);
+    assert.match(taken.body, /already taken by “Spring menu launch”/);
+
+    const moved = await s.b.post(`/dashboard/items/${item}/window`, {
+      _csrf: s.csrf,
+      at: '2026-03-03T14:00:00.000Z',
+      back: `/dashboard/posts/${second.postId}`,
+    });
+    assert.equal(moved.status, 303, moved.body);
+    assert.equal(moved.location, `/dashboard/posts/${second.postId}`);
+    const after = await call('GET', `/v2/posts/${second.postId}`);
+    assert.equal(after.body.accounts[0].scheduledSlotStart, '2026-03-03T14:00:00.000Z');
+    assert.equal(after.body.accounts[0].scheduledAfter, '2026-03-03T14:00:00.000Z');
+    const queue = await call('GET', `/v2/accounts/${account}/queue`);
+    const row = queue.body.data.find((i: { queueItemId: string }) => i.queueItemId === item);
+    assert.equal(row.scheduledSlotStart, '2026-03-03T14:00:00.000Z');
+    const firstNow = await call('GET', `/v2/posts/${first.postId}`);
+    assert.equal(firstNow.body.accounts[0].scheduledSlotStart, '2026-03-02T14:00:00.000Z');
+
+    // The calendar's script: JSON answers.
+    const json = (at: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/dashboard/items/${item}/window`,
+        remoteAddress: '198.51.100.251',
+        headers: {
+          cookie: [...s.b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-csrf-token': s.csrf,
+        },
+        payload: new URLSearchParams({ _csrf: s.csrf, at }).toString(),
+      });
+    const outside = await json('2026-03-04T10:00:00.000Z');
+    assert.equal(outside.statusCode, 409, outside.body);
+    assert.equal(outside.json().reason, 'outside_windows');
+    assert.match(outside.json().message, /not one of @[\w.]+’s posting windows/);
+    const back = await json('next');
+    assert.equal(back.statusCode, 200, back.body);
+    assert.equal(back.json().ok, true);
+    const cleared = await call('GET', `/v2/posts/${second.postId}`);
+    assert.equal(cleared.body.accounts[0].scheduledAfter, undefined);
+    assert.equal(cleared.body.accounts[0].scheduledSlotStart, '2026-03-03T08:00:00.000Z');
+
+    const log = await listActivity(t.ctx.db, co.companyId, { limit: 20 });
+    assert.equal(log.filter((e) => e.action === 'item.window_moved').length, 2);
+  });
+
+  test('another company’s item is not found; a viewer and a missing token are refused', async () => {
+    const { t, co, second, itemOf } = await setup();
+    const item = itemOf(second.postId);
+    const other = await seedCompany(t, { name: 'Other Co' });
+    const stranger = await session(t, other.companyId);
+    assert.equal((await stranger.b.get(`/dashboard/items/${item}/window`)).status, 404);
+    const foreign = await stranger.b.post(`/dashboard/items/${item}/window`, {
+      _csrf: stranger.csrf,
+      at: '2026-03-03T14:00:00.000Z',
+    });
+    assert.equal(foreign.status, 404);
+    const viewer = await session(t, co.companyId, 'viewer');
+    assert.equal((await viewer.b.get(`/dashboard/items/${item}/window`)).status, 403);
+    const editor = await session(t, co.companyId);
+    const noToken = await editor.b.post(`/dashboard/items/${item}/window`, {
+      at: '2026-03-03T14:00:00.000Z',
+    });
+    assert.equal(noToken.status, 403);
+  });
+});
