@@ -328,7 +328,10 @@ export function composePages(ctx: AppContext) {
         return reply
           .header('cache-control', 'no-store')
           .type('text/html; charset=utf-8')
-          .view('window-rows.eta', { rows, pending: query.skipApproval !== 'true' });
+          .view('window-rows.eta', {
+            rows,
+            pending: query.skipApproval !== 'true' && query.skipApproval !== 'on',
+          });
       },
     );
 

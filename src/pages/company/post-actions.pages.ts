@@ -26,6 +26,8 @@ import { accountRef, postTitle, type Ref } from './names.ts';
 import { notEditableReason, postOr404, renderPost } from './post-detail.ts';
 import { EDIT_REFUSALS, EditBody, changesOf, checkEdit, typedEdit } from './post-edit-form.ts';
 import { BASE, actorOf, redirect, userOf } from './session.ts';
+import { clockface, displayTimezone } from './time.ts';
+import { floorsOf, whenOf, windowRows } from './window-choice.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 
 const PostParams = Type.Object({ postId: Type.String() });
@@ -40,6 +42,10 @@ const QueueBody = Type.Object({
   account: Type.Optional(Repeated),
   skipApproval: Type.Optional(Type.String()),
   priority: Type.Optional(Type.String()),
+  // When the items go out (window-choice.ts); per account `at.<accountId>`, which whenOf bounds.
+  when: Type.Optional(Type.String({ maxLength: 10 })),
+  whenDay: Type.Optional(Type.String({ maxLength: 10 })),
+  notBefore: Type.Optional(Type.String({ maxLength: 16 })),
 });
 
 const PriorityBody = Type.Object({ priority: Type.Optional(Type.String()) });
@@ -254,7 +260,8 @@ export function postActionPages(ctx: AppContext) {
         await companyAccounts(ctx, user.companyId, accountIds);
         const priorityText = (req.body.priority ?? '').trim();
         const skipApproval = req.body.skipApproval === 'on';
-        const typed = { accounts: accountIds, skipApproval, priority: priorityText };
+        const when = whenOf(req.body);
+        const typed = { accounts: accountIds, skipApproval, priority: priorityText, when };
         const again = (status: number, extra: { errors?: FieldError[]; problem?: string }) =>
           renderPost(ctx, req, reply, postId, {
             status,
@@ -280,9 +287,27 @@ export function postActionPages(ctx: AppContext) {
         };
         const checked = checkQueue(input);
         if (!checked.ok) return again(400, { errors: checked.errors });
+        const chosen = floorsOf(
+          await windowRows(
+            ctx,
+            user.companyId,
+            accountIds,
+            when,
+            clockface(displayTimezone(req)),
+            checked.value.priority ?? 0,
+          ),
+        );
+        if (chosen.errors.length > 0) return again(400, { errors: chosen.errors });
         let queued: PostOut;
         try {
-          queued = await queuePostAs(ctx, user.companyId, postId, checked.value, actorOf(user));
+          queued = await queuePostAs(
+            ctx,
+            user.companyId,
+            postId,
+            checked.value,
+            actorOf(user),
+            chosen.floors,
+          );
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
           const names = (await listCompanyAccounts(ctx.db, user.companyId)).filter((a) =>

@@ -28,8 +28,9 @@ import { page } from './layout.ts';
 import { shownStatus } from './post-states.ts';
 import { accountRef, groupRef, personLabel, postTitle, tagRef, type Ref } from './names.ts';
 import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
-import { userOf } from './session.ts';
+import { BASE, userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
+import { comingDays, whenOf, windowRows, type WhenForm } from './window-choice.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Snapshots the chart reads at most (pages of the analytics service's maximum, 100). */
@@ -55,6 +56,8 @@ export interface QueueForm {
   accounts: string[];
   skipApproval: boolean;
   priority: string;
+  /** When the items go out (window-choice.ts); the next free window when absent. */
+  when?: WhenForm;
 }
 
 /** What an action adds to the page it answers with: its errors and what was typed. */
@@ -237,6 +240,19 @@ export async function renderPost(
   const open = rows.filter((r) => r.open);
   const chart = chartRows(analytics.history);
   const clock = clockface(displayTimezone(req));
+  const queue = extra.queue ?? { accounts: [], skipApproval: false, priority: '' };
+  const when = queue.when ?? whenOf(undefined);
+  const queuePriority = Number(queue.priority);
+  const queueRows = published
+    ? []
+    : await windowRows(
+        ctx,
+        companyId,
+        queue.accounts,
+        when,
+        clock,
+        Number.isSafeInteger(queuePriority) && queuePriority >= 0 ? queuePriority : 0,
+      );
   const title = postTitle(post.caption, post.media.count > 1 ? 'carousel' : post.media.kind);
   const rejectedRows = rows.filter((r) => r.rejected && r.status === 'cancelled');
   const shown = shownStatus(post.status, rejectedRows.length > 0);
@@ -281,8 +297,16 @@ export async function renderPost(
         ? 'Every account of the company already has this post.'
         : null,
     candidates,
-    queue: extra.queue ?? { accounts: [], skipApproval: false, priority: '' },
+    queue,
     queueErrors: extra.queueErrors ?? [],
+    whenChoice: {
+      when: when.day ? when : { ...when, day: clock.localDate(ctx.clock.now().toISOString()) },
+      days: comingDays(clock, ctx.clock.now()),
+      rows: queueRows,
+      pending: !queue.skipApproval,
+      zone: clock.zoneName(),
+      rowsUrl: `${BASE}/compose/windows`,
+    },
     // Skipping approval is for those who may approve (editors and admins).
     canSkipApproval: roleAllows(user.role, 'editor'),
     priority: extra.priority ?? String(Math.max(0, ...open.map((r) => r.priority))),

@@ -179,4 +179,48 @@ describeEachDialect('composer: choosing the window', (get) => {
     assert.equal(approved.body.accounts[0].status, 'queued');
     assert.equal(approved.body.accounts[0].scheduledSlotStart, '2026-03-05T08:00:00.000Z');
   });
+
+  test('queueing an existing post offers the same choice, and the chosen day holds', async () => {
+    const { t, call, accounts, video, s } = await setup();
+    const [elsewhere] = (await makeAccounts(call, 1)) as [string];
+    await setAccountStatus(t, [elsewhere]);
+    const draft = await call('POST', '/v2/posts', {
+      media: [video],
+      accountIds: [elsewhere],
+      caption: 'Queued elsewhere first',
+    });
+    assert.equal(draft.status, 201, JSON.stringify(draft.body));
+    const postId = draft.body.postId as string;
+    const page = await s.b.get(`/dashboard/posts/${postId}`);
+    assert.match(page.body, /name="when" value="day"/);
+    assert.match(page.body, /assets\/windows\.js/);
+    const refused = await s.b.post(`/dashboard/posts/${postId}/queue`, {
+      _csrf: s.csrf,
+      account: accounts[0],
+      skipApproval: 'on',
+      when: 'after',
+      notBefore: 'later',
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body, /give a date and a time/);
+    assert.equal((await call('GET', `/v2/posts/${postId}`)).body.accounts.length, 1);
+    const queued = await s.b.post(`/dashboard/posts/${postId}/queue`, {
+      _csrf: s.csrf,
+      account: [accounts[0], accounts[1]],
+      skipApproval: 'on',
+      when: 'day',
+      whenDay: '2026-03-03',
+      [`at.${accounts[1]}`]: '2026-03-04T14:00:00.000Z',
+    });
+    assert.equal(queued.status, 303, queued.body);
+    const post = await call('GET', `/v2/posts/${postId}`);
+    const slot = new Map(
+      (post.body.accounts as { accountId: string; scheduledSlotStart?: string }[]).map((x) => [
+        x.accountId,
+        x.scheduledSlotStart,
+      ]),
+    );
+    assert.equal(slot.get(accounts[0]), '2026-03-03T08:00:00.000Z');
+    assert.equal(slot.get(accounts[1]), '2026-03-04T14:00:00.000Z');
+  });
 });
