@@ -32,7 +32,7 @@ import * as items from '../items/index.ts';
 import { toEntry } from './planning.service.ts';
 
 /** Days of windows shown from today on. */
-export const CHOICE_DAYS = 7;
+export const CHOICE_DAYS = 14;
 
 /** What the planner of one account works from at `now`. */
 export interface PlanBasis {

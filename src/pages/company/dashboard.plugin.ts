@@ -66,6 +66,8 @@ const COMPANY_ASSETS: AssetSet = {
     path === '/compose.js' ||
     // The window choice of the composer, the queue form and the post page.
     path === '/windows.js' ||
+    // The calendar's moves by drag and drop, its filters and its busy days opened in place.
+    path === '/calendar.js' ||
     path === '/push-panel.js',
 };
 

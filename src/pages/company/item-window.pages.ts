@@ -130,6 +130,23 @@ export function itemWindowPages(ctx: AppContext) {
       found.item.scheduled_after,
       takenTitle,
     );
+    if (String(req.headers.accept ?? '').includes('application/json')) {
+      // The calendar's script: the item's windows by the reader's day, to show while dragging.
+      return reply.header('cache-control', 'no-store').send({
+        account: `@${found.account.username}`,
+        open: isCancellable(found.item.status),
+        days: days.map((d) => ({
+          date: d.date,
+          name: d.name,
+          windows: d.windows.map((w) => ({
+            at: w.iso,
+            time: w.reader,
+            state: w.state,
+            takenBy: w.takenBy,
+          })),
+        })),
+      });
+    }
     if (problem) reply.code(409);
     return page(req, reply, 'item-window.eta', 'Move to another window', {
       title: found.title,
@@ -205,8 +222,9 @@ export function itemWindowPages(ctx: AppContext) {
           at === null
             ? `${found.title} on ${label} goes out in its next free window.`
             : `${found.title} on ${label} moved to ${bothTimes(at.toISOString(), reader, found.account.timezone).reader}.`;
-        if (wantsJson) return reply.send({ ok: true, message });
+        // The calendar's script reloads the page after a move: the notice shows there.
         setFlash(ctx, req, reply, message);
+        if (wantsJson) return reply.send({ ok: true, message });
         return redirect(req, reply, backOf(req.body.back, found.postId));
       },
     );

@@ -138,4 +138,67 @@ describeEachDialect('moving an item to another window', (get) => {
     });
     assert.equal(noToken.status, 403);
   });
+
+  test('the calendar offers its planned items to move, and its script reads their windows', async () => {
+    const { t, co, first, second, itemOf } = await setup();
+    const item = itemOf(second.postId);
+    const s = await session(t, co.companyId);
+    const cal = await s.b.get('/dashboard/calendar?date=2026-03-02');
+    assert.equal(cal.status, 200, cal.body);
+    assert.match(
+      cal.body,
+      new RegExp(`draggable="true" data-move="/dashboard/items/${item}/window"`),
+    );
+    assert.match(
+      cal.body,
+      new RegExp(`href="/dashboard/items/${item}/window\\?back=%2Fdashboard%2Fcalendar`),
+    );
+    assert.match(cal.body, /data-date="2026-03-03"/);
+    assert.match(cal.body, /assets\/calendar\.js/);
+    assert.match(cal.body, /<span class="cal-handle">@/);
+
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/dashboard/items/${item}/window`,
+      remoteAddress: '198.51.100.252',
+      headers: {
+        cookie: [...s.b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        accept: 'application/json',
+      },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    const body = res.json<{
+      account: string;
+      open: boolean;
+      days: {
+        date: string;
+        windows: { at: string; time: string; state: string; takenBy: string | null }[];
+      }[];
+    }>();
+    assert.equal(body.open, true);
+    assert.match(body.account, /^@/);
+    assert.deepEqual(body.days[0]?.windows, [
+      {
+        at: '2026-03-02T14:00:00.000Z',
+        time: '14:00',
+        state: 'taken',
+        takenBy: '“Spring menu launch”',
+      },
+    ]);
+    assert.equal(body.days[1]?.date, '2026-03-03');
+    assert.deepEqual(
+      body.days[1]?.windows.map((w) => w.state),
+      ['free', 'free'],
+    );
+    assert.equal(body.days.length, 14);
+    void first;
+
+    // A viewer sees the calendar without anything to move.
+    const viewer = await session(t, co.companyId, 'viewer');
+    const seen = await viewer.b.get('/dashboard/calendar?date=2026-03-02');
+    assert.equal(seen.status, 200);
+    assert.ok(!seen.body.includes('draggable="true"'));
+    assert.ok(!seen.body.includes('/window?back='));
+  });
 });
