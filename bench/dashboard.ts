@@ -58,19 +58,33 @@ function percentiles(samples: number[]): Timing {
  * Server time of `rounds` sequential requests, each timed around app.inject; `before` runs
  * ahead of each one, untimed.
  */
+/** A subject's request beside its URL and the session's cookie. */
+interface Request {
+  method: 'GET' | 'POST';
+  payload?: string;
+  headers: Record<string, string>;
+}
+
 async function time(
   app: Pick<App, 'inject'>,
   url: string,
   cookie: string,
   before?: (round: number) => Promise<unknown>,
+  request?: (round: number) => Request,
 ): Promise<Timing> {
   const samples: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     await before?.(i);
+    const extra = request?.(i);
     const t0 = performance.now();
-    const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+    const res = await app.inject({
+      method: extra?.method ?? 'GET',
+      url,
+      headers: { cookie, ...extra?.headers },
+      ...(extra?.payload !== undefined ? { payload: extra.payload } : {}),
+    });
     samples.push(performance.now() - t0);
-    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}`);
+    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
   }
   return percentiles(samples);
 }
@@ -207,6 +221,7 @@ async function seed(app: App, ctx: AppContext) {
     // Approved by the calendar's writes, from the last one back (the inbox lists the first).
     pending: [...pending].reverse(),
     accountId: accountIds[0] as string,
+    accountIds,
     calendar,
   };
 }
@@ -316,9 +331,40 @@ export async function benchDashboard(): Promise<unknown> {
         schedules[i % 2] as string,
         opened.ctx.clock.now().toISOString(),
       );
+    // A calendar move: one queued item of the first account, moved between two of its free
+    // windows in turn, as the calendar's script sends it.
+    const movable = await opened.ctx.db
+      .selectFrom('queue_items')
+      .select('id')
+      .where('company_id', '=', seeded.companyId)
+      .where('account_id', '=', seeded.accountId)
+      .where('status', '=', 'queued')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const moveUrl = `/dashboard/items/${movable.id}/window`;
+    const composer = await app.inject({
+      method: 'GET',
+      url: '/dashboard/compose',
+      headers: { cookie },
+    });
+    const csrf = /name="_csrf" value="([^"]*)"/.exec(composer.body)?.[1] ?? '';
+    const windows = await app.inject({
+      method: 'GET',
+      url: moveUrl,
+      headers: { cookie, accept: 'application/json' },
+    });
+    const free = windows
+      .json<{ days: { windows: { at: string; state: string }[] }[] }>()
+      .days.flatMap((d) => d.windows)
+      .filter((w) => w.state === 'free')
+      .slice(-2)
+      .map((w) => w.at);
+    if (free.length < 2) throw new Error(`the item has no two free windows: ${windows.body}`);
     const subjects: {
       name: string;
       url: string;
+      accept?: string;
+      request?: (i: number) => Request;
       before?: (i: number) => Promise<unknown>;
       /** Run once the subject is measured. */
       after?: () => Promise<unknown>;
@@ -339,20 +385,47 @@ export async function benchDashboard(): Promise<unknown> {
       { name: 'calendar week, 100 accounts', url: '/dashboard/calendar' },
       { name: 'calendar day, 100 accounts (page of 20)', url: '/dashboard/calendar?view=day' },
       { name: 'post composer', url: '/dashboard/compose' },
+      {
+        name: 'composer window preview, 50 accounts',
+        url: `/dashboard/compose/windows?${new URLSearchParams([
+          ['when', 'next'] as [string, string],
+          ...seeded.accountIds.slice(0, 50).map((id): [string, string] => ['account', id]),
+        ]).toString()}`,
+      },
+      { name: 'calendar drag: an item’s windows (JSON)', url: moveUrl, accept: 'application/json' },
+      {
+        name: 'calendar move to a free window (JSON)',
+        url: moveUrl,
+        accept: 'application/json',
+        request: (i) => ({
+          method: 'POST',
+          headers: {
+            accept: 'application/json',
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-csrf-token': csrf,
+          },
+          payload: new URLSearchParams({ _csrf: csrf, at: free[i % 2] as string }).toString(),
+        }),
+      },
     ];
     const skipped: string[] = [];
     const bodies: string[] = [];
     for (const s of [...subjects]) {
-      const res = await app.inject({ method: 'GET', url: s.url, headers: { cookie } });
+      const first = s.request?.(1);
+      const res = await app.inject({
+        method: first?.method ?? 'GET',
+        url: s.url,
+        headers: { cookie, ...(s.accept ? { accept: s.accept } : {}), ...first?.headers },
+        ...(first?.payload !== undefined ? { payload: first.payload } : {}),
+      });
       if (res.statusCode === 404) {
         skipped.push(`  ${s.name}: SKIPPED, ${s.url} answers 404 (the page is not registered)`);
         subjects.splice(subjects.indexOf(s), 1);
         continue;
       }
       if (res.statusCode !== 200) throw new Error(`${s.url} answered ${res.statusCode}`);
-      bare.get(`/bare/${bodies.length}`, async (_req, reply) =>
-        reply.type('text/html').send(res.body),
-      );
+      const type = String(res.headers['content-type'] ?? 'text/html');
+      bare.get(`/bare/${bodies.length}`, async (_req, reply) => reply.type(type).send(res.body));
       bodies.push(res.body);
     }
     await bare.ready();
@@ -360,7 +433,14 @@ export async function benchDashboard(): Promise<unknown> {
     // Interleaved, so load from elsewhere on the machine hits both alike.
     const timings: { name: string; url: string; subject: Timing; baseline: Timing }[] = [];
     for (const [i, s] of subjects.entries()) {
-      const subject = await time(app, s.url, cookie, s.before);
+      const accept = s.accept;
+      const subject = await time(
+        app,
+        s.url,
+        cookie,
+        s.before,
+        s.request ?? (accept ? () => ({ method: 'GET', headers: { accept } }) : undefined),
+      );
       await s.after?.();
       const baseline = await time(bare, `/bare/${i}`, '');
       timings.push({ name: s.name, url: s.url, subject, baseline });
