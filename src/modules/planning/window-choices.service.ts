@@ -5,6 +5,7 @@
 // here is what the API then shows.
 import type { AppContext } from '../../context.ts';
 import type { AccountsTable } from '../../db/types.ts';
+import { VersionedMemo } from '../../db/versioned-memo.ts';
 import { effectiveSchedule, parseStoredWindows } from '../../schedule/schedule-rules.ts';
 import {
   checkMove,
@@ -53,8 +54,20 @@ export interface AccountWindows {
 }
 
 /**
+ * Each account's windows, kept while the data is unchanged and within the minute (slots start
+ * on whole minutes), by company, account and the item left out: the composer asks again at
+ * each change of its accounts, and most of them were planned a moment ago.
+ */
+const kept = new VersionedMemo<AccountWindows>({
+  maxEntries: 2000,
+  maxBytes: 32 * 1024 * 1024,
+  sizeOf: (w) => 1000 + w.basis.queue.length * 200 + w.choices.length * 100,
+});
+
+/**
  * The coming windows of each of the company's accounts among `accountIds` (others are left
- * out), in the order given, read with two queries whatever their number.
+ * out), in the order given, read with two queries whatever their number (none for those
+ * kept from a moment ago).
  */
 export async function accountWindows(
   ctx: AppContext,
@@ -64,13 +77,53 @@ export async function accountWindows(
 ): Promise<AccountWindows[]> {
   if (accountIds.length === 0) return [];
   const now = ctx.clock.now();
+  const minute = Math.floor(now.getTime() / 60_000);
+  const keyOf = (accountId: string) => `${companyId}|${accountId}|${minute}|${exclude ?? ''}`;
   const [all, company] = await Promise.all([
     listCompanyAccounts(ctx.db, companyId),
     getCompanyRow(ctx.db, companyId),
   ]);
   const byId = new Map(all.map((a) => [a.id, a]));
-  const accounts = accountIds.flatMap((id) => byId.get(id) ?? []);
+  const accounts = [...new Set(accountIds)].flatMap((id) => byId.get(id) ?? []);
   if (accounts.length === 0) return [];
+  const found = new Map<string, AccountWindows>();
+  for (const a of accounts) {
+    const hit = kept.peek(ctx.db, keyOf(a.id));
+    if (hit) found.set(a.id, hit);
+  }
+  const missing = accounts.filter((a) => !found.has(a.id));
+  if (missing.length > 0) {
+    const planned = planAccounts(
+      ctx,
+      companyId,
+      missing,
+      company?.schedule_windows ?? null,
+      now,
+      exclude,
+    );
+    for (const a of missing) {
+      found.set(
+        a.id,
+        await kept.compute(
+          ctx.db,
+          keyOf(a.id),
+          async () => (await planned).get(a.id) as AccountWindows,
+        ),
+      );
+    }
+  }
+  return accountIds.flatMap((id) => found.get(id) ?? []);
+}
+
+/** The windows of the accounts, planned from their queues and today's releases (two queries). */
+async function planAccounts(
+  ctx: AppContext,
+  companyId: string,
+  accounts: readonly AccountsTable[],
+  companySchedule: string | null,
+  now: Date,
+  exclude: string | undefined,
+): Promise<Map<string, AccountWindows>> {
   // Each account's today, and one range of releases that covers all of them.
   const days = new Map<string, { start: string; end: string }>();
   let from = '';
@@ -92,8 +145,9 @@ export async function accountWindows(
   );
   const queued = group(planning.queued);
   const released = group(planning.released);
-  const companyWindows = parseStoredWindows(company?.schedule_windows ?? null);
-  return accounts.map((account) => {
+  const companyWindows = parseStoredWindows(companySchedule);
+  const out = new Map<string, AccountWindows>();
+  for (const account of accounts) {
     const day = days.get(account.timezone) as { start: string; end: string };
     const { windows } = effectiveSchedule(
       parseStoredWindows(account.schedule_windows),
@@ -112,13 +166,14 @@ export async function accountWindows(
       now,
       releasedToday,
     };
-    return {
+    out.set(account.id, {
       account,
       blocked: notPlannedReason(account.status),
       basis,
       choices: windowChoices({ ...basis, exclude, days: CHOICE_DAYS }),
-    };
-  });
+    });
+  }
+  return out;
 }
 
 function group(rows: items.AccountPlanningRow[]): Map<string, items.AccountPlanningRow[]> {
@@ -175,7 +230,18 @@ export async function moveItemToWindow(
   if (!place) return { outcome: 'not_found' };
   if (at !== null) {
     const account = await getAccountRow(ctx.db, companyId, place.accountId);
-    const [windows] = await accountWindows(ctx, companyId, [account.id], itemId);
+    // Read afresh, not from what is kept: a move checks the queue as it is now.
+    const company = await getCompanyRow(ctx.db, companyId);
+    const windows = (
+      await planAccounts(
+        ctx,
+        companyId,
+        [account],
+        company?.schedule_windows ?? null,
+        ctx.clock.now(),
+        itemId,
+      )
+    ).get(account.id);
     const check = checkMove({ ...(windows as AccountWindows).basis, exclude: itemId }, at);
     if (!check.ok) {
       const refused: MoveResult = { outcome: 'refused', reason: check.reason, ...place };

@@ -83,17 +83,26 @@ const BLOCKED_WORDS: Record<string, string> = {
   account_pending_setup: 'waiting for its worker to set it up',
 };
 
+/** Formatters by timezone: making one costs far more than formatting with it. */
+const dayTimes = new Map<string, Intl.DateTimeFormat>();
+
 /** "Tue 2 Jun, 14:00" in a timezone. */
 function dayTime(iso: string, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
+  let format = dayTimes.get(timezone);
+  if (!format) {
+    if (dayTimes.size >= 500) dayTimes.clear();
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    dayTimes.set(timezone, format);
+  }
+  return format.format(new Date(iso));
 }
 
 /** The two times of an instant: the reader's, and the worker's when the zones differ. */
@@ -228,17 +237,18 @@ export function comingDays(
 ): { value: string; text: string }[] {
   const out: { value: string; text: string }[] = [];
   const seen = new Set<string>();
+  const named = new Intl.DateTimeFormat('en-GB', {
+    timeZone: reader.timezone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'short',
+  });
   for (let h = 0; out.length < days && h < days * 24 + 48; h += 6) {
     const iso = new Date(now.getTime() + h * 3_600_000).toISOString();
     const value = reader.localDate(iso);
     if (seen.has(value)) continue;
     seen.add(value);
-    const name = new Intl.DateTimeFormat('en-GB', {
-      timeZone: reader.timezone,
-      weekday: 'long',
-      day: 'numeric',
-      month: 'short',
-    }).format(new Date(iso));
+    const name = named.format(new Date(iso));
     out.push({
       value,
       text: out.length === 0 ? `Today, ${name}` : out.length === 1 ? `Tomorrow, ${name}` : name,
