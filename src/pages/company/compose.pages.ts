@@ -159,9 +159,11 @@ function priorityOf(text: string): number {
   return Number.isInteger(n) && n >= 0 && n <= LIMITS.priority ? n : 0;
 }
 
-/** The day choice defaults to today, in the reader's time. */
+/** The day choice defaults to tomorrow, in the reader's time (today is "next free window"). */
 function withDay(when: WhenForm, reader: ReturnType<typeof clockface>, now: Date): WhenForm {
-  return when.day ? when : { ...when, day: reader.localDate(now.toISOString()) };
+  return when.day
+    ? when
+    : { ...when, day: reader.localDate(new Date(now.getTime() + 86_400_000).toISOString()) };
 }
 
 export function composePages(ctx: AppContext) {

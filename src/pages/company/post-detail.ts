@@ -300,7 +300,13 @@ export async function renderPost(
     queue,
     queueErrors: extra.queueErrors ?? [],
     whenChoice: {
-      when: when.day ? when : { ...when, day: clock.localDate(ctx.clock.now().toISOString()) },
+      // The day choice defaults to tomorrow (today is "next free window").
+      when: when.day
+        ? when
+        : {
+            ...when,
+            day: clock.localDate(new Date(ctx.clock.now().getTime() + 86_400_000).toISOString()),
+          },
       days: comingDays(clock, ctx.clock.now()),
       rows: queueRows,
       pending: !queue.skipApproval,
