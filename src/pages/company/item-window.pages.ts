@@ -149,7 +149,7 @@ export function itemWindowPages(ctx: AppContext) {
     }
     if (problem) reply.code(409);
     return page(req, reply, 'item-window.eta', 'Move to another window', {
-      title: found.title,
+      postName: found.title,
       postId: found.postId,
       itemId,
       account: accountRef({

@@ -65,6 +65,7 @@ describeEachDialect('moving an item to another window', (get) => {
     const pageRes = await s.b.get(`/dashboard/items/${item}/window`);
     assert.equal(pageRes.status, 200, pageRes.body);
     assert.match(pageRes.body, /taken by “Spring menu launch”/);
+    assert.match(pageRes.body, /“Behind the counter”<\/a> on/);
     assert.match(pageRes.body, /name="at" value="2026-03-03T14:00:00.000Z"/);
 
     const taken = await s.b.post(`/dashboard/items/${item}/window`, {
