@@ -139,6 +139,28 @@ try {
     }
     await shoot(page, name);
   }
+  // Choosing the window: the composer's preview for two accounts on a chosen day, and the
+  // move page of a planned post.
+  await page.goto(`${url}/dashboard/compose?kind=video`);
+  const ticks = page.locator('input[name=account]');
+  for (let i = 0; i < Math.min(2, await ticks.count()); i++) await ticks.nth(i).check();
+  await page.getByRole('radio', { name: 'On a day' }).check();
+  await page.locator('#when-rows .when-row').nth(1).waitFor();
+  await page.locator('#when').scrollIntoViewIfNeeded();
+  await shoot(page, 'compose-window');
+  const planned = await ctx.db
+    .selectFrom('queue_items')
+    .select('id')
+    .where('company_id', '=', demo.companyId)
+    .where('status', 'in', ['queued', 'pending_approval'])
+    .orderBy('status', 'desc')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (planned) {
+    await page.goto(`${url}/dashboard/items/${planned.id}/window`);
+    await shoot(page, 'item-window');
+  }
+
   // Dark mode, as a system set to dark shows the dashboard.
   await page.emulateMedia({ colorScheme: 'dark' });
   for (const [name, path] of pages.filter(([n]) => DARK.has(n))) {
