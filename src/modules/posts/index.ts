@@ -20,6 +20,8 @@ export { cancelPost } from './post-cancel.service.ts';
 export type { SkipReason } from './post-cancel.service.ts';
 export { updatePost } from './post-update.service.ts';
 export { reviewMedia } from './review-media.service.ts';
+export { postMediaDetails } from './post-media-details.service.ts';
+export type { PostMediaDetails } from './post-media-details.service.ts';
 export { postSchemas, postsRoutes } from './posts.routes.ts';
 export {
   CreatePostBody,

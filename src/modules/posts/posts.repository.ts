@@ -117,6 +117,21 @@ export async function findPostsMedia(
     .execute();
 }
 
+/** What the company's posts among `ids` are made of: their kind, uploads and slides. */
+export async function findPostsMediaShape(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<Pick<PostsTable, 'id' | 'media_kind' | 'media_upload_ids' | 'slides' | 'media_keys'>[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('posts')
+    .select(['id', 'media_kind', 'media_upload_ids', 'slides', 'media_keys'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
 // The post and whether the upload its thumbnail comes from has one, in one read.
 const postQuery = prepared((db: Db) =>
   db

@@ -20,6 +20,7 @@ export {
   mediaPath,
   storeUploadBytes,
   uploadBlobKeys,
+  uploadDurations,
   uploadFacts,
   uploadsWithThumbnail,
 } from './uploads.service.ts';

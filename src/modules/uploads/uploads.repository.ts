@@ -160,6 +160,28 @@ export async function blobKeys(
 }
 
 /** Content type, SHA-256 and stored key of each upload a task's media is made of. */
+/** The company's uploads among `ids` whose probe found a length, with it in seconds. */
+export async function durations(
+  db: DbOrTx,
+  companyId: string,
+  ids: readonly string[],
+): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['id', 'media_info'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .where('media_info', 'is not', null)
+    .execute();
+  const out = new Map<string, number>();
+  for (const r of rows) {
+    const info = JSON.parse(r.media_info as string) as { durationSeconds?: unknown };
+    if (typeof info.durationSeconds === 'number') out.set(r.id, info.durationSeconds);
+  }
+  return out;
+}
+
 export async function contentFacts(db: DbOrTx, ids: readonly string[]) {
   type Facts = { content_type: string; sha256: string | null; blob_key: string };
   if (ids.length === 0) return new Map<string, Facts>();

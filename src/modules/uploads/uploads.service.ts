@@ -381,6 +381,11 @@ export function uploadBlobKeys(
   return repo.blobKeys(db, companyId, ids);
 }
 
+/** Per upload of the company among `ids` (a video's): its length in seconds, when probed. */
+export function uploadDurations(db: DbOrTx, companyId: string, ids: readonly string[]) {
+  return repo.durations(db, companyId, ids);
+}
+
 /** Content type, SHA-256 and stored key of each upload a task's media is made of. */
 export function uploadFacts(db: DbOrTx, ids: readonly string[]) {
   return repo.contentFacts(db, ids);
