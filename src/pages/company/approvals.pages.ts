@@ -13,6 +13,7 @@ import { listCompanyAccounts, nextWindowAt } from '../../modules/accounts/index.
 import { getCompanyRow } from '../../modules/companies/index.ts';
 import { MAX_REJECT_REASON, approve, reject } from '../../modules/items/index.ts';
 import {
+  postMediaDetails,
   reviewMedia,
   listPosts,
   readPost,
@@ -22,6 +23,7 @@ import {
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
 import { setFlash, takeFlash } from './flash.ts';
+import { mediaKind, mediaKindLabel, mediaLabel } from './media-label.ts';
 import { accountRef, postRef } from './names.ts';
 import { BASE, redirect, userOf, actorOf } from './session.ts';
 
@@ -121,12 +123,10 @@ export function approvalPages(ctx: AppContext) {
         throw err;
       }
       // The page's media and account windows in a few batch reads, not reads per post.
-      const [media, company, accounts] = await Promise.all([
-        reviewMedia(
-          ctx,
-          user.companyId,
-          result.data.map((p) => p.postId),
-        ),
+      const ids = result.data.map((p) => p.postId);
+      const [media, details, company, accounts] = await Promise.all([
+        reviewMedia(ctx, user.companyId, ids),
+        postMediaDetails(ctx, user.companyId, ids),
         getCompanyRow(ctx.db, user.companyId),
         listCompanyAccounts(ctx.db, user.companyId),
       ]);
@@ -152,7 +152,12 @@ export function approvalPages(ctx: AppContext) {
       };
       const posts = result.data.map((p) => ({
         ...p,
-        ref: postRef(p.postId, p.caption, p.media.count > 1 ? 'carousel' : p.media.kind),
+        ref: postRef(p.postId, p.caption, mediaKind(p.media)),
+        mediaLabel: mediaLabel({
+          ...p.media,
+          durationSeconds: details.get(p.postId)?.durationSeconds ?? null,
+        }),
+        mediaKindLabel: mediaKindLabel(p.media),
         items: media.get(p.postId) ?? [],
         pending: p.accounts
           .filter((a) => a.status === 'pending_approval')
@@ -202,11 +207,7 @@ export function approvalPages(ctx: AppContext) {
         );
         if (pending.length === 0) continue;
         lines.push({
-          post: postRef(
-            post.postId,
-            post.caption,
-            post.media.count > 1 ? 'carousel' : post.media.kind,
-          ),
+          post: postRef(post.postId, post.caption, mediaKind(post.media)),
           postId,
           accounts: pending.map((a) => accountRef(a)),
           // Exactly what is confirmed: the accounts shown, not whatever waits by then.

@@ -22,6 +22,7 @@ import {
 import { fieldError, formCheck, Repeated, valuesOf, type FieldError } from './forms.ts';
 import { setFlash } from './flash.ts';
 import { page } from './layout.ts';
+import { mediaKind } from './media-label.ts';
 import { accountRef, postTitle, type Ref } from './names.ts';
 import { notEditableReason, postOr404, renderPost } from './post-detail.ts';
 import { EDIT_REFUSALS, EditBody, changesOf, checkEdit, typedEdit } from './post-edit-form.ts';
@@ -135,7 +136,7 @@ export function postActionPages(ctx: AppContext) {
     post: PostOut,
     data: Record<string, unknown>,
   ) {
-    const title = postTitle(post.caption, post.media.count > 1 ? 'carousel' : post.media.kind);
+    const title = postTitle(post.caption, mediaKind(post.media));
     return page(req, reply, 'post-cancel.eta', `Cancel ${title}`, {
       post,
       heading: title,

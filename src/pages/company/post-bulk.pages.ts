@@ -13,6 +13,7 @@ import { approve, isCancellable } from '../../modules/items/index.ts';
 import { cancelPost, readPost, type PostOut } from '../../modules/posts/index.ts';
 import { Repeated, valuesOf } from './forms.ts';
 import { page } from './layout.ts';
+import { mediaKind } from './media-label.ts';
 import { accountRef, postRef, type Ref } from './names.ts';
 import { SKIP_WORDS, skipReasonOf } from './post-actions.pages.ts';
 import { BASE, actorOf, userOf } from './session.ts';
@@ -41,7 +42,7 @@ interface BulkLine {
 }
 
 function kindOf(post: PostOut): string {
-  return post.media.count > 1 ? 'carousel' : post.media.kind;
+  return mediaKind(post.media);
 }
 
 /** A list page address to return to, or the list itself. */

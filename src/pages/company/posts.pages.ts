@@ -8,11 +8,12 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { listAccounts } from '../../modules/accounts/index.ts';
-import { ListPostsQuery, readPost } from '../../modules/posts/index.ts';
+import { ListPostsQuery, postMediaDetails, readPost } from '../../modules/posts/index.ts';
 import { listAllTags } from '../../modules/tags/index.ts';
 import { roleAllows } from '../../modules/users/index.ts';
 import { takeFlash } from './flash.ts';
 import { page } from './layout.ts';
+import { mediaKind, mediaKindLabel, mediaLabel } from './media-label.ts';
 import { accountRef, groupRef, postTitle } from './names.ts';
 import { postActionPages } from './post-actions.pages.ts';
 import { postBulkPages } from './post-bulk.pages.ts';
@@ -77,16 +78,26 @@ export function postPages(ctx: AppContext) {
         }
         throw err;
       }
-      const [accounts, tags] = await Promise.all([
+      const [accounts, tags, details] = await Promise.all([
         listAccounts(ctx, user.companyId, { limit: 100 }),
         listAllTags(ctx.db, user.companyId),
+        postMediaDetails(
+          ctx,
+          user.companyId,
+          result.data.map((p) => p.postId),
+        ),
       ]);
       const byGroup = new Map(tags.map((t) => [t.contentGroupId, t]));
       const exportQuery = filterParams(filters).toString();
       return page(req, reply, 'posts.eta', 'Posts', {
         posts: result.data.map((p) => ({
           ...p,
-          title: postTitle(p.caption, p.media.count > 1 ? 'carousel' : p.media.kind),
+          title: postTitle(p.caption, mediaKind(p.media)),
+          mediaLabel: mediaLabel({
+            ...p.media,
+            durationSeconds: details.get(p.postId)?.durationSeconds ?? null,
+          }),
+          mediaKindLabel: mediaKindLabel(p.media),
           accountRefs: p.accounts.map((a) => ({ ...accountRef(a), status: a.shown })),
           groupRefs: p.contentGroupIds.map((g) => groupRef(g, byGroup)),
         })),
