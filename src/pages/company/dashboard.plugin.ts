@@ -61,6 +61,8 @@ const COMPANY_ASSETS: AssetSet = {
   allowed: (path) =>
     // The pages' stylesheets, scripts and icon (the ICO also answers GET /favicon.ico).
     /^\/(kit\.css|dashboard\.(css|js)|htmx\.min\.js|favicon\.(svg|ico))$/.test(path) ||
+    // The post page's carousel gallery.
+    path === '/post-media.js' ||
     // The post composer's script (its page loads it), and the push panel of the dashboard's
     // and the workers' app's notifications pages.
     path === '/compose.js' ||

@@ -19,13 +19,20 @@ import {
   isPublished,
   itemsOfPost,
 } from '../../modules/items/index.ts';
-import { postDeliveryRecords, readPost, type PostOut } from '../../modules/posts/index.ts';
+import {
+  postDeliveryRecords,
+  postMediaDetails,
+  readPost,
+  reviewMedia,
+  type PostOut,
+} from '../../modules/posts/index.ts';
 import { plannedSlotsOfPost } from '../../modules/planning/index.ts';
 import { listAllTags } from '../../modules/tags/index.ts';
 import { listUsers, roleAllows } from '../../modules/users/index.ts';
 import { takeFlash } from './flash.ts';
 import { page } from './layout.ts';
 import { shownStatus } from './post-states.ts';
+import { mediaKind, mediaKindLabel, mediaLabel } from './media-label.ts';
 import { accountRef, groupRef, personLabel, postTitle, tagRef, type Ref } from './names.ts';
 import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
 import { BASE, userOf } from './session.ts';
@@ -87,6 +94,51 @@ export async function postOr404(
     }
     throw err;
   }
+}
+
+/**
+ * What the page shows of the post's media: a video's player, a carousel's slides, each
+ * behind the expiring signed URLs the approvals inbox uses (reviewMedia); a single image
+ * keeps its thumbnail.
+ */
+async function mediaOf(ctx: AppContext, companyId: string, post: PostOut, title: string) {
+  const [items, details] = await Promise.all([
+    reviewMedia(ctx, companyId, [post.postId]),
+    postMediaDetails(ctx, companyId, [post.postId]),
+  ]);
+  const media = items.get(post.postId) ?? [];
+  const detail = details.get(post.postId);
+  const kind = mediaKind(post.media);
+  const video =
+    kind === 'video' ? (media.find((m) => m.contentType.startsWith('video/')) ?? null) : null;
+  const count = media.length;
+  return {
+    kind,
+    label: mediaLabel({ ...post.media, durationSeconds: detail?.durationSeconds ?? null }),
+    kindLabel: mediaKindLabel(post.media),
+    video: video
+      ? {
+          url: video.url,
+          contentType: video.contentType,
+          // The page's own address of the thumbnail (it redirects to a fresh signed URL).
+          poster: post.media.thumbnailUrl
+            ? `${BASE}/posts/${encodeURIComponent(post.postId)}/thumbnail`
+            : null,
+          name: `Video of ${title}`,
+        }
+      : null,
+    // The slides' text alternative is the words drawn on them, once rendered.
+    slides:
+      kind === 'carousel'
+        ? media.map((m, i) => {
+            const words = detail?.slideTexts[i] ?? '';
+            return {
+              url: m.url,
+              alt: `Slide ${i + 1} of ${count}${words ? `: ${words}` : ''}`,
+            };
+          })
+        : [],
+  };
 }
 
 /** Every snapshot of the post, oldest pages last, up to MAX_SNAPSHOTS. */
@@ -177,16 +229,19 @@ export async function renderPost(
   const user = userOf(req);
   const companyId = user.companyId;
   const post = await postOr404(ctx, companyId, postId);
-  const [items, slots, analytics, delivery, tags, accounts, company, users] = await Promise.all([
-    itemsOfPost(ctx.db, companyId, postId),
-    plannedSlotsOfPost(ctx.db, ctx.clock, companyId, postId),
-    historyOf(ctx, companyId, postId),
-    postDeliveryRecords(ctx, companyId, postId),
-    listAllTags(ctx.db, companyId),
-    listCompanyAccounts(ctx.db, companyId),
-    getCompanyRow(ctx.db, companyId),
-    listUsers(ctx.db, companyId),
-  ]);
+  const title = postTitle(post.caption, mediaKind(post.media));
+  const [items, slots, analytics, delivery, tags, accounts, company, users, media] =
+    await Promise.all([
+      itemsOfPost(ctx.db, companyId, postId),
+      plannedSlotsOfPost(ctx.db, ctx.clock, companyId, postId),
+      historyOf(ctx, companyId, postId),
+      postDeliveryRecords(ctx, companyId, postId),
+      listAllTags(ctx.db, companyId),
+      listCompanyAccounts(ctx.db, companyId),
+      getCompanyRow(ctx.db, companyId),
+      listUsers(ctx.db, companyId),
+      mediaOf(ctx, companyId, post, title),
+    ]);
   const emails = new Map(users.map((u) => [u.userId, u.email]));
   const byGroup = new Map(tags.map((t) => [t.contentGroupId, t]));
   const itemOf = new Map(items.map((i) => [i.account_id, i]));
@@ -253,12 +308,12 @@ export async function renderPost(
         clock,
         Number.isSafeInteger(queuePriority) && queuePriority >= 0 ? queuePriority : 0,
       );
-  const title = postTitle(post.caption, post.media.count > 1 ? 'carousel' : post.media.kind);
   const rejectedRows = rows.filter((r) => r.rejected && r.status === 'cancelled');
   const shown = shownStatus(post.status, rejectedRows.length > 0);
   if (extra.status) reply.code(extra.status);
   return page(req, reply, 'post.eta', title, {
     post,
+    media,
     shown,
     // The format matters to platformB accounts alone: asked of a draft (it may go anywhere)
     // and of a post that goes to platformB, never of one for platformA only.
