@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { violations } from '../helpers/axe.ts';
 import { browserMissing, useBrowserApp } from '../helpers/browser.ts';
+import { client } from '../helpers/app.ts';
 import { demoDay } from '../helpers/demo-day.ts';
+import { readyUpload } from '../helpers/posts.ts';
 import { fixture } from '../helpers/uploads.ts';
 
 const missing = browserMissing();
@@ -71,6 +73,31 @@ describe('every dashboard page is accessible', { skip: missing ?? false, timeout
     const account = demo.accountIds[0] as string;
     const post = day.waitingPostId ?? (demo.posts[0]?.postId as string);
     const users = await t.ctx.db.selectFrom('users').select('id').execute();
+    // A post page with a video's player and one with a carousel's gallery.
+    const call = client(t, demo.apiKey);
+    const mp4 = await readyUpload(t, call, 'h264-aac-faststart.mp4');
+    const png = await readyUpload(t, call, 'image.png');
+    const jpg = await readyUpload(t, call, 'image.jpg');
+    const slide = (image: string, content: string) => ({
+      image,
+      textElements: [{ content, style: { positionY: 30 } }],
+    });
+    const media = [
+      { media: [mp4], accountIds: [account], caption: 'A video to review' },
+      {
+        media: [png, jpg],
+        slides: [slide(png, 'First'), slide(jpg, 'Second'), slide(png, 'Third')],
+        accountIds: [account],
+        caption: 'A carousel to review',
+      },
+    ];
+    const mediaPosts: string[] = [];
+    for (const body of media) {
+      const made = await call('POST', '/v2/posts', body);
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      mediaPosts.push(made.body.postId as string);
+    }
+    await t.media.idle();
     const pages = [
       '/dashboard/approvals',
       '/dashboard/calendar',
@@ -80,6 +107,7 @@ describe('every dashboard page is accessible', { skip: missing ?? false, timeout
       '/dashboard/posts',
       `/dashboard/posts/${post}`,
       ...(day.deliveredPostId ? [`/dashboard/posts/${day.deliveredPostId}`] : []),
+      ...mediaPosts.map((id) => `/dashboard/posts/${id}`),
       `/dashboard/posts/${post}/cancel`,
       '/dashboard/compose',
       '/dashboard/compose?kind=carousel',
