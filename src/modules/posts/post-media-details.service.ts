@@ -14,6 +14,8 @@ export interface PostMediaDetails {
    * are not rendered yet (the media then are the images they are made from, without text).
    */
   slideTexts: string[];
+  /** A carousel whose slides are not rendered yet: its media are only what they are made of. */
+  slidesPending: boolean;
 }
 
 /** Per post id (the company's only): its media's length and slide words. */
@@ -43,6 +45,7 @@ export async function postMediaDetails(
               .filter(Boolean)
               .join(' '),
           ),
+          slidesPending: r.slides !== null && r.media_keys === null,
         },
       ];
     }),

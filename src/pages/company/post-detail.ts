@@ -127,9 +127,12 @@ async function mediaOf(ctx: AppContext, companyId: string, post: PostOut, title:
           name: `Video of ${title}`,
         }
       : null,
+    // Until a carousel's slides are rendered, its page shows the cover and says so: the
+    // images they are made from are not the slides.
+    slidesPending: kind === 'carousel' && (detail?.slidesPending ?? false),
     // The slides' text alternative is the words drawn on them, once rendered.
     slides:
-      kind === 'carousel'
+      kind === 'carousel' && !detail?.slidesPending
         ? media.map((m, i) => {
             const words = detail?.slideTexts[i] ?? '';
             return {

@@ -164,6 +164,17 @@ describeEachDialect('dashboard post media', (get) => {
     assert.equal(script.statusCode, 200);
     assert.match(String(script.headers['content-type']), /javascript/);
     assert.doesNotMatch(page.body, /<script(?![^>]*\bsrc=)[^>]*>/);
+
+    // Before its slides are rendered, the page says so rather than show the bare images.
+    await t.ctx.db
+      .updateTable('posts')
+      .set({ media_keys: null })
+      .where('id', '=', carousel)
+      .execute();
+    const early = await b.get(`/dashboard/posts/${carousel}`);
+    assert.match(early.body, /Its slides are being rendered: they show here once ready\./);
+    assert.doesNotMatch(early.body, /data-gallery|post-media\.js/);
+    assert.match(early.body, /<span class="kind">Carousel · 3 slides<\/span>/);
   });
 
   test('an image post keeps its thumbnail; another company’s post is not found', async () => {
