@@ -26,6 +26,7 @@ import { assignableAccounts, workerDetail, workerOverview } from './workers-boar
 import { WORKER_LINK_MS, type WorkerInfo } from '../../modules/workers/index.ts';
 import { TIMEZONES, pageErrorOf } from './fields.ts';
 import { consolePage } from './layout.ts';
+import { isLoopbackUrl } from './public-url.ts';
 import { qrSvg } from './qr.ts';
 import { OPERATOR_BASE, OPERATOR_FLASH, actorOf, sessionOf } from './session.ts';
 
@@ -119,6 +120,7 @@ export function workerPages(ctx: AppContext) {
         ? await qrSvg(data.link.url, `QR code of the phone sign-in link for ${data.worker.name}`)
         : null,
       hours: WORKER_LINK_MS / 3_600_000,
+      loopback: data.link && isLoopbackUrl(ctx.config.publicUrl) ? ctx.config.publicUrl : null,
     });
   }
 

@@ -128,6 +128,7 @@ describeEachDialect('operator console: workers', (get) => {
     const svg = /<svg class="qr" role="img" aria-label="([^"]+)"/.exec(created.body);
     assert.equal(svg?.[1], 'QR code of the phone sign-in link for Ana');
     assert.doesNotMatch(created.body, /<img /, 'the QR code is drawn in the page');
+    assert.doesNotMatch(created.body, /A phone cannot open this link/, 'a public address');
 
     const row = await workerRow(t, ana);
     assert.equal(row.name, 'Ana');
