@@ -38,7 +38,7 @@ import { fieldError, type FieldError } from './forms.ts';
 import { page } from './layout.ts';
 import { BASE, actorOf, redirect, userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
-import { comingDays, floorsOf, whenOf, windowRows, type WhenForm } from './window-choice.ts';
+import { floorsOf, planningPriority, whenChoiceOf, whenOf, windowRows } from './window-choice.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** A carousel of 10 slides of 6 text boxes of 500 characters each, as a form, fits. */
@@ -153,19 +153,6 @@ function createdNotice(status: string, accounts: number, replay: boolean): strin
   return `Post created for ${n}: it waits for approval.`;
 }
 
-/** The priority the form gives, for planning (0 when it is not a whole number in bounds). */
-function priorityOf(text: string): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 0 && n <= LIMITS.priority ? n : 0;
-}
-
-/** The day choice defaults to tomorrow, in the reader's time (today is "next free window"). */
-function withDay(when: WhenForm, reader: ReturnType<typeof clockface>, now: Date): WhenForm {
-  return when.day
-    ? when
-    : { ...when, day: reader.localDate(new Date(now.getTime() + 86_400_000).toISOString()) };
-}
-
 export function composePages(ctx: AppContext) {
   async function composePage(
     req: FastifyRequest,
@@ -188,23 +175,12 @@ export function composePages(ctx: AppContext) {
     const byField = new Map(errors.map((e) => [e.field, e.message]));
     const reader = clockface(displayTimezone(req));
     const when = whenOf(req.method === 'POST' ? (req.body as FormBody) : undefined);
-    const rows = await windowRows(
-      ctx,
-      companyId,
-      state.accounts,
-      when,
-      reader,
-      priorityOf(state.priority),
-    );
+    const whenChoice = await whenChoiceOf(ctx, companyId, state.accounts, when, reader, {
+      priority: state.priority,
+      pending: !state.skipApproval,
+    });
     return page(req, reply, 'compose.eta', 'New post', {
-      whenChoice: {
-        when: withDay(when, reader, ctx.clock.now()),
-        days: comingDays(reader, ctx.clock.now()),
-        rows,
-        pending: !state.skipApproval,
-        zone: reader.zoneName(),
-        rowsUrl: `${BASE}/compose/windows`,
-      },
+      whenChoice,
       form: state,
       errors,
       errorOf: (field: string) => byField.get(field) ?? null,
@@ -325,7 +301,7 @@ export function composePages(ctx: AppContext) {
           accounts,
           whenOf(query),
           reader,
-          priorityOf(typeof query.priority === 'string' ? query.priority : '0'),
+          planningPriority(typeof query.priority === 'string' ? query.priority : '0'),
         );
         return reply
           .header('cache-control', 'no-store')

@@ -37,7 +37,7 @@ import { accountRef, groupRef, personLabel, postTitle, tagRef, type Ref } from '
 import { chartRows, chartSvg, type SnapshotPoint } from './post-chart.ts';
 import { BASE, userOf } from './session.ts';
 import { clockface, displayTimezone } from './time.ts';
-import { comingDays, whenOf, windowRows, type WhenForm } from './window-choice.ts';
+import { whenChoiceOf, whenOf, type WhenForm } from './window-choice.ts';
 import { ActionRefused } from '../../lib/action-refused.ts';
 
 /** Snapshots the chart reads at most (pages of the analytics service's maximum, 100). */
@@ -299,18 +299,12 @@ export async function renderPost(
   const chart = chartRows(analytics.history);
   const clock = clockface(displayTimezone(req));
   const queue = extra.queue ?? { accounts: [], skipApproval: false, priority: '' };
-  const when = queue.when ?? whenOf(undefined);
-  const queuePriority = Number(queue.priority);
-  const queueRows = published
-    ? []
-    : await windowRows(
-        ctx,
-        companyId,
-        queue.accounts,
-        when,
-        clock,
-        Number.isSafeInteger(queuePriority) && queuePriority >= 0 ? queuePriority : 0,
-      );
+  const whenChoice = published
+    ? null
+    : await whenChoiceOf(ctx, companyId, queue.accounts, queue.when ?? whenOf(undefined), clock, {
+        priority: queue.priority,
+        pending: !queue.skipApproval,
+      });
   const rejectedRows = rows.filter((r) => r.rejected && r.status === 'cancelled');
   const shown = shownStatus(post.status, rejectedRows.length > 0);
   if (extra.status) reply.code(extra.status);
@@ -357,20 +351,7 @@ export async function renderPost(
     candidates,
     queue,
     queueErrors: extra.queueErrors ?? [],
-    whenChoice: {
-      // The day choice defaults to tomorrow (today is "next free window").
-      when: when.day
-        ? when
-        : {
-            ...when,
-            day: clock.localDate(new Date(ctx.clock.now().getTime() + 86_400_000).toISOString()),
-          },
-      days: comingDays(clock, ctx.clock.now()),
-      rows: queueRows,
-      pending: !queue.skipApproval,
-      zone: clock.zoneName(),
-      rowsUrl: `${BASE}/compose/windows`,
-    },
+    whenChoice,
     // Skipping approval is for those who may approve (editors and admins).
     canSkipApproval: roleAllows(user.role, 'editor'),
     priority: extra.priority ?? String(Math.max(0, ...open.map((r) => r.priority))),

@@ -15,6 +15,8 @@ import {
   type AccountWindows,
 } from '../../modules/planning/index.ts';
 import { fieldError, type FieldError } from './forms.ts';
+import { LIMITS } from './compose-form.ts';
+import { BASE } from './session.ts';
 import { clockface, type Clockface } from './time.ts';
 
 export const WHEN_KINDS = ['next', 'day', 'after'] as const;
@@ -255,4 +257,42 @@ export function comingDays(
     });
   }
   return out;
+}
+
+/** The priority a form gives, for planning (0 when it is not a whole number in bounds). */
+export function planningPriority(text: string): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 && n <= LIMITS.priority ? n : 0;
+}
+
+/**
+ * What views/window-choice.eta shows: the choice as typed (its day defaulting to tomorrow,
+ * since today is what "next free window" means), the days to pick from and each chosen
+ * account's row.
+ */
+export async function whenChoiceOf(
+  ctx: AppContext,
+  companyId: string,
+  accountIds: readonly string[],
+  when: WhenForm,
+  reader: Clockface,
+  options: { priority: string; pending: boolean },
+) {
+  const now = ctx.clock.now();
+  const tomorrow = reader.localDate(new Date(now.getTime() + 86_400_000).toISOString());
+  return {
+    when: when.day ? when : { ...when, day: tomorrow },
+    days: comingDays(reader, now),
+    rows: await windowRows(
+      ctx,
+      companyId,
+      accountIds,
+      when,
+      reader,
+      planningPriority(options.priority),
+    ),
+    pending: options.pending,
+    zone: reader.zoneName(),
+    rowsUrl: `${BASE}/compose/windows`,
+  };
 }
