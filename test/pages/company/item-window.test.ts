@@ -22,6 +22,32 @@ async function session(t: TestApp, companyId: string, role: UserRole = 'editor')
   return { b, csrf };
 }
 
+/**
+ * A request as the calendar's script sends it, asking for JSON: a GET, or with `form` a POST
+ * of the form with the CSRF header.
+ */
+function asScript(
+  t: TestApp,
+  s: { b: Browser; csrf: string },
+  url: string,
+  form?: Record<string, string>,
+) {
+  const cookie = [...s.b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return t.app.inject({
+    method: form ? 'POST' : 'GET',
+    url,
+    remoteAddress: '198.51.100.251',
+    headers: {
+      cookie,
+      accept: 'application/json',
+      ...(form
+        ? { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': s.csrf }
+        : {}),
+    },
+    ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+  });
+}
+
 describeEachDialect('moving an item to another window', (get) => {
   async function setup() {
     const t = get();
@@ -93,18 +119,7 @@ describeEachDialect('moving an item to another window', (get) => {
 
     // The calendar's script: JSON answers.
     const json = (at: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: `/dashboard/items/${item}/window`,
-        remoteAddress: '198.51.100.251',
-        headers: {
-          cookie: [...s.b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-          accept: 'application/json',
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-csrf-token': s.csrf,
-        },
-        payload: new URLSearchParams({ _csrf: s.csrf, at }).toString(),
-      });
+      asScript(t, s, `/dashboard/items/${item}/window`, { _csrf: s.csrf, at });
     const outside = await json('2026-03-04T10:00:00.000Z');
     assert.equal(outside.statusCode, 409, outside.body);
     assert.equal(outside.json().reason, 'outside_windows');
@@ -158,15 +173,7 @@ describeEachDialect('moving an item to another window', (get) => {
     assert.match(cal.body, /assets\/calendar\.js/);
     assert.match(cal.body, /<span class="cal-handle">@/);
 
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/dashboard/items/${item}/window`,
-      remoteAddress: '198.51.100.252',
-      headers: {
-        cookie: [...s.b.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        accept: 'application/json',
-      },
-    });
+    const res = await asScript(t, s, `/dashboard/items/${item}/window`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['cache-control'], 'no-store');
     const body = res.json<{
